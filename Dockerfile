@@ -1,0 +1,15 @@
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+COPY pyproject.toml ./
+COPY config ./config
+COPY federation ./federation
+COPY competitions ./competitions
+COPY rankings ./rankings
+COPY templates ./templates
+COPY locale ./locale
+COPY manage.py ./
+RUN pip install --no-cache-dir . && useradd --create-home fft
+USER fft
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]

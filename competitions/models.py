@@ -1,0 +1,1 @@
+"""Tournaments, results and championships (see the issues that build them)."""

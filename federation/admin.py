@@ -1,0 +1,139 @@
+"""Staff tools for the registry: search by licence number and name, filters by
+season / committee / club, and list pages without N+1 queries."""
+
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.utils.translation import gettext_lazy as _
+from simple_history.admin import SimpleHistoryAdmin
+
+from federation.models import (
+    ArbiterAccreditation,
+    Club,
+    ClubAffiliation,
+    Committee,
+    Licence,
+    LicenceImport,
+    Player,
+    RoleAssignment,
+    Season,
+    User,
+    Zone,
+)
+
+
+class RoleInline(admin.TabularInline):
+    model = RoleAssignment
+    extra = 0
+    autocomplete_fields = ["zone", "committee", "club"]
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    inlines = [RoleInline]
+    autocomplete_fields = ["player"]
+    list_display = ["username", "email", "player", "is_staff", "is_active"]
+    list_select_related = ["player"]
+    fieldsets = (*BaseUserAdmin.fieldsets, (_("federation"), {"fields": ["player"]}))
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "start_date", "end_date"]
+
+
+@admin.register(Zone)
+class ZoneAdmin(admin.ModelAdmin):
+    list_display = ["number", "name"]
+    search_fields = ["name", "number"]
+
+
+@admin.register(Committee)
+class CommitteeAdmin(admin.ModelAdmin):
+    list_display = ["number", "name", "zone"]
+    list_filter = ["zone"]
+    list_select_related = ["zone"]
+    search_fields = ["name", "number"]
+
+
+class AffiliationInline(admin.TabularInline):
+    model = ClubAffiliation
+    extra = 0
+
+
+@admin.register(Club)
+class ClubAdmin(SimpleHistoryAdmin):
+    list_display = ["number", "name", "city", "committee"]
+    list_filter = ["committee__zone", "committee"]
+    list_select_related = ["committee"]
+    search_fields = ["number", "name", "city"]
+    inlines = [AffiliationInline]
+
+
+class LicenceInline(admin.TabularInline):
+    model = Licence
+    extra = 0
+    autocomplete_fields = ["club"]
+    fields = ["season", "club", "issued_on"]
+
+
+@admin.register(Player)
+class PlayerAdmin(SimpleHistoryAdmin):
+    list_display = ["licence_number", "last_name", "first_name", "birth_date"]
+    search_fields = ["=licence_number", "last_name", "first_name"]
+    list_filter = ["licences__season"]
+    inlines = [LicenceInline]
+    ordering = ["last_name", "first_name"]
+
+
+@admin.register(Licence)
+class LicenceAdmin(SimpleHistoryAdmin):
+    list_display = ["licence_number", "player_name", "season", "club", "committee"]
+    list_filter = ["season", "club__committee__zone", "club__committee"]
+    list_select_related = ["player", "season", "club__committee"]
+    search_fields = ["=player__licence_number", "player__last_name", "player__first_name"]
+    autocomplete_fields = ["player", "club"]
+
+    @admin.display(description=_("licence number"), ordering="player__licence_number")
+    def licence_number(self, obj: Licence) -> int:
+        return obj.player.licence_number
+
+    @admin.display(description=_("name"), ordering="player__last_name")
+    def player_name(self, obj: Licence) -> str:
+        return f"{obj.player.last_name.upper()} {obj.player.first_name}"
+
+    @admin.display(description=_("committee"), ordering="club__committee__number")
+    def committee(self, obj: Licence):
+        return obj.club.committee
+
+
+@admin.register(ArbiterAccreditation)
+class ArbiterAccreditationAdmin(SimpleHistoryAdmin):
+    list_display = ["player", "grade", "season"]
+    list_filter = ["season", "grade"]
+    list_select_related = ["player", "season"]
+    search_fields = ["=player__licence_number", "player__last_name"]
+    autocomplete_fields = ["player"]
+
+
+@admin.register(LicenceImport)
+class LicenceImportAdmin(admin.ModelAdmin):
+    list_display = [
+        "imported_at",
+        "season",
+        "file_name",
+        "rows",
+        "players_created",
+        "players_updated",
+        "licences_created",
+        "licences_updated",
+        "imported_by",
+    ]
+    list_filter = ["season"]
+    list_select_related = ["season", "imported_by"]
+    readonly_fields = [f.name for f in LicenceImport._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

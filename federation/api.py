@@ -1,0 +1,137 @@
+"""Registry API: public reads of what the federation publishes, and the user's own roles."""
+
+from __future__ import annotations
+
+import django_filters
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, permissions, viewsets
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from federation import selectors
+from federation.access import scope_of
+from federation.models import Club, Committee, Season, Zone
+from federation.serializers import (
+    ClubSerializer,
+    CommitteeSerializer,
+    MeSerializer,
+    PrivatePlayerSerializer,
+    PublicLicenseeSerializer,
+    PublicPlayerSerializer,
+    SeasonSerializer,
+    ZoneSerializer,
+)
+
+
+class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
+    """Federation seasons (1 July – 30 June by default), newest first."""
+
+    queryset = Season.objects.all()
+    serializer_class = SeasonSerializer
+    pagination_class = None
+
+
+class ZoneViewSet(viewsets.ReadOnlyModelViewSet):
+    """Zones: the groups of regional committees."""
+
+    queryset = Zone.objects.all()
+    serializer_class = ZoneSerializer
+    pagination_class = None
+
+
+class CommitteeViewSet(viewsets.ReadOnlyModelViewSet):
+    """Regional committees (comités régionaux), filterable by zone number."""
+
+    queryset = Committee.objects.select_related("zone")
+    serializer_class = CommitteeSerializer
+    filterset_fields = {"zone__number": ["exact"]}
+    pagination_class = None
+
+
+class ClubFilter(django_filters.FilterSet):
+    committee = django_filters.NumberFilter(field_name="committee__number")
+    search = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
+
+    class Meta:
+        model = Club
+        fields = ["committee", "search"]
+
+
+class ClubViewSet(viewsets.ReadOnlyModelViewSet):
+    """Clubs, by FFT club number; filter by committee number, search by name."""
+
+    queryset = Club.objects.select_related("committee")
+    serializer_class = ClubSerializer
+    filterset_class = ClubFilter
+    lookup_field = "number"
+
+
+class LicenseeList(generics.ListAPIView):
+    """The licensees of a season as the federation publishes them (name, licence
+    number, club, committee). Defaults to the current season."""
+
+    serializer_class = PublicLicenseeSerializer
+    filter_backends: list = []
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("season", OpenApiTypes.STR, description="Season name, 2025-2026"),
+            OpenApiParameter("club", OpenApiTypes.INT, description="FFT club number"),
+            OpenApiParameter("committee", OpenApiTypes.INT, description="Committee number"),
+            OpenApiParameter("search", OpenApiTypes.STR, description="Licence number or name"),
+        ]
+    )
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self):
+        params = self.request.query_params
+        season = (
+            Season.objects.filter(name=params["season"]).first()
+            if "season" in params
+            else selectors.current_season()
+        )
+        if season is None:
+            raise Http404("Unknown season.")
+        qs = selectors.licences_for_season(season)
+        if params.get("club", "").isdigit():
+            qs = qs.filter(club__number=int(params["club"]))
+        if params.get("committee", "").isdigit():
+            qs = qs.filter(club__committee__number=int(params["committee"]))
+        return selectors.search_licences(qs, params.get("search", ""))
+
+
+class PlayerDetail(APIView):
+    """A player by licence number, with their licences. Birth date, e-mail and
+    phone are shown only to the player and to staff whose scope covers one of
+    the player's clubs."""
+
+    @extend_schema(responses=PrivatePlayerSerializer)
+    def get(self, request, licence_number: int):
+        player = selectors.player_with_licences(licence_number)
+        if player is None:
+            raise Http404("No player with this licence number.")
+        scope = scope_of(request.user)
+        private = scope.player_id == player.pk or any(
+            scope.covers_club(licence.club) for licence in player.licences.all()
+        )
+        serializer = PrivatePlayerSerializer if private else PublicPlayerSerializer
+        return Response(serializer(player).data)
+
+
+class Me(APIView):
+    """The signed-in user: their linked player and their roles."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=MeSerializer)
+    def get(self, request):
+        user = request.user
+        data = {
+            "username": user.username,
+            "player": user.player,
+            "roles": user.roles.select_related("zone", "committee", "club"),
+        }
+        return Response(MeSerializer(data).data)

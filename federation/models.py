@@ -1,0 +1,328 @@
+"""The federation's registry: seasons, zones, committees, clubs, players,
+licences, arbiters, and the roles users hold.
+
+Integrity lives in the database: every identifier the federation issues is
+unique, every per-season fact is unique per season, ranges are checked, and
+history is never deleted by cascade (``PROTECT``) except for rows that only
+make sense with their parent.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+
+class User(AbstractUser):
+    """A person who signs in; may be linked to the player they are."""
+
+    player = models.OneToOneField(
+        "federation.Player",
+        verbose_name=_("player"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="user",
+    )
+
+    class Meta:
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
+
+
+class Season(models.Model):
+    """A federation season (saison), 1 July – 30 June by default.
+
+    The boundaries are data: every rule that says "of the current season"
+    reads them from here.
+    """
+
+    name = models.CharField(_("name"), max_length=9, unique=True, help_text="2025-2026")
+    start_date = models.DateField(_("start date"), unique=True)
+    end_date = models.DateField(_("end date"), unique=True)
+
+    class Meta:
+        ordering = ["-start_date"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end_date__gt=models.F("start_date")), name="season_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def contains(self, day: dt.date) -> bool:
+        return self.start_date <= day <= self.end_date
+
+    @property
+    def december_31(self) -> dt.date:
+        """The 31 December inside the season (seniors count their age then)."""
+        return dt.date(self.start_date.year, 12, 31)
+
+
+class Zone(models.Model):
+    """A group of regional committees."""
+
+    number = models.PositiveSmallIntegerField(_("number"), unique=True)
+    name = models.CharField(_("name"), max_length=100, unique=True)
+
+    class Meta:
+        ordering = ["number"]
+        verbose_name = _("zone")
+        verbose_name_plural = _("zones")
+
+    def __str__(self) -> str:
+        return f"Zone {self.number} – {self.name}"
+
+
+class Committee(models.Model):
+    """A regional committee (comité régional), whose commission is the CCR."""
+
+    number = models.PositiveSmallIntegerField(_("number"), unique=True)
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    zone = models.ForeignKey(
+        Zone, verbose_name=_("zone"), on_delete=models.PROTECT, related_name="committees"
+    )
+
+    class Meta:
+        ordering = ["number"]
+        verbose_name = _("committee")
+        verbose_name_plural = _("committees")
+
+    def __str__(self) -> str:
+        return f"{self.number:02d} – {self.name}"
+
+
+class Club(models.Model):
+    """A club, identified by its FFT club number."""
+
+    number = models.PositiveIntegerField(_("FFT club number"), unique=True)
+    name = models.CharField(_("name"), max_length=150)
+    city = models.CharField(_("city"), max_length=100, blank=True)
+    committee = models.ForeignKey(
+        Committee, verbose_name=_("committee"), on_delete=models.PROTECT, related_name="clubs"
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["number"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        constraints = [
+            models.CheckConstraint(condition=Q(number__gt=0), name="club_number_positive")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number} – {self.name}"
+
+
+class ClubAffiliation(models.Model):
+    """A club's affiliation to the federation for one season."""
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="affiliations"
+    )
+    season = models.ForeignKey(
+        Season, verbose_name=_("season"), on_delete=models.PROTECT, related_name="affiliations"
+    )
+
+    class Meta:
+        verbose_name = _("club affiliation")
+        verbose_name_plural = _("club affiliations")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "season"], name="one_affiliation_per_season")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} ({self.season})"
+
+
+class Player(models.Model):
+    """A person known to the federation, by their permanent licence number.
+
+    Public: name, licence number (and, through the licence, club and
+    committee). Private: birth date, e-mail, phone.
+    """
+
+    licence_number = models.PositiveIntegerField(_("licence number"), unique=True)
+    last_name = models.CharField(_("last name"), max_length=100)
+    first_name = models.CharField(_("first name"), max_length=100)
+    birth_date = models.DateField(_("birth date"), null=True, blank=True)
+    email = models.EmailField(_("e-mail"), blank=True)
+    phone = models.CharField(_("phone"), max_length=30, blank=True)
+    history = HistoricalRecords(excluded_fields=["email", "phone"])
+
+    class Meta:
+        ordering = ["last_name", "first_name", "licence_number"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(licence_number__gt=0), name="licence_number_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(birth_date__isnull=True) | Q(birth_date__gt=dt.date(1900, 1, 1)),
+                name="birth_date_plausible",
+            ),
+        ]
+        indexes = [
+            models.Index(Lower("last_name"), Lower("first_name"), name="player_name_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.last_name.upper()} {self.first_name} ({self.licence_number})"
+
+
+class Licence(models.Model):
+    """A player's licence for one season, taken in a club (committee through the club)."""
+
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="licences"
+    )
+    season = models.ForeignKey(
+        Season, verbose_name=_("season"), on_delete=models.PROTECT, related_name="licences"
+    )
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="licences"
+    )
+    issued_on = models.DateField(_("issued on"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("licence")
+        verbose_name_plural = _("licences")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "season"], name="one_licence_per_season"),
+        ]
+        indexes = [models.Index(fields=["season", "club"], name="licence_season_club_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.player} – {self.season}"
+
+
+class ArbiterGrade(models.TextChoices):
+    """Grades of FFT arbiters (arbitre de club, régional, national)."""
+
+    CLUB = "club", _("club arbiter")
+    REGIONAL = "regional", _("regional arbiter")
+    NATIONAL = "national", _("national arbiter")
+
+
+class ArbiterAccreditation(models.Model):
+    """A player's grade as an official FFT arbiter for one season."""
+
+    player = models.ForeignKey(
+        Player,
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="arbiter_accreditations",
+    )
+    season = models.ForeignKey(
+        Season, verbose_name=_("season"), on_delete=models.PROTECT, related_name="arbiters"
+    )
+    grade = models.CharField(_("grade"), max_length=10, choices=ArbiterGrade.choices)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("arbiter accreditation")
+        verbose_name_plural = _("arbiter accreditations")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "season"], name="one_grade_per_season"),
+            models.CheckConstraint(
+                condition=Q(grade__in=ArbiterGrade.values), name="arbiter_grade_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} – {self.get_grade_display()} ({self.season})"
+
+
+class Role(models.TextChoices):
+    """What a user may do, and over which scope."""
+
+    FEDERATION_STAFF = "federation_staff", _("federation staff (CCN)")
+    ZONE_STAFF = "zone_staff", _("zone staff")
+    COMMITTEE_STAFF = "committee_staff", _("committee staff (CCR)")
+    CLUB_MANAGER = "club_manager", _("club manager")
+
+
+class RoleAssignment(models.Model):
+    """A role given to a user; the scope column that must be set depends on the role."""
+
+    user = models.ForeignKey(
+        User, verbose_name=_("user"), on_delete=models.CASCADE, related_name="roles"
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    zone = models.ForeignKey(
+        Zone, verbose_name=_("zone"), null=True, blank=True, on_delete=models.CASCADE
+    )
+    committee = models.ForeignKey(
+        Committee, verbose_name=_("committee"), null=True, blank=True, on_delete=models.CASCADE
+    )
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.CASCADE
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("role assignment")
+        verbose_name_plural = _("role assignments")
+        constraints = [
+            models.CheckConstraint(
+                name="role_scope_matches_role",
+                condition=(
+                    Q(role=Role.FEDERATION_STAFF, zone=None, committee=None, club=None)
+                    | Q(role=Role.ZONE_STAFF, zone__isnull=False, committee=None, club=None)
+                    | Q(role=Role.COMMITTEE_STAFF, zone=None, committee__isnull=False, club=None)
+                    | Q(role=Role.CLUB_MANAGER, zone=None, committee=None, club__isnull=False)
+                ),
+            ),
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=Q(role=Role.FEDERATION_STAFF),
+                name="unique_federation_staff_role",
+            ),
+            models.UniqueConstraint(fields=["user", "zone"], name="unique_zone_role"),
+            models.UniqueConstraint(fields=["user", "committee"], name="unique_committee_role"),
+            models.UniqueConstraint(fields=["user", "club"], name="unique_club_role"),
+        ]
+
+    def __str__(self) -> str:
+        scope = self.zone or self.committee or self.club
+        return f"{self.user} – {self.get_role_display()}" + (f" ({scope})" if scope else "")
+
+
+class LicenceImport(models.Model):
+    """An accepted licence-registry import: who, when, which file, what changed."""
+
+    season = models.ForeignKey(
+        Season, verbose_name=_("season"), on_delete=models.PROTECT, related_name="imports"
+    )
+    imported_by = models.ForeignKey(
+        User, verbose_name=_("imported by"), null=True, on_delete=models.SET_NULL
+    )
+    imported_at = models.DateTimeField(_("imported at"), auto_now_add=True)
+    file_name = models.CharField(_("file name"), max_length=255, blank=True)
+    sha256 = models.CharField(_("SHA-256"), max_length=64)
+    rows = models.PositiveIntegerField(_("rows"))
+    players_created = models.PositiveIntegerField(_("players created"))
+    players_updated = models.PositiveIntegerField(_("players updated"))
+    licences_created = models.PositiveIntegerField(_("licences created"))
+    licences_updated = models.PositiveIntegerField(_("licences updated"))
+
+    class Meta:
+        ordering = ["-imported_at"]
+        verbose_name = _("licence import")
+        verbose_name_plural = _("licence imports")
+
+    def __str__(self) -> str:
+        return f"{self.season} – {self.file_name} ({self.imported_at:%Y-%m-%d %H:%M})"

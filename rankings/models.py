@@ -1,0 +1,1 @@
+"""Rulebooks, allocations and the national ranking (see the issues that build them)."""

@@ -1,0 +1,377 @@
+"""National ranking (*Classement National*): totals, places and series.
+
+:func:`compute_ranking` turns every player's season PCN and PP, plus what
+carries over from their last official ranking, into a place (overall, in
+their committee, in their club) and a step of the ladder of a
+:class:`~rankings.rules.series.SeriesPolicy`.
+
+The same computation serves both rankings:
+
+- the **provisional** ranking, recomputed during the season from the season
+  totals so far: its step is the player's provisional series;
+- the **official** ranking, computed once at the end of the season (or on
+  demand by staff) and frozen by the caller: its step is the player's step
+  for the whole next season.
+
+The rules, in order (``docs/rankings-series.md`` states them exactly):
+
+1. carried = ⌊previous official total × c^(1 + missed seasons)⌋, with c the
+   policy's carry-over coefficient for the series of the previous step;
+   total = season points + carried, for PCN and PP alike.
+2. Order by total PCN, then total PP if ``pp_breaks_ties``; a player's place
+   is 1 + the number of players strictly ahead ("1224"); the same within
+   the committee and within the club.
+3. Points step: the highest step whose criterion the player meets.
+4. Demotion limit: never more than ``max_demotion_steps`` below the step held
+   during the season.
+5. A manual placement by the CCN replaces the result.
+
+O(n log n): one sort, then linear passes. No Django, no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+from fractions import Fraction
+
+from federation.problems import Problem, RuleViolation
+from rankings.rules.series import ManualPlacement, SeriesPolicy
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStanding:
+    """One licensee's input to the ranking (the SQL aggregation's output).
+
+    - ``player``: licence number; ``committee``: regional committee id;
+      ``club``: club id, or ``None`` for a licensee attached to no club.
+    - ``season_pcn`` / ``season_pp``: PCN and PP of the season's homologated results.
+    - ``previous_pcn`` / ``previous_pp``: **total** PCN and PP of the player's
+      last official ranking (0 if never ranked); the policy's coefficient is
+      applied here.
+    - ``previous_step``: the step that ranking gave the player, ``None`` if
+      never ranked (new to the federation).
+    - ``missed_seasons``: seasons without a licence between that ranking's
+      season and this one (0 = licensed last season).
+    """
+
+    player: int
+    committee: int
+    club: int | None
+    season_pcn: int
+    season_pp: int
+    previous_pcn: int = 0
+    previous_pp: int = 0
+    previous_step: str | None = None
+    missed_seasons: int = 0
+
+
+class StepSource(StrEnum):
+    """Where a player's step comes from."""
+
+    POINTS = "points"
+    """Reached by points (*au classement*)."""
+    DEMOTION_LIMIT = "demotion_limit"
+    """Kept up by the limit on demotion in one ranking (*descente limitée*)."""
+    MANUAL = "manual"
+    """Placed by the CCN (*placement par la CCN*)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RankingEntry:
+    """One player's line of the national ranking.
+
+    ``season_step`` is the step held during the ranked season (from the last
+    official ranking, the entry step or the return rule); ``points_step`` the
+    step reached by points alone; ``step`` the result (next season's step in
+    an official ranking) and ``series`` its series number.
+    """
+
+    player: int
+    committee: int
+    club: int | None
+    season_pcn: int
+    season_pp: int
+    carried_pcn: int
+    carried_pp: int
+    total_pcn: int
+    total_pp: int
+    place: int
+    place_in_committee: int
+    place_in_club: int | None
+    season_step: str
+    points_step: str
+    step: str
+    series: int
+    step_source: StepSource
+    manual_reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ShareCutoff:
+    """For a step reached by share: the last place within its share."""
+
+    step: str
+    top_share: Decimal
+    last_place: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """A computed national ranking.
+
+    ``entries`` are ordered by place, then licence number. ``ranked_count`` is
+    the number of players with a total PCN above 0, the base of the shares.
+    """
+
+    entries: tuple[RankingEntry, ...]
+    ranked_count: int
+    share_cutoffs: tuple[ShareCutoff, ...]
+
+
+def carried_points(previous_total: int, coefficient: Decimal, missed_seasons: int = 0) -> int:
+    """Points carried from the last official total: ⌊total × c^(1 + missed)⌋, exact."""
+    factor = Fraction(coefficient) ** (1 + missed_seasons)
+    return previous_total * factor.numerator // factor.denominator
+
+
+def share_cutoff(top_share: Decimal, ranked_count: int) -> int:
+    """Last place within a top share: ⌊share × ranked players⌋, exact."""
+    return int(Fraction(top_share) * ranked_count)
+
+
+def compute_ranking(
+    players: Sequence[PlayerStanding],
+    policy: SeriesPolicy,
+    manual_placements: Sequence[ManualPlacement] = (),
+) -> Ranking:
+    """Rank every player and give each exactly one step.
+
+    Raises :class:`RuleViolation` with every problem found in the policy,
+    the standings (``players[i].…``) or the placements
+    (``manual_placements[j].…``).
+    """
+    policy.validate()
+    index_of = {step.code: index for index, step in enumerate(policy.ladder)}
+    problems = _standing_problems(players, index_of)
+    placements = _placements_by_player(manual_placements, players, index_of, problems)
+    if problems:
+        raise RuleViolation(problems)
+
+    # 1. carried and total points; sort keys (higher totals first, then licence number).
+    factors: dict[tuple[int, int], tuple[int, int]] = {}
+    rows = []
+    for position, standing in enumerate(players):
+        carried_pcn = carried_pp = 0
+        if standing.previous_step is not None:
+            series = policy.ladder[index_of[standing.previous_step]].series
+            key = (series, standing.missed_seasons)
+            factor = factors.get(key)
+            if factor is None:
+                exact = Fraction(policy.carry_over_for(series)) ** (1 + standing.missed_seasons)
+                factor = factors[key] = (exact.numerator, exact.denominator)
+            carried_pcn = standing.previous_pcn * factor[0] // factor[1]
+            carried_pp = standing.previous_pp * factor[0] // factor[1]
+        total_pcn = standing.season_pcn + carried_pcn
+        total_pp = standing.season_pp + carried_pp
+        tie_pp = total_pp if policy.pp_breaks_ties else 0
+        rows.append((-total_pcn, -tie_pp, standing.player, position, carried_pcn, carried_pp))
+    rows.sort()
+
+    # 2. places: overall, in committee, in club ("1224": 1 + number strictly ahead).
+    places = [0] * len(players)
+    committee_places = [0] * len(players)
+    club_places: list[int | None] = [None] * len(players)
+    last_key: tuple[int, int] | None = None
+    place = 0
+    by_committee: dict[int, tuple[int, tuple[int, int], int]] = {}  # seen, last key, last place
+    by_club: dict[int, tuple[int, tuple[int, int], int]] = {}
+    for seen, row in enumerate(rows):
+        key = (row[0], row[1])
+        if key != last_key:
+            place, last_key = seen + 1, key
+        position = row[3]
+        places[position] = place
+        standing = players[position]
+        committee_places[position] = _group_place(by_committee, standing.committee, key)
+        if standing.club is not None:
+            club_places[position] = _group_place(by_club, standing.club, key)
+
+    # 3. criteria, highest step first: (index, min PCN, last place, min PP).
+    ranked_count = sum(1 for row in rows if row[0] < 0)
+    cutoffs: list[ShareCutoff] = []
+    criteria: list[tuple[int, int, int, int]] = []
+    for index in range(len(policy.ladder) - 1, 0, -1):
+        step = policy.ladder[index]
+        min_pp = step.min_pp or 0
+        if step.top_share is not None:
+            last_place = share_cutoff(step.top_share, ranked_count)
+            cutoffs.append(ShareCutoff(step.code, step.top_share, last_place))
+            criteria.append((index, 1, last_place, min_pp))
+        else:
+            criteria.append((index, step.min_pcn or 0, len(players), min_pp))
+
+    entries = []
+    entry_index = index_of[policy.entry_step]
+    max_demotion = policy.max_demotion_steps
+    drop = policy.returning_drop_steps
+    ladder = policy.ladder
+    for row in rows:
+        position = row[3]
+        standing = players[position]
+        total_pcn = -row[0]
+        carried_pcn, carried_pp = row[4], row[5]
+        total_pp = standing.season_pp + carried_pp
+        place = places[position]
+        points_index = 0
+        for index, min_pcn, last_place, min_pp in criteria:
+            if total_pcn >= min_pcn and place <= last_place and total_pp >= min_pp:
+                points_index = index
+                break
+        # 4. the step held during the season, and the demotion limit.
+        if standing.previous_step is None:
+            season_index = entry_index
+        else:
+            season_index = max(index_of[standing.previous_step] - drop * standing.missed_seasons, 0)
+        final_index, source = points_index, StepSource.POINTS
+        if max_demotion is not None and season_index - max_demotion > points_index:
+            final_index, source = season_index - max_demotion, StepSource.DEMOTION_LIMIT
+        # 5. manual placement.
+        placement = placements.get(standing.player)
+        reason = None
+        if placement is not None:
+            final_index, source = index_of[placement.step], StepSource.MANUAL
+            reason = placement.reason
+        final = ladder[final_index]
+        entries.append(
+            RankingEntry(
+                player=standing.player,
+                committee=standing.committee,
+                club=standing.club,
+                season_pcn=standing.season_pcn,
+                season_pp=standing.season_pp,
+                carried_pcn=carried_pcn,
+                carried_pp=carried_pp,
+                total_pcn=total_pcn,
+                total_pp=total_pp,
+                place=place,
+                place_in_committee=committee_places[position],
+                place_in_club=club_places[position],
+                season_step=ladder[season_index].code,
+                points_step=ladder[points_index].code,
+                step=final.code,
+                series=final.series,
+                step_source=source,
+                manual_reason=reason,
+            )
+        )
+    return Ranking(entries=tuple(entries), ranked_count=ranked_count, share_cutoffs=tuple(cutoffs))
+
+
+def _group_place(
+    groups: dict[int, tuple[int, tuple[int, int], int]], group: int, key: tuple[int, int]
+) -> int:
+    """Place within a group, fed in ranking order: ties share the place."""
+    state = groups.get(group)
+    if state is None:
+        groups[group] = (1, key, 1)
+        return 1
+    seen, last_key, last_place = state
+    place = last_place if key == last_key else seen + 1
+    groups[group] = (seen + 1, key, place)
+    return place
+
+
+def _standing_problems(
+    players: Sequence[PlayerStanding], index_of: dict[str, int]
+) -> list[Problem]:
+    problems: list[Problem] = []
+    seen: set[int] = set()
+    for position, standing in enumerate(players):
+        where = f"players[{position}]"
+        if standing.player in seen:
+            problems.append(
+                Problem(
+                    f"{where}.player",
+                    "duplicate_player",
+                    f"Player {standing.player} appears more than once in the standings.",
+                )
+            )
+        seen.add(standing.player)
+        for name in ("season_pcn", "season_pp", "previous_pcn", "previous_pp", "missed_seasons"):
+            if getattr(standing, name) < 0:
+                problems.append(
+                    Problem(
+                        f"{where}.{name}",
+                        "negative",
+                        f"{name} of player {standing.player} cannot be negative.",
+                    )
+                )
+        if standing.previous_step is None:
+            if standing.previous_pcn or standing.previous_pp:
+                problems.append(
+                    Problem(
+                        f"{where}.previous_step",
+                        "missing_previous_step",
+                        f"Player {standing.player} has points from a previous official "
+                        "ranking but no step from it.",
+                    )
+                )
+        elif standing.previous_step not in index_of:
+            problems.append(
+                Problem(
+                    f"{where}.previous_step",
+                    "unknown_step",
+                    f"Previous step {standing.previous_step!r} of player {standing.player} "
+                    "is not in the ladder of this policy.",
+                )
+            )
+    return problems
+
+
+def _placements_by_player(
+    placements: Sequence[ManualPlacement],
+    players: Sequence[PlayerStanding],
+    index_of: dict[str, int],
+    problems: list[Problem],
+) -> dict[int, ManualPlacement]:
+    known = {standing.player for standing in players}
+    by_player: dict[int, ManualPlacement] = {}
+    for position, placement in enumerate(placements):
+        where = f"manual_placements[{position}]"
+        if placement.player in by_player:
+            problems.append(
+                Problem(
+                    f"{where}.player",
+                    "duplicate_placement",
+                    f"Player {placement.player} has more than one manual placement.",
+                )
+            )
+        elif placement.player not in known:
+            problems.append(
+                Problem(
+                    f"{where}.player",
+                    "unknown_player",
+                    f"Player {placement.player} is placed by hand but is not in the standings.",
+                )
+            )
+        if placement.step not in index_of:
+            problems.append(
+                Problem(
+                    f"{where}.step",
+                    "unknown_step",
+                    f"Step {placement.step!r} is not in the ladder of this policy.",
+                )
+            )
+        if not placement.reason.strip():
+            problems.append(
+                Problem(
+                    f"{where}.reason",
+                    "missing_reason",
+                    f"The manual placement of player {placement.player} needs a reason.",
+                )
+            )
+        by_player.setdefault(placement.player, placement)
+    return by_player
