@@ -1,0 +1,140 @@
+"""Input and output shapes of the engine endpoints. Structure only: the rules
+(what a deal may be) are checked by the pure engine, which names the field."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from competitions.engine.scoring import Contract, Deal, Poignee, Side
+from competitions.engine.sheets import DealLine, ScoreSheet
+from competitions.engine.tables import Orientation, TableSize
+
+SEATS = [o.value for o in Orientation]
+
+
+class PoigneeIn(serializers.Serializer):
+    seat = serializers.ChoiceField(choices=SEATS, help_text="Seat of the player who showed it.")
+    trumps = serializers.IntegerField(help_text="Number of trumps shown (10/13/15 at 4 players).")
+
+
+class DealIn(serializers.Serializer):
+    """What happened at the table in one deal (une donne)."""
+
+    table_size = serializers.ChoiceField(choices=[3, 4, 5])
+    contract = serializers.ChoiceField(
+        choices=[c.value for c in Contract], allow_null=True, help_text="null: everyone passed."
+    )
+    taker = serializers.ChoiceField(choices=SEATS, allow_null=True, required=False)
+    called_partner = serializers.ChoiceField(
+        choices=SEATS,
+        allow_null=True,
+        required=False,
+        help_text="5 players only; null when the taker plays alone.",
+    )
+    oudlers = serializers.IntegerField(allow_null=True, required=False)
+    attack_points = serializers.DecimalField(
+        max_digits=4,
+        decimal_places=1,
+        allow_null=True,
+        required=False,
+        help_text="Card points of the attack; half points at 3 and 5 players.",
+    )
+    poignees = PoigneeIn(many=True, required=False)
+    petit_au_bout = serializers.ChoiceField(
+        choices=[s.value for s in Side], allow_null=True, required=False
+    )
+    chelem_announced = serializers.BooleanField(required=False, default=False)
+    chelem_made_by = serializers.ChoiceField(
+        choices=[s.value for s in Side], allow_null=True, required=False
+    )
+
+    def to_deal(self) -> Deal:
+        data = self.validated_data
+        return Deal(
+            table_size=TableSize(data["table_size"]),
+            contract=data["contract"],
+            taker=data.get("taker"),
+            called_partner=data.get("called_partner"),
+            oudlers=data.get("oudlers"),
+            attack_points=data.get("attack_points"),
+            poignees=tuple(
+                Poignee(seat=p["seat"], trumps=p["trumps"]) for p in data.get("poignees", [])
+            ),
+            petit_au_bout=data.get("petit_au_bout"),
+            chelem_announced=data.get("chelem_announced", False),
+            chelem_made_by=data.get("chelem_made_by"),
+        )
+
+
+class BreakdownOut(serializers.Serializer):
+    points_needed = serializers.IntegerField()
+    counted_points = serializers.IntegerField()
+    contract_won = serializers.BooleanField()
+    difference = serializers.IntegerField()
+    contract_value = serializers.IntegerField()
+    multiplier = serializers.IntegerField()
+    contract_points = serializers.IntegerField()
+    petit_au_bout = serializers.IntegerField()
+    poignees = serializers.IntegerField()
+    chelem = serializers.IntegerField()
+    total = serializers.IntegerField()
+
+
+class DealScoreOut(serializers.Serializer):
+    base = serializers.IntegerField(help_text="x: what each defender pays the attack (signed).")
+    marks = serializers.DictField(child=serializers.IntegerField(), help_text="Mark per seat.")
+    breakdown = BreakdownOut(allow_null=True)
+
+
+class DealLineIn(serializers.Serializer):
+    facts = DealIn(required=False, allow_null=True)
+    marks = serializers.DictField(
+        child=serializers.IntegerField(), required=False, allow_null=True,
+        help_text="Marks written on the sheet, by seat (signed).",
+    )  # fmt: skip
+
+
+class ScoreSheetIn(serializers.Serializer):
+    """A feuille de marque: one table, one position, players by orientation, one line per deal."""
+
+    table = serializers.IntegerField()
+    position = serializers.IntegerField()
+    players = serializers.DictField(
+        child=serializers.CharField(), help_text="Player (licence number) by seat: N, S, E, W."
+    )
+    deals = DealLineIn(many=True)
+
+    def to_sheet(self) -> ScoreSheet:
+        data = self.validated_data
+        lines = []
+        for index, line in enumerate(data["deals"]):
+            facts = None
+            if line.get("facts"):
+                deal_serializer = DealIn(data=self.initial_data["deals"][index]["facts"])
+                deal_serializer.is_valid(raise_exception=True)
+                facts = deal_serializer.to_deal()
+            lines.append(DealLine(facts=facts, marks=line.get("marks")))
+        return ScoreSheet(
+            table=data["table"],
+            position=data["position"],
+            players=data["players"],
+            deals=tuple(lines),
+        )
+
+
+class PlayerTotalOut(serializers.Serializer):
+    seat = serializers.CharField()
+    player = serializers.CharField()
+    plus = serializers.IntegerField()
+    minus = serializers.IntegerField()
+    balance = serializers.IntegerField()
+
+
+class SheetTotalsOut(serializers.Serializer):
+    table = serializers.IntegerField()
+    position = serializers.IntegerField()
+    table_size = serializers.IntegerField()
+    deal_marks = serializers.ListField(
+        child=serializers.DictField(child=serializers.IntegerField())
+    )
+    players = PlayerTotalOut(many=True)
