@@ -4,7 +4,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from competitions.urls import engine_urlpatterns
+from competitions.urls import engine_urlpatterns, tournament_urlpatterns
 from config.health import health
 
 admin.site.site_header = "Fédération Française de Tarot – donnes libres"
@@ -22,6 +22,7 @@ urlpatterns = [
     path("api/auth/", include("rest_framework.urls")),
     path("api/federation/", include("federation.urls")),
     path("api/engine/", include(engine_urlpatterns)),
+    path("api/tournaments/", include(tournament_urlpatterns)),
 ]
 
 if settings.DEBUG:

@@ -1,0 +1,75 @@
+"""Input and output shapes of the tournament endpoints (kept apart)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from competitions.models import OrganizerKind, Stage, Tournament, TournamentFormat
+from competitions.services import Declaration
+
+
+class DeclarationIn(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    date = serializers.DateField()
+    venue = serializers.CharField(
+        max_length=200, help_text="One place: the tournament is played there."
+    )
+    format = serializers.ChoiceField(choices=TournamentFormat.choices)
+    stage = serializers.ChoiceField(choices=Stage.choices, default=Stage.ORDINARY)
+    organizer_kind = serializers.ChoiceField(choices=OrganizerKind.choices)
+    organizer_number = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Club, committee or zone number (none for the FFT).",
+    )
+    arbiter_licence_number = serializers.IntegerField(
+        help_text="An official FFT arbiter for the season."
+    )
+    arbiter_plays = serializers.BooleanField(default=False)
+    planned_sessions = serializers.IntegerField(min_value=1, max_value=20, default=1)
+    reference = serializers.CharField(
+        max_length=64, required=False, default="", allow_blank=True,
+        help_text="Your own identifier: declaring again with it returns the same tournament.",
+    )  # fmt: skip
+
+    def to_declaration(self) -> Declaration:
+        return Declaration(**self.validated_data)
+
+
+class TournamentOut(serializers.ModelSerializer):
+    season = serializers.CharField(source="season.name")
+    organizer = serializers.SerializerMethodField()
+    arbiter_licence_number = serializers.IntegerField(source="arbiter.licence_number")
+    homologated_revision = serializers.IntegerField(
+        source="homologated_revision.number", allow_null=True, default=None
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "season",
+            "name",
+            "date",
+            "venue",
+            "format",
+            "stage",
+            "organizer",
+            "arbiter_licence_number",
+            "arbiter_plays",
+            "planned_sessions",
+            "reference",
+            "status",
+            "refusal_reasons",
+            "homologated_revision",
+        ]
+
+    def get_organizer(self, tournament: Tournament) -> dict:
+        target = (
+            tournament.organizer_club or tournament.organizer_committee or tournament.organizer_zone
+        )
+        return {
+            "kind": tournament.organizer_kind,
+            "number": getattr(target, "number", None),
+            "name": getattr(target, "name", "Fédération Française de Tarot"),
+        }

@@ -1,0 +1,80 @@
+"""Tournament endpoints: declare, list, read. Results and homologation live in
+``competitions.api.results``."""
+
+from __future__ import annotations
+
+import django_filters
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+
+from competitions import selectors, services
+from competitions.api.tournament_serializers import DeclarationIn, TournamentOut
+from competitions.models import Tournament
+from config.api_errors import problems_response
+from federation.problems import Problem
+
+
+class TournamentFilter(django_filters.FilterSet):
+    season = django_filters.CharFilter(field_name="season__name")
+    club = django_filters.NumberFilter(field_name="organizer_club__number")
+    committee = django_filters.NumberFilter(field_name="organizer_committee__number")
+
+    class Meta:
+        model = Tournament
+        fields = ["season", "status", "format", "stage", "club", "committee"]
+
+
+class TournamentListCreate(generics.ListCreateAPIView):
+    """List tournaments (public), or declare one (the organiser's managers and
+    the staff above them). Declaring again with the same `reference` returns
+    the existing tournament with 200; a different declaration under the same
+    reference is a 409."""
+
+    queryset = selectors.tournaments()
+    serializer_class = TournamentOut
+    filterset_class = TournamentFilter
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        request=DeclarationIn,
+        responses={
+            201: TournamentOut,
+            200: OpenApiResponse(
+                TournamentOut, description="Already declared with this reference."
+            ),
+            409: OpenApiResponse(description="Reference used by a different declaration."),
+        },
+    )
+    def post(self, request):
+        serializer = DeclarationIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            tournament, created = services.tournament_declare(
+                declaration=serializer.to_declaration(), by=request.user
+            )
+        except services.DeclarationConflict as conflict:
+            return problems_response(
+                [
+                    Problem(
+                        "reference",
+                        "reference_conflict",
+                        f"Reference already used by tournament {conflict.tournament.pk} "
+                        "with different details.",
+                    )
+                ],
+                status.HTTP_409_CONFLICT,
+            )
+        tournament = selectors.tournaments().get(pk=tournament.pk)
+        return Response(
+            TournamentOut(tournament).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class TournamentDetail(generics.RetrieveAPIView):
+    """A tournament: its declaration, status and refusal reasons."""
+
+    queryset = selectors.tournaments()
+    serializer_class = TournamentOut

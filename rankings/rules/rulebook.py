@@ -1,0 +1,681 @@
+"""A season's rulebook: every figure of chapter 5 the federation may amend.
+
+The federation amends its regulations between seasons (the *Fascicule 2* of
+2016 already carries a *rectificatif* of 2017), so nothing in the points rules
+is a constant of the code: coefficients (*abattement*), floor (*plancher*),
+caps (*plafonds*), indices (*indices*), minimum participation, the fixed
+national-final tables and the homologation conditions are all fields of a
+frozen :class:`Rulebook`. :meth:`Rulebook.default` is the current regulation;
+:meth:`Rulebook.to_dict` / :meth:`Rulebook.from_dict` give a JSON shape that
+can be stored per season and edited by federation staff;
+:meth:`Rulebook.validate` refuses nonsense with located problems.
+
+The shared vocabulary of the points rules (:class:`Format`, :class:`StageKind`,
+:class:`NationalFinal`, :class:`Organizer`, :class:`EventKind`) lives here too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from typing import Any
+
+from federation.problems import Problem, RuleViolation
+
+# --------------------------------------------------------------------------
+# Vocabulary
+# --------------------------------------------------------------------------
+
+
+class Format(StrEnum):
+    """The form of a tournament in free deals (*donnes libres*)."""
+
+    INDIVIDUAL = "individual"
+    """*Tournoi individuel libre*; the seniors championship is individual too."""
+    DUO = "duo"
+    """*Libre duo*: teams of 2 (*équipes de 2*)."""
+    TEAM4 = "team4"
+    """*Libre par 4*: teams of 4 (*équipes de 4*)."""
+
+    @property
+    def team_size(self) -> int:
+        """Players in one entry (a player, a duo or a team of 4)."""
+        return {Format.INDIVIDUAL: 1, Format.DUO: 2, Format.TEAM4: 4}[self]
+
+
+class StageKind(StrEnum):
+    """What kind of event a ranking comes from (chapters 3 and 5)."""
+
+    ORDINARY = "ordinary"
+    """An ordinary homologated free tournament (*tournoi libre*)."""
+    REGIONAL_STAGE = "regional_stage"
+    """A stage of a regional championship below the semi-final (*stade*)."""
+    REGIONAL_SEMI_FINAL = "regional_semi_final"
+    """*Demi-finale régionale* of an official championship (index 1.5)."""
+    REGIONAL_FINAL = "regional_final"
+    """*Finale régionale* of an official championship (index 1.8)."""
+    NATIONAL_QUALIFIER = "national_qualifier"
+    """*Qualificatif national*, held the day before the national final."""
+    NATIONAL_FINAL = "national_final"
+    """*Finale nationale*: fixed PCN/PP tables, no scale."""
+
+
+class NationalFinal(StrEnum):
+    """Which national final (*finale nationale*) a fixed table belongs to."""
+
+    INDIVIDUAL = "individual"
+    """*Libre individuel*."""
+    DUO = "duo"
+    """*Libre duo*."""
+    TEAM4 = "team4"
+    """*Libre par 4* (interclubs)."""
+    SENIORS = "seniors"
+    """*Libre seniors*: an individual championship."""
+
+    @property
+    def format(self) -> Format:
+        return {
+            NationalFinal.INDIVIDUAL: Format.INDIVIDUAL,
+            NationalFinal.DUO: Format.DUO,
+            NationalFinal.TEAM4: Format.TEAM4,
+            NationalFinal.SENIORS: Format.INDIVIDUAL,
+        }[self]
+
+
+class IndexOrder(StrEnum):
+    """Where the stage index (*indice*) sits relative to the floor and the cap."""
+
+    INDEX_BEFORE_BOUNDS = "index_before_bounds"
+    """value = min(cap, max(floor, ⌊raw × index⌋)): the bounds limit the final figure."""
+    INDEX_AFTER_BOUNDS = "index_after_bounds"
+    """value = ⌊min(cap, max(floor, ⌊raw⌋)) × index⌋: the bounds limit the index-1 figure."""
+
+
+class BeneficiaryRounding(StrEnum):
+    """How a fractional number of beneficiaries (e.g. half of 11) is rounded."""
+
+    DOWN = "down"
+    """Round down: half of 11 players is 5."""
+    HALF_UP = "half_up"
+    """Round to nearest, .5 up (*arrondi à l'unité supérieure si 0.5*): half of 5 teams is 3."""
+
+
+class Organizer(StrEnum):
+    """Who organises a tournament (chapter 5, *Organisateur*)."""
+
+    FFT = "fft"
+    ZONE = "zone"
+    REGIONAL_COMMITTEE = "regional_committee"
+    AFFILIATED_CLUB = "affiliated_club"
+    UNAFFILIATED_CLUB = "unaffiliated_club"
+    OTHER = "other"
+
+
+class EventKind(StrEnum):
+    """The kind of event, as far as the arbiter's right to play goes."""
+
+    FREE_TOURNAMENT = "free_tournament"
+    OFFICIAL_CHAMPIONSHIP = "official_championship"
+    TEAM_MATCH = "team_match"
+    FESTIVAL = "festival"
+
+
+# --------------------------------------------------------------------------
+# The rulebook
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Reduction:
+    """The base reduction coefficient (*abattement*) between consecutive places.
+
+    base(tables) = coefficient_at_reference + step_per_table × (tables − reference_tables),
+    at most ``maximum``. Each format raises it to its own exponent.
+    """
+
+    reference_tables: int
+    coefficient_at_reference: Decimal
+    step_per_table: Decimal
+    maximum: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class FormatRules:
+    """What differs between individual, duo and teams-of-4 scales."""
+
+    coefficient_exponent: int
+    """The base coefficient is raised to this power (1, 2 = *0.95²*, 4 = *0.95⁴*)."""
+    minimum_coefficient: Decimal
+    """Applied after the exponent (*0.5 mini*)."""
+    minimum_entries: int
+    """Minimum participation for homologation (players, duos or teams)."""
+    beneficiary_fraction: Decimal
+    """Share of the first session's entries with a right to points (*la moitié*)."""
+    beneficiary_rounding: BeneficiaryRounding
+
+
+@dataclass(frozen=True, slots=True)
+class Formats:
+    individual: FormatRules
+    duo: FormatRules
+    team4: FormatRules
+
+    def of(self, fmt: Format) -> FormatRules:
+        return {Format.INDIVIDUAL: self.individual, Format.DUO: self.duo, Format.TEAM4: self.team4}[
+            fmt
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class StageRules:
+    """Index, cap and tie rule of one kind of stage that uses a scale."""
+
+    index: Decimal
+    """*Indice*: 1 ordinary, 1.5 regional semi-final, 1.8 regional final."""
+    cap: int
+    """*Plafond*: 1500 in ordinary free tournaments, 3000 in regional championships."""
+    tie_break_rules: bool
+    """The competition has its own tie-break rules (article 29), so ties are not shared."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stages:
+    """The stages that allocate by scale (the national final has fixed tables)."""
+
+    ordinary: StageRules
+    regional_stage: StageRules
+    regional_semi_final: StageRules
+    regional_final: StageRules
+    national_qualifier: StageRules
+
+    def of(self, kind: StageKind) -> StageRules:
+        if kind is StageKind.NATIONAL_FINAL:
+            raise RuleViolation.single(
+                "stage",
+                "national_final_has_no_scale",
+                "A national final allocates by its fixed table "
+                "(national_finals.allocate_national_final), not by a scale.",
+            )
+        return getattr(self, kind.value)
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceRange:
+    """One line of a national-final table: places first..last receive pcn and pp each."""
+
+    first: int
+    last: int
+    pcn: int
+    pp: int
+
+
+@dataclass(frozen=True, slots=True)
+class NationalFinals:
+    """The fixed tables of *Attribution de PCN et PP au niveau national*."""
+
+    tie_break_rules: bool
+    """National finals are championships with tie-break rules (article 29)."""
+    individual: tuple[PlaceRange, ...]
+    duo: tuple[PlaceRange, ...]
+    team4: tuple[PlaceRange, ...]
+    seniors: tuple[PlaceRange, ...]
+
+    def table(self, kind: NationalFinal) -> tuple[PlaceRange, ...]:
+        return getattr(self, kind.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Homologation:
+    """Homologation conditions that are lists the federation may amend."""
+
+    organizers: frozenset[Organizer]
+    """Who may organise a homologated tournament."""
+    arbiter_may_not_play_in: frozenset[EventKind]
+    """Events in which the directing arbiter may not also play."""
+    forbidden_table_size: int
+    """Tournaments with a table of this many players are not homologable (5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rulebook:
+    """Every figure of chapter 5 for one season. See ``docs/rankings-pcn.md``."""
+
+    source: str
+    """Which text these figures come from."""
+    first_place_points_per_table: int
+    """The first place receives this many PCN per table (40)."""
+    floor: int
+    """*Attribution minimale* of a place with a right to points (50)."""
+    index_order: IndexOrder
+    reduction: Reduction
+    formats: Formats
+    stages: Stages
+    national_finals: NationalFinals
+    homologation: Homologation
+
+    @classmethod
+    def default(cls) -> Rulebook:
+        """The regulations in force: Fascicule 2 (2016, rectified 1 July 2017)."""
+        return _DEFAULT
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict (decimals as strings, enums as their values)."""
+        return _dump(self)
+
+    @classmethod
+    def from_dict(cls, data: object) -> Rulebook:
+        """Read and validate a dict made by :meth:`to_dict` (or edited by staff).
+
+        Raises :class:`RuleViolation` locating every missing, unknown or ill-typed
+        key, then every figure :meth:`validate` refuses.
+        """
+        problems: list[Problem] = []
+        rulebook = _load(cls, data, "", problems)
+        if problems:
+            raise RuleViolation(problems)
+        rulebook.validate()
+        return rulebook
+
+    def validate(self) -> None:
+        """Raise :class:`RuleViolation` listing every figure that makes no sense."""
+        problems = _validation_problems(self)
+        if problems:
+            raise RuleViolation(problems)
+
+
+# --------------------------------------------------------------------------
+# The current regulation
+# --------------------------------------------------------------------------
+
+
+def _table(*rows: tuple[int, int, int, int]) -> tuple[PlaceRange, ...]:
+    return tuple(PlaceRange(first, last, pcn, pp) for first, last, pcn, pp in rows)
+
+
+_HALF = Decimal("0.5")
+
+_DEFAULT = Rulebook(
+    source="FFT Fascicule 2 donnes libres, 1 July 2016, rectificatif 1 of 1 July 2017, chapter 5",
+    first_place_points_per_table=40,
+    floor=50,
+    index_order=IndexOrder.INDEX_BEFORE_BOUNDS,
+    reduction=Reduction(
+        reference_tables=3,
+        coefficient_at_reference=Decimal("0.69"),
+        step_per_table=Decimal("0.01"),
+        maximum=Decimal("0.95"),
+    ),
+    formats=Formats(
+        individual=FormatRules(1, _HALF, 11, _HALF, BeneficiaryRounding.DOWN),
+        duo=FormatRules(2, _HALF, 6, _HALF, BeneficiaryRounding.DOWN),
+        team4=FormatRules(4, _HALF, 5, _HALF, BeneficiaryRounding.HALF_UP),
+    ),
+    stages=Stages(
+        ordinary=StageRules(Decimal("1"), 1500, tie_break_rules=False),
+        regional_stage=StageRules(Decimal("1"), 3000, tie_break_rules=True),
+        regional_semi_final=StageRules(Decimal("1.5"), 3000, tie_break_rules=True),
+        regional_final=StageRules(Decimal("1.8"), 3000, tie_break_rules=True),
+        national_qualifier=StageRules(Decimal("1"), 3000, tie_break_rules=True),
+    ),
+    national_finals=NationalFinals(
+        tie_break_rules=True,
+        individual=_table(
+            (1, 1, 4000, 17),
+            (2, 2, 3500, 11),
+            (3, 3, 3000, 8),
+            (4, 4, 2500, 7),
+            (5, 8, 2200, 6),
+            (9, 12, 1900, 5),
+            (13, 16, 1600, 4),
+            (17, 24, 1400, 3),
+            (25, 32, 1200, 2),
+            (33, 52, 1000, 1),
+            (53, 125, 750, 0),
+            (126, 240, 500, 0),
+        ),
+        duo=_table(
+            (1, 1, 4000, 10),
+            (2, 2, 3500, 7),
+            (3, 3, 3000, 5),
+            (4, 4, 2500, 4),
+            (5, 6, 2200, 3),
+            (7, 10, 1900, 2),
+            (11, 15, 1600, 1),
+            (16, 20, 1400, 1),
+            (21, 28, 1200, 0),
+            (29, 56, 1000, 0),
+            (57, 100, 500, 0),
+        ),
+        team4=_table(
+            (1, 1, 4000, 10),
+            (2, 2, 3500, 7),
+            (3, 3, 3000, 5),
+            (4, 4, 2500, 4),
+            (5, 6, 2200, 3),
+            (7, 8, 1900, 2),
+            (9, 10, 1600, 1),
+            (11, 16, 1400, 0),
+            (17, 20, 1200, 0),
+            (21, 28, 1000, 0),
+            (29, 50, 500, 0),
+        ),
+        seniors=_table(
+            (1, 1, 5000, 10),
+            (2, 2, 4500, 7),
+            (3, 3, 4000, 5),
+            (4, 4, 3500, 4),
+            (5, 8, 3200, 3),
+            (9, 12, 2900, 2),
+            (13, 16, 2600, 1),
+            (17, 24, 2400, 1),
+            (25, 40, 1500, 0),
+            (41, 52, 1000, 0),
+            # Printed "43ème au 86ème": read as 53rd to 86th (the range after 41–52).
+            (53, 86, 750, 0),
+        ),
+    ),
+    homologation=Homologation(
+        organizers=frozenset(
+            {Organizer.FFT, Organizer.ZONE, Organizer.REGIONAL_COMMITTEE, Organizer.AFFILIATED_CLUB}
+        ),
+        arbiter_may_not_play_in=frozenset(
+            {EventKind.OFFICIAL_CHAMPIONSHIP, EventKind.TEAM_MATCH, EventKind.FESTIVAL}
+        ),
+        forbidden_table_size=5,
+    ),
+)
+
+
+# --------------------------------------------------------------------------
+# Validation of the figures
+# --------------------------------------------------------------------------
+
+
+def _validation_problems(book: Rulebook) -> list[Problem]:
+    problems: list[Problem] = []
+
+    def refuse(field: str, code: str, message: str) -> None:
+        problems.append(Problem(field, code, message))
+
+    if book.first_place_points_per_table <= 0:
+        refuse(
+            "first_place_points_per_table",
+            "not_positive",
+            "The first place's points per table must be positive.",
+        )
+    if book.floor < 0:
+        refuse("floor", "negative", "The floor of PCN cannot be negative.")
+
+    red = book.reduction
+    if red.reference_tables < 1:
+        refuse(
+            "reduction.reference_tables", "not_positive", "The reference table count must be ≥ 1."
+        )
+    if not 0 < red.coefficient_at_reference <= 1:
+        refuse(
+            "reduction.coefficient_at_reference",
+            "coefficient_out_of_range",
+            "A reduction coefficient must be in ]0, 1]: places must not gain points.",
+        )
+    if red.step_per_table < 0:
+        refuse(
+            "reduction.step_per_table",
+            "negative",
+            "The step per table cannot be negative: more tables must not reduce faster.",
+        )
+    if not 0 < red.maximum <= 1:
+        refuse(
+            "reduction.maximum",
+            "coefficient_out_of_range",
+            "The maximum reduction coefficient must be in ]0, 1]: places must not gain points.",
+        )
+
+    for fmt in Format:
+        rules = book.formats.of(fmt)
+        path = f"formats.{fmt.value}"
+        if rules.coefficient_exponent < 1:
+            refuse(
+                f"{path}.coefficient_exponent", "not_positive", "The exponent must be at least 1."
+            )
+        if not 0 < rules.minimum_coefficient <= 1:
+            refuse(
+                f"{path}.minimum_coefficient",
+                "coefficient_out_of_range",
+                "The minimum reduction coefficient must be in ]0, 1].",
+            )
+        elif (
+            0 < red.maximum <= 1
+            and rules.coefficient_exponent >= 1
+            and rules.minimum_coefficient > red.maximum**rules.coefficient_exponent
+        ):
+            refuse(
+                f"{path}.minimum_coefficient",
+                "minimum_above_maximum",
+                f"The minimum coefficient {rules.minimum_coefficient} exceeds the maximum "
+                f"{red.maximum}^{rules.coefficient_exponent} of this format.",
+            )
+        if rules.minimum_entries < 1:
+            refuse(
+                f"{path}.minimum_entries", "not_positive", "The minimum participation must be ≥ 1."
+            )
+        if not 0 < rules.beneficiary_fraction <= 1:
+            refuse(
+                f"{path}.beneficiary_fraction",
+                "fraction_out_of_range",
+                "The share of entries with a right to points must be in ]0, 1].",
+            )
+
+    for kind in StageKind:
+        if kind is StageKind.NATIONAL_FINAL:
+            continue
+        stage = book.stages.of(kind)
+        path = f"stages.{kind.value}"
+        if stage.index <= 0:
+            refuse(f"{path}.index", "not_positive", "A stage index must be positive.")
+        if stage.cap < 0:
+            refuse(f"{path}.cap", "negative", "A cap of PCN cannot be negative.")
+        elif stage.cap < book.floor:
+            refuse(
+                f"{path}.cap",
+                "cap_below_floor",
+                f"The cap {stage.cap} is below the floor {book.floor}: no value can satisfy both.",
+            )
+
+    for kind in NationalFinal:
+        problems.extend(
+            _table_problems(book.national_finals.table(kind), f"national_finals.{kind}")
+        )
+
+    if not book.homologation.organizers:
+        refuse(
+            "homologation.organizers",
+            "empty",
+            "At least one kind of organiser must be allowed, or no tournament is homologable.",
+        )
+    if book.homologation.forbidden_table_size < 1:
+        refuse(
+            "homologation.forbidden_table_size",
+            "not_positive",
+            "The forbidden table size must be a positive number of players.",
+        )
+    return problems
+
+
+def _table_problems(table: tuple[PlaceRange, ...], path: str) -> list[Problem]:
+    problems: list[Problem] = []
+    if not table:
+        return [Problem(path, "empty", "A national-final table needs at least one place range.")]
+    expected_first = 1
+    previous: PlaceRange | None = None
+    for i, row in enumerate(table):
+        here = f"{path}[{i}]"
+        if row.first > row.last:
+            problems.append(
+                Problem(
+                    f"{here}.last",
+                    "range_reversed",
+                    f"The range {row.first}–{row.last} ends before it starts.",
+                )
+            )
+        if row.first < expected_first:
+            problems.append(
+                Problem(
+                    f"{here}.first",
+                    "ranges_overlap",
+                    f"The range starting at {row.first} overlaps the previous one, "
+                    f"which ends at {expected_first - 1}.",
+                )
+            )
+        elif row.first > expected_first:
+            problems.append(
+                Problem(
+                    f"{here}.first",
+                    "ranges_gap",
+                    f"Places {expected_first}–{row.first - 1} are in no range; "
+                    f"the range should start at {expected_first}.",
+                )
+            )
+        for name in ("pcn", "pp"):
+            value = getattr(row, name)
+            if value < 0:
+                problems.append(
+                    Problem(f"{here}.{name}", "negative", f"{name} cannot be negative.")
+                )
+            elif previous is not None and value > getattr(previous, name):
+                problems.append(
+                    Problem(
+                        f"{here}.{name}",
+                        "increasing",
+                        f"Places {row.first}–{row.last} would receive more {name} "
+                        f"({value}) than the better places before them "
+                        f"({getattr(previous, name)}).",
+                    )
+                )
+        expected_first = max(expected_first, row.last + 1)
+        previous = row
+    return problems
+
+
+# --------------------------------------------------------------------------
+# JSON shape: a dict per dataclass, decimals as strings, enums as values
+# --------------------------------------------------------------------------
+
+
+def _dump(value: object) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _dump(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, frozenset):
+        return sorted(_dump(v) for v in value)
+    if isinstance(value, tuple):
+        return [_dump(v) for v in value]
+    return value
+
+
+_INVALID = object()
+
+
+def _load(tp: Any, data: object, path: str, problems: list[Problem]) -> Any:
+    """Convert ``data`` to ``tp``; record a located problem and return _INVALID if it can't."""
+    where = path or "rulebook"
+
+    def wrong(expected: str) -> object:
+        problems.append(
+            Problem(where, "wrong_type", f"Expected {expected}, got {type(data).__name__}.")
+        )
+        return _INVALID
+
+    if dataclasses.is_dataclass(tp):
+        if not isinstance(data, dict):
+            return wrong("an object")
+        hints = typing.get_type_hints(tp)
+        names = [f.name for f in dataclasses.fields(tp)]
+        for key in data:
+            if key not in names:
+                problems.append(
+                    Problem(
+                        f"{path}.{key}" if path else str(key),
+                        "unknown_key",
+                        f"'{key}' is not a setting of {tp.__name__}.",
+                    )
+                )
+        values = {}
+        for name in names:
+            sub = f"{path}.{name}" if path else name
+            if name not in data:
+                problems.append(Problem(sub, "missing", f"The setting '{name}' is missing."))
+                values[name] = _INVALID
+            else:
+                values[name] = _load(hints[name], data[name], sub, problems)
+        if any(v is _INVALID for v in values.values()):
+            return _INVALID
+        return tp(**values)
+
+    origin = typing.get_origin(tp)
+    if origin in (tuple, frozenset):
+        if not isinstance(data, list):
+            return wrong("a list")
+        (item_type, *_) = typing.get_args(tp)
+        items = [_load(item_type, v, f"{path}[{i}]", problems) for i, v in enumerate(data)]
+        if any(v is _INVALID for v in items):
+            return _INVALID
+        if origin is frozenset:
+            if len(set(items)) != len(items):
+                problems.append(Problem(where, "duplicate", "The list repeats a value."))
+                return _INVALID
+            return frozenset(items)
+        return tuple(items)
+    if isinstance(tp, type) and issubclass(tp, StrEnum):
+        if not isinstance(data, str):
+            return wrong("a string")
+        try:
+            return tp(data)
+        except ValueError:
+            allowed = ", ".join(m.value for m in tp)
+            problems.append(Problem(where, "unknown_value", f"'{data}' is not one of: {allowed}."))
+            return _INVALID
+    if tp is Decimal:
+        if isinstance(data, bool) or not isinstance(data, str | int | float):
+            return wrong('a decimal number (preferably as a string such as "0.69")')
+        try:
+            number = Decimal(str(data))
+        except InvalidOperation:
+            problems.append(Problem(where, "not_a_number", f"'{data}' is not a decimal number."))
+            return _INVALID
+        if not number.is_finite():
+            problems.append(Problem(where, "not_a_number", f"'{data}' is not a finite number."))
+            return _INVALID
+        return number
+    if tp is bool:
+        return data if isinstance(data, bool) else wrong("true or false")
+    if tp is int:
+        return data if isinstance(data, int) and not isinstance(data, bool) else wrong("an integer")
+    if tp is str:
+        return data if isinstance(data, str) else wrong("a string")
+    raise TypeError(f"unsupported setting type {tp!r}")  # pragma: no cover - a coding error
+
+
+__all__ = [
+    "BeneficiaryRounding",
+    "EventKind",
+    "Format",
+    "FormatRules",
+    "Formats",
+    "Homologation",
+    "IndexOrder",
+    "NationalFinal",
+    "NationalFinals",
+    "Organizer",
+    "PlaceRange",
+    "Reduction",
+    "Rulebook",
+    "StageKind",
+    "StageRules",
+    "Stages",
+]
