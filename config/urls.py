@@ -23,6 +23,7 @@ urlpatterns = [
     path("api/federation/", include("federation.urls")),
     path("api/engine/", include(engine_urlpatterns)),
     path("api/tournaments/", include(tournament_urlpatterns)),
+    path("api/pcn/", include("rankings.urls")),
 ]
 
 if settings.DEBUG:

@@ -1,0 +1,216 @@
+"""Public PCN endpoints: a season's rulebook, a scale, and the allocation of a
+ranked result. They compute with the season's rulebook and store nothing;
+federation staff may publish a new rulebook version."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from federation.access import scope_of
+from federation.models import Season
+from federation.selectors import current_season
+from rankings.rulebooks import rulebook_in_force, rulebook_update
+from rankings.rules.allocation import RankedEntry, allocate
+from rankings.rules.national_finals import allocate_national_final
+from rankings.rules.rulebook import Format, NationalFinal, StageKind
+from rankings.rules.scales import scale
+
+
+def season_or_404(name: str | None) -> Season:
+    season = Season.objects.filter(name=name).first() if name else current_season()
+    if season is None:
+        raise Http404("Unknown season.")
+    return season
+
+
+class ScaleQuery(serializers.Serializer):
+    season = serializers.CharField(required=False, help_text="2026-2027; default the current one.")
+    format = serializers.ChoiceField(choices=[f.value for f in Format])
+    stage = serializers.ChoiceField(
+        choices=[s.value for s in StageKind if s is not StageKind.NATIONAL_FINAL],
+        default=StageKind.ORDINARY.value,
+    )
+    tables = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=1000),
+        min_length=1,
+        max_length=20,
+        help_text="Tables of each session, in order: `tables=20&tables=16` (sum counts).",
+    )
+    entries = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="Entries at the first session (default: full tables).",
+    )
+
+
+class ScaleOut(serializers.Serializer):
+    season = serializers.CharField()
+    rulebook_version = serializers.IntegerField()
+    format = serializers.CharField()
+    stage = serializers.CharField()
+    tables = serializers.IntegerField()
+    entries = serializers.IntegerField()
+    beneficiaries = serializers.IntegerField()
+    coefficient = serializers.FloatField()
+    index = serializers.FloatField()
+    cap = serializers.IntegerField()
+    floor = serializers.IntegerField()
+    values = serializers.ListField(child=serializers.IntegerField())
+
+
+class ScaleView(APIView):
+    """The PCN scale of a tournament: the points of each place with a right to
+    points, for a format, the tables of each session and a stage, under the
+    season's rulebook (chapter 5)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(parameters=[ScaleQuery], responses=ScaleOut)
+    def get(self, request):
+        query = ScaleQuery(
+            data={**request.query_params.dict(), "tables": request.query_params.getlist("tables")}
+        )
+        query.is_valid(raise_exception=True)
+        data = query.validated_data
+        season = season_or_404(data.get("season"))
+        version, rulebook = rulebook_in_force(season=season)
+        grid = scale(Format(data["format"]), data["tables"], StageKind(data["stage"]), rulebook,
+                     entries=data.get("entries"))  # fmt: skip
+        return Response(
+            {
+                "season": season.name,
+                "rulebook_version": version.version,
+                "format": grid.format.value,
+                "stage": grid.stage.value,
+                "tables": grid.tables,
+                "entries": grid.entries,
+                "beneficiaries": grid.beneficiaries,
+                "coefficient": float(grid.coefficient),
+                "index": float(grid.index),
+                "cap": grid.cap,
+                "floor": grid.floor_value,
+                "values": list(grid.values),
+            }
+        )
+
+
+class RankedIn(serializers.Serializer):
+    entry_id = serializers.CharField(max_length=64)
+    place = serializers.IntegerField(
+        help_text="1224 convention: tied entries share the best place."
+    )
+
+
+class AllocationIn(serializers.Serializer):
+    season = serializers.CharField(required=False)
+    format = serializers.ChoiceField(choices=[f.value for f in Format])
+    stage = serializers.ChoiceField(choices=[s.value for s in StageKind], default="ordinary")
+    national_final = serializers.ChoiceField(
+        choices=[n.value for n in NationalFinal], required=False,
+        help_text="For a national final: which fixed table (seniors is an individual final).",
+    )  # fmt: skip
+    tables = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=1000), required=False, max_length=20
+    )
+    entries = serializers.IntegerField(required=False, min_value=1)
+    ties_after_tie_break = serializers.BooleanField(default=False)
+    ranking = RankedIn(many=True, max_length=5000)
+
+    def validate(self, attrs):
+        if attrs["stage"] == StageKind.NATIONAL_FINAL:
+            if "national_final" not in attrs:
+                raise serializers.ValidationError(
+                    {"national_final": "Required for a national final."}
+                )
+        elif not attrs.get("tables"):
+            raise serializers.ValidationError({"tables": "Required: the tables of each session."})
+        return attrs
+
+
+class AwardOut(serializers.Serializer):
+    entry_id = serializers.CharField()
+    place = serializers.IntegerField()
+    pcn_per_player = serializers.IntegerField()
+    pp_per_player = serializers.IntegerField()
+    has_right = serializers.BooleanField()
+    tied_entries = serializers.IntegerField()
+
+
+class AllocationOut(serializers.Serializer):
+    rulebook_version = serializers.IntegerField()
+    players_per_entry = serializers.IntegerField()
+    places_with_points = serializers.IntegerField()
+    awards = AwardOut(many=True)
+
+
+class AllocationView(APIView):
+    """Allocate PCN and PP to a ranked result (places with ties, 1224
+    convention): ties share the points of the places they occupy, rounded up;
+    national finals use their fixed tables. Each player of a DUO or team gets
+    the entry's figures."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(request=AllocationIn, responses=AllocationOut)
+    def post(self, request):
+        serializer = AllocationIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        version, rulebook = rulebook_in_force(season=season_or_404(data.get("season")))
+        ranking = [RankedEntry(entry_id=r["entry_id"], place=r["place"]) for r in data["ranking"]]
+        if data["stage"] == StageKind.NATIONAL_FINAL:
+            result = allocate_national_final(
+                ranking, NationalFinal(data["national_final"]), rulebook,
+                ties_after_tie_break=data["ties_after_tie_break"],
+            )  # fmt: skip
+        else:
+            result = allocate(
+                ranking, Format(data["format"]), data["tables"], StageKind(data["stage"]), rulebook,
+                entries=data.get("entries"), ties_after_tie_break=data["ties_after_tie_break"],
+            )  # fmt: skip
+        return Response(
+            AllocationOut(
+                {
+                    "rulebook_version": version.version,
+                    "players_per_entry": result.players_per_entry,
+                    "places_with_points": result.places_with_points,
+                    "awards": result.awards,
+                }
+            ).data
+        )
+
+
+class RulebookView(APIView):
+    """A season's rulebook in force (coefficients, caps, floors, indices, minimum
+    participation, national-final tables). Federation staff publish a new
+    version with PUT; it is validated whole and every problem is located."""
+
+    def get_permissions(self):
+        return (
+            [permissions.AllowAny()]
+            if self.request.method == "GET"
+            else [permissions.IsAuthenticated()]
+        )
+
+    def get(self, request, season: str):
+        version, _rulebook = rulebook_in_force(season=season_or_404(season))
+        return Response({"season": season, "version": version.version, "note": version.note,
+                         "rulebook": version.data})  # fmt: skip
+
+    def put(self, request, season: str):
+        if not scope_of(request.user).national:
+            raise PermissionDenied("Only federation staff may change a season's rulebook.")
+        body = request.data if isinstance(request.data, dict) else {}
+        version = rulebook_update(
+            season=season_or_404(season),
+            data=body.get("rulebook"),
+            by=request.user,
+            note=str(body.get("note", ""))[:300],
+        )
+        return Response({"season": season, "version": version.version, "note": version.note,
+                         "rulebook": version.data})  # fmt: skip
