@@ -151,7 +151,7 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
     }
     if declaration.reference:
         existing = (
-            Tournament.objects.select_for_update()
+            Tournament.objects.select_for_update(of=("self",))
             .filter(
                 season=season,
                 organizer_kind=declaration.organizer_kind,

@@ -214,3 +214,35 @@ class RulebookView(APIView):
         )
         return Response({"season": season, "version": version.version, "note": version.note,
                          "rulebook": version.data})  # fmt: skip
+
+
+class PlayerTournamentOut(serializers.Serializer):
+    tournament = serializers.IntegerField(source="tournament_id")
+    name = serializers.CharField(source="tournament.name")
+    date = serializers.DateField(source="tournament.date")
+    season = serializers.CharField(source="season.name")
+    stage = serializers.CharField(source="tournament.stage")
+    place = serializers.IntegerField()
+    pcn = serializers.IntegerField()
+    pp = serializers.IntegerField()
+
+
+class PlayerTournamentsView(APIView):
+    """A player's homologated tournaments with their place, PCN and PP, newest
+    first (current allocations only: a corrected tournament shows its
+    corrected points). Filter by `?season=2026-2027`."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=PlayerTournamentOut(many=True))
+    def get(self, request, licence_number: int):
+        from rankings.models import Allocation
+
+        allocations = (
+            Allocation.objects.filter(player__licence_number=licence_number, current=True)
+            .select_related("tournament", "season")
+            .order_by("-tournament__date", "-tournament_id")
+        )
+        if "season" in request.query_params:
+            allocations = allocations.filter(season__name=request.query_params["season"])
+        return Response(PlayerTournamentOut(allocations, many=True).data)

@@ -38,6 +38,18 @@ def _database_url() -> str:
     return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
 
 
+def _reset_connections(app) -> None:
+    """Drop the app's broker connections and the objects that cache them (the
+    pool, routing with its default queue, the control mailbox), so the next
+    use connects to the broker now configured."""
+    from kombu import pools
+
+    pools.reset()  # kombu keeps its pools in a global registry, by URL
+    app._pool = None
+    for cached in ("amqp", "control"):
+        app.__dict__.pop(cached, None)
+
+
 @pytest.fixture
 def celery_worker_process(transactional_db):
     """A real `celery worker` subprocess on the test database, fed through Redis.
@@ -69,7 +81,7 @@ def celery_worker_process(transactional_db):
     }
     saved = {key: celery_app.conf.get(key) for key in overrides}
     celery_app.conf.update(overrides)
-    celery_app.__dict__.pop("amqp", None)  # routing caches the default queue
+    _reset_connections(celery_app)
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -82,13 +94,12 @@ def celery_worker_process(transactional_db):
         yield queue
     finally:
         celery_app.conf.update(saved)
-        celery_app.__dict__.pop("amqp", None)
         worker.terminate()
         try:
             worker.wait(timeout=15)
         except subprocess.TimeoutExpired:
             worker.kill()
-        celery_app.pool.force_close_all()
+        _reset_connections(celery_app)
 
 
 @pytest.fixture

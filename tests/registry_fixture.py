@@ -11,6 +11,7 @@ from federation.models import (
     ArbiterAccreditation,
     ArbiterGrade,
     Club,
+    ClubAffiliation,
     Committee,
     Licence,
     Player,
@@ -53,6 +54,8 @@ def build_registry() -> Registry:
         102: Club.objects.create(number=102, name="Excuse Grenobloise", committee=committees[1]),
         201: Club.objects.create(number=201, name="Petit au Bout Rennes", committee=committees[2]),
     }
+    for number in (101, 102, 201):  # affiliated this season (none recorded for the previous one)
+        ClubAffiliation.objects.create(club=clubs[number], season=season)
     people = [
         (1001, "Martin", "Élise", dt.date(1950, 3, 2), 101),
         (1002, "Lefèvre", "Jérôme", dt.date(1980, 11, 20), 101),
