@@ -1,6 +1,6 @@
 from django.urls import path
 
-from competitions.api import engine, tournaments
+from competitions.api import engine, results, tournaments
 
 app_name = "competitions"
 
@@ -13,4 +13,9 @@ engine_urlpatterns = [
 tournament_urlpatterns = [
     path("", tournaments.TournamentListCreate.as_view(), name="tournament-list"),
     path("<int:pk>/", tournaments.TournamentDetail.as_view(), name="tournament-detail"),
+    path("<int:pk>/results/", results.ResultsView.as_view(), name="tournament-results"),
+    path("<int:pk>/revisions/", results.RevisionsView.as_view(), name="tournament-revisions"),
+    path("<int:pk>/homologate/", results.HomologateView.as_view(), name="tournament-homologate"),
+    path("<int:pk>/refuse/", results.RefuseView.as_view(), name="tournament-refuse"),
+    path("<int:pk>/corrections/", results.CorrectionView.as_view(), name="tournament-correct"),
 ]

@@ -8,6 +8,8 @@ so a past season is always recomputed with its own rules.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django.db import IntegrityError, transaction
 
 from federation.models import Season
@@ -29,7 +31,13 @@ def rulebook_in_force(*, season: Season) -> tuple[RulebookVersion, Rulebook]:
                 )
         except IntegrityError:  # created concurrently: read the winner
             version = RulebookVersion.objects.filter(season=season).order_by("-version").first()
-    return version, Rulebook.from_dict(version.data)
+    return version, _parsed(version.pk, version)
+
+
+@lru_cache(maxsize=64)
+def _parsed(version_pk: int, version: RulebookVersion) -> Rulebook:
+    """Versions are immutable: parse and validate each one once per process."""
+    return Rulebook.from_dict(version.data)
 
 
 @transaction.atomic

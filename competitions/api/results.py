@@ -1,0 +1,252 @@
+"""Results and homologation endpoints.
+
+- ``POST /api/tournaments/{id}/results/``: submit results (JSON body, a CSV
+  body with ``Content-Type: text/csv``, or a multipart upload ``file``;
+  ``?source=sheets`` for deal-by-deal score sheets). 201 with the new
+  revision and its warnings, 200 when the same results were already there.
+- ``POST …/homologate/``, ``…/refuse/``, ``…/corrections/``: staff.
+- ``GET …/results/``: the homologated ranking (public); ``GET …/revisions/``:
+  every revision with who and why (the organiser's managers and staff).
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import parsers, permissions, serializers, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from competitions import access, homologation, selectors, submission
+from competitions.api.tournament_serializers import TournamentOut
+from competitions.models import ResultRevision, Tournament
+from federation.access import scope_of
+from federation.problems import RuleViolation
+
+
+class CsvParser(parsers.BaseParser):
+    """A raw CSV body, handed over as bytes (decoded by the results parser)."""
+
+    media_type = "text/csv"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        return stream.read()
+
+
+RESULT_PARSERS = [parsers.JSONParser, CsvParser, parsers.MultiPartParser]
+RESULT_REQUEST = {
+    "application/json": OpenApiTypes.OBJECT,
+    "text/csv": OpenApiTypes.BINARY,
+    "multipart/form-data": OpenApiTypes.OBJECT,
+}
+
+
+def read_submission(request) -> tuple[bytes | dict, str]:
+    """The submitted content and its source (json, csv or sheets)."""
+    source = request.query_params.get("source")
+    data = request.data
+    if hasattr(data, "getlist") and "file" in request.FILES:  # multipart upload
+        upload = request.FILES["file"]
+        content = upload.read()
+        source = (
+            source
+            or data.get("source")
+            or ("csv" if upload.name.lower().endswith(".csv") else "json")
+        )
+        return content, source
+    if isinstance(data, bytes):
+        return data, source or "csv"
+    if isinstance(data, dict) and not hasattr(data, "getlist"):
+        return data, source or "json"
+    raise RuleViolation.single(
+        "file", "required", "Send a JSON body, a text/csv body, or a multipart 'file'."
+    )
+
+
+class ProblemOut(serializers.Serializer):
+    field = serializers.CharField(allow_null=True)
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class SubmittedOut(serializers.Serializer):
+    tournament = TournamentOut()
+    revision = serializers.IntegerField()
+    created = serializers.BooleanField()
+    warnings = ProblemOut(many=True)
+
+
+def submitted_response(tournament: Tournament, submitted: submission.Submitted) -> Response:
+    body = {
+        "tournament": TournamentOut(selectors.tournaments().get(pk=tournament.pk)).data,
+        "revision": submitted.revision.number,
+        "created": submitted.created,
+        "warnings": [
+            {"field": w.field or None, "code": w.code, "message": w.message}
+            for w in submitted.warnings
+        ],
+    }
+    return Response(
+        body, status=status.HTTP_201_CREATED if submitted.created else status.HTTP_200_OK
+    )
+
+
+SOURCE_PARAMETER = OpenApiParameter(
+    "source", OpenApiTypes.STR, enum=list(submission.SOURCES),
+    description="json (default for a JSON body), csv, or sheets (deal-by-deal score sheets).",
+)  # fmt: skip
+
+
+class ResultsView(APIView):
+    """GET: the ranking of the homologated revision (public) with each
+    licensed player's PCN and PP. POST: submit results (the organiser's
+    managers and the staff above them); every problem is listed with its
+    place in the document, and nothing is stored unless all is well. The same
+    results submitted twice store nothing the second time (200)."""
+
+    parser_classes = RESULT_PARSERS
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    def get(self, request, pk: int):
+        tournament = get_object_or_404(selectors.tournaments(), pk=pk)
+        revision = tournament.homologated_revision
+        if revision is None:
+            return Response({"tournament": TournamentOut(tournament).data, "entries": []})
+        return Response(
+            {
+                "tournament": TournamentOut(tournament).data,
+                "revision": revision.number,
+                "entries": selectors.revision_ranking(revision),
+            }
+        )
+
+    @extend_schema(
+        parameters=[SOURCE_PARAMETER],
+        request=RESULT_REQUEST,
+        responses={201: SubmittedOut, 200: SubmittedOut},
+    )
+    def post(self, request, pk: int):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        content, source = read_submission(request)
+        submitted = submission.results_submit(
+            tournament=tournament, content=content, source=source, by=request.user
+        )
+        return submitted_response(tournament, submitted)
+
+
+class HomologateView(APIView):
+    """Homologate the submitted results (staff above the organiser): every
+    licensed player receives their PCN and PP, and the national ranking is
+    updated in the background."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses=TournamentOut)
+    def post(self, request, pk: int):
+        tournament = homologation.tournament_homologate(
+            tournament=get_object_or_404(Tournament, pk=pk), by=request.user
+        )
+        return Response(TournamentOut(selectors.tournaments().get(pk=tournament.pk)).data)
+
+
+class RefusalIn(serializers.Serializer):
+    reasons = serializers.ListField(child=serializers.CharField(max_length=500), min_length=1)
+
+
+class RefuseView(APIView):
+    """Refuse homologation with reasons (staff above the organiser); the
+    organiser may then submit corrected results."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=RefusalIn, responses=TournamentOut)
+    def post(self, request, pk: int):
+        serializer = RefusalIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        tournament = homologation.tournament_refuse(
+            tournament=get_object_or_404(Tournament, pk=pk),
+            reasons=serializer.validated_data["reasons"],
+            by=request.user,
+        )
+        return Response(TournamentOut(selectors.tournaments().get(pk=tournament.pk)).data)
+
+
+class CorrectionView(APIView):
+    """Correct a homologated tournament (staff only): the new results become a
+    new revision with its reason (`?reason=` or a multipart `reason` field, or
+    `{"reason": …, "document": …}` in JSON); the previous revision and its
+    allocations are kept, and the allocations are replaced atomically."""
+
+    parser_classes = RESULT_PARSERS
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        parameters=[SOURCE_PARAMETER, OpenApiParameter("reason", OpenApiTypes.STR)],
+        request=RESULT_REQUEST,
+        responses={201: SubmittedOut, 200: SubmittedOut},
+    )
+    def post(self, request, pk: int):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        reason = request.query_params.get("reason", "")
+        data = request.data
+        if isinstance(data, dict) and "document" in data and not hasattr(data, "getlist"):
+            content, source, reason = (
+                data["document"],
+                request.query_params.get("source", "json"),
+                data.get("reason", reason),
+            )
+        else:
+            content, source = read_submission(request)
+            if hasattr(data, "getlist"):
+                reason = data.get("reason", reason)
+        submitted = homologation.tournament_correct(
+            tournament=tournament,
+            content=content,
+            source=source,
+            reason=str(reason),
+            by=request.user,
+        )
+        return submitted_response(tournament, submitted)
+
+
+class RevisionOut(serializers.ModelSerializer):
+    submitted_by = serializers.CharField(
+        source="submitted_by.username", allow_null=True, default=None
+    )
+    homologated = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ResultRevision
+        fields = [
+            "number",
+            "source",
+            "sha256",
+            "reason",
+            "submitted_by",
+            "submitted_at",
+            "warnings",
+            "homologated",
+        ]
+
+    def get_homologated(self, revision: ResultRevision) -> bool:
+        return revision.tournament.homologated_revision_id == revision.pk
+
+
+class RevisionsView(APIView):
+    """Every revision of a tournament's results, with who submitted it, when and
+    why (the organiser's managers and staff)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=RevisionOut(many=True))
+    def get(self, request, pk: int):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        scope = scope_of(request.user)
+        if not (access.may_manage(scope, tournament) or access.may_homologate(scope, tournament)):
+            raise PermissionDenied("Only the organiser's managers and staff see the revisions.")
+        revisions = tournament.revisions.select_related("submitted_by", "tournament").order_by(
+            "number"
+        )
+        return Response(RevisionOut(revisions, many=True).data)

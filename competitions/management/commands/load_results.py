@@ -1,0 +1,90 @@
+"""Load past tournaments through the same code path as the API.
+
+Input: a JSON Lines file, one tournament per line::
+
+    {"declaration": {"name": …, "date": "2025-11-08", "venue": …, "format": "individual",
+                     "organizer_kind": "club", "organizer_number": 1042,
+                     "arbiter_licence_number": 123456, "reference": "HIST-2025-0001"},
+     "results": { …a results document (docs/results-format.md)… },
+     "homologate": true}
+
+Each line is declared (idempotent through its ``reference``), submitted and,
+if asked, homologated by the given staff user, each step in its own
+transaction: a bad line is reported with its problems and the others go on.
+Re-running the same file changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+
+from competitions.homologation import tournament_homologate
+from competitions.models import TournamentStatus
+from competitions.services import Declaration, DeclarationConflict, tournament_declare
+from competitions.submission import results_submit
+from federation.models import User
+from federation.problems import RuleViolation
+
+
+class Command(BaseCommand):
+    help = "Load tournaments (declaration, results, homologation) from a JSON Lines file."
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", help="JSON Lines file, one tournament per line")
+        parser.add_argument("--as", dest="username", required=True, help="a federation staff user")
+        parser.add_argument("--quiet", action="store_true", help="print only the summary")
+
+    def handle(self, *args, path: str, username: str, quiet: bool, **options):
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            raise CommandError(f"No user {username!r}.")
+        counts = {"declared": 0, "submitted": 0, "homologated": 0, "unchanged": 0, "failed": 0}
+        started = time.perf_counter()
+        with open(path, encoding="utf-8") as lines:
+            for number, line in enumerate(lines, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    outcome = self.load_one(json.loads(line), user)
+                except (
+                    RuleViolation,
+                    DeclarationConflict,
+                    ValueError,
+                    KeyError,
+                    TypeError,
+                ) as error:
+                    counts["failed"] += 1
+                    detail = getattr(error, "problems", None) or [str(error)]
+                    self.stderr.write(f"line {number}: " + "; ".join(map(str, detail))[:2000])
+                    continue
+                for key in outcome:
+                    counts[key] += 1
+                if not quiet and number % 500 == 0:
+                    self.stdout.write(f"{number} lines, {time.perf_counter() - started:.1f} s")
+        elapsed = time.perf_counter() - started
+        summary = ", ".join(f"{key} {value}" for key, value in counts.items())
+        self.stdout.write(f"{summary} in {elapsed:.1f} s")
+        if counts["failed"]:
+            raise CommandError(f"{counts['failed']} line(s) failed; see above.")
+
+    @staticmethod
+    def load_one(item: dict, user) -> list[str]:
+        outcome = []
+        tournament, created = tournament_declare(
+            declaration=Declaration(**item["declaration"]), by=user
+        )
+        if created:
+            outcome.append("declared")
+        submitted = results_submit(
+            tournament=tournament, content=item["results"], source="json", by=user
+        )
+        if submitted.created:
+            outcome.append("submitted")
+        tournament.refresh_from_db()
+        if item.get("homologate") and tournament.status == TournamentStatus.RESULTS_SUBMITTED:
+            tournament_homologate(tournament=tournament, by=user)
+            outcome.append("homologated")
+        return outcome or ["unchanged"]
