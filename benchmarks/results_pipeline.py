@@ -47,9 +47,12 @@ def ensure_database() -> None:
         import psycopg
 
         admin = psycopg.connect(
-            host=settings["HOST"] or "127.0.0.1", port=settings["PORT"] or 5432,
-            user=settings["USER"] or "postgres", dbname="postgres", autocommit=True,
-        )  # fmt: skip
+            host=settings["HOST"] or "127.0.0.1",
+            port=settings["PORT"] or 5432,
+            user=settings["USER"] or "postgres",
+            dbname="postgres",
+            autocommit=True,
+        )
         exists = admin.execute(
             "SELECT 1 FROM pg_database WHERE datname = %s", [settings["NAME"]]
         ).fetchone()
@@ -72,7 +75,7 @@ def ensure_registry(players: int):
         Season,
         User,
         Zone,
-    )  # fmt: skip
+    )
 
     season, _ = Season.objects.get_or_create(
         name="2030-2031",
@@ -115,30 +118,55 @@ def document(rng: random.Random, licences: list[int], sessions: int, positions: 
                 marks = [rng.randrange(-60, 61) * 10 for _ in range(3)]
                 marks.append(-sum(marks))
                 for licence, mark in zip(four, marks, strict=True):
-                    scores[licence].append({"session": session, "position": position,
-                                            "table": table + 1, "score": mark})  # fmt: skip
+                    scores[licence].append(
+                        {
+                            "session": session,
+                            "position": position,
+                            "table": table + 1,
+                            "score": mark,
+                        }
+                    )
     totals = {licence: sum(s["score"] for s in rows) for licence, rows in scores.items()}
     ordered = sorted(licences, key=lambda licence: -totals[licence])
     entries = []
     for number, licence in enumerate(ordered, start=1):
         place = 1 + sum(1 for other in totals.values() if other > totals[licence])
-        entries.append({"number": number, "place": place, "total": totals[licence],
-                        "players": [{"licence_number": licence, "name": f"Joueur {licence}",
-                                     "total": totals[licence], "positions": scores[licence]}]})  # fmt: skip
+        entries.append(
+            {
+                "number": number,
+                "place": place,
+                "total": totals[licence],
+                "players": [
+                    {
+                        "licence_number": licence,
+                        "name": f"Joueur {licence}",
+                        "total": totals[licence],
+                        "positions": scores[licence],
+                    }
+                ],
+            }
+        )
     return {
         "format_version": 1,
         "sessions": [
             {"number": n, "tables": tables, "tables_of_three": 0, "deals": 20}
             for n in range(1, sessions + 1)
-        ],  # fmt: skip
+        ],
         "entries": entries,
     }
 
 
 def declaration(name: str, reference: str, day: dt.date) -> dict:
-    return {"name": name, "date": day.isoformat(), "venue": "Salle du banc", "format": "individual",
-            "organizer_kind": "club", "organizer_number": 99_001,
-            "arbiter_licence_number": FIRST_LICENCE, "reference": reference}  # fmt: skip
+    return {
+        "name": name,
+        "date": day.isoformat(),
+        "venue": "Salle du banc",
+        "format": "individual",
+        "organizer_kind": "club",
+        "organizer_number": 99_001,
+        "arbiter_licence_number": FIRST_LICENCE,
+        "reference": reference,
+    }
 
 
 def one_tournament(runs: int) -> None:
@@ -148,7 +176,7 @@ def one_tournament(runs: int) -> None:
     from competitions.services import Declaration, tournament_declare
     from competitions.submission import results_submit
 
-    season, _club, user = ensure_registry(301)
+    _season, _club, user = ensure_registry(301)
     rng = random.Random(300)
     licences = list(range(FIRST_LICENCE + 1, FIRST_LICENCE + 301))
     body = json.dumps(document(rng, licences, sessions=3, positions=4)).encode()
@@ -156,8 +184,11 @@ def one_tournament(runs: int) -> None:
     stamp = time.time_ns()
     for run in range(runs):
         tournament, _ = tournament_declare(
-            declaration=Declaration(**declaration("Grand tournoi", f"bench-300-{stamp}-{run}",
-                                                  dt.date(2030, 9, 1))), by=user)  # fmt: skip
+            declaration=Declaration(
+                **declaration("Grand tournoi", f"bench-300-{stamp}-{run}", dt.date(2030, 9, 1))
+            ),
+            by=user,
+        )
         started = time.perf_counter()
         results_submit(tournament=tournament, content=body, source="json", by=user)
         submitted = time.perf_counter()
@@ -168,13 +199,12 @@ def one_tournament(runs: int) -> None:
         homologate_times.append(done - submitted)
     total = [a + b for a, b in zip(submit_times, homologate_times, strict=True)]
     print(f"300 players, 3 sessions, 12 positions ({len(body) / 1e6:.1f} MB JSON), {runs} runs:")
-    print(
-        f"  submit (parse, validate, store)  median {statistics.median(submit_times) * 1000:7.1f} ms"
-    )
-    print(
-        f"  homologate (conditions, PCN)     median {statistics.median(homologate_times) * 1000:7.1f} ms"
-    )
-    print(f"  submission to stored allocations median {statistics.median(total) * 1000:7.1f} ms")
+    for label, times in [
+        ("submit (parse, validate, store) ", submit_times),
+        ("homologate (conditions, PCN)    ", homologate_times),
+        ("submission to stored allocations", total),
+    ]:
+        print(f"  {label} median {statistics.median(times) * 1000:7.1f} ms")
 
 
 def season_load(count: int) -> None:
@@ -187,15 +217,25 @@ def season_load(count: int) -> None:
             players = 4 * rng.randint(3, 30)
             day = season.start_date + dt.timedelta(days=rng.randrange(360))
             doc = document(rng, rng.sample(pool, players), sessions=rng.choice((1, 2)), positions=3)
-            out.write(json.dumps({"declaration": declaration(f"Tournoi {k}", f"season-{stamp}-{k}", day),
-                                  "results": doc, "homologate": True}) + "\n")  # fmt: skip
+            out.write(
+                json.dumps(
+                    {
+                        "declaration": declaration(f"Tournoi {k}", f"season-{stamp}-{k}", day),
+                        "results": doc,
+                        "homologate": True,
+                    }
+                )
+                + "\n"
+            )
         path = out.name
     size = Path(path).stat().st_size / 1e6
     started = time.perf_counter()
     call_command("load_results", path, "--as", user.username, "--quiet")
     elapsed = time.perf_counter() - started
-    print(f"season of {count} tournaments ({size:.0f} MB JSONL) loaded in {elapsed:.1f} s "
-          f"({elapsed / count * 1000:.1f} ms a tournament; {count / elapsed:.1f} tournaments/s)")  # fmt: skip
+    print(
+        f"season of {count} tournaments ({size:.0f} MB JSONL) loaded in {elapsed:.1f} s "
+        f"({elapsed / count * 1000:.1f} ms a tournament; {count / elapsed:.1f} tournaments/s)"
+    )
     Path(path).unlink()
 
 
