@@ -74,6 +74,7 @@ MIDDLEWARE = [
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 AUTH_USER_MODEL = "federation.User"
+LOGIN_URL = "admin:login"
 
 TEMPLATES = [
     {
