@@ -11,10 +11,11 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import parsers, permissions, serializers, status
+from rest_framework import exceptions, parsers, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -43,8 +44,27 @@ RESULT_REQUEST = {
 }
 
 
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
+
+
+def refuse_oversized(request) -> None:
+    """Refuse a body over the upload limit before any of it is parsed."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > limit:
+        raise PayloadTooLarge(
+            f"The submission is {length:,} bytes; the limit is {limit:,} bytes (UPLOAD_MAX_BYTES)."
+        )
+
+
 def read_submission(request) -> tuple[bytes | dict, str]:
     """The submitted content and its source (json, csv or sheets)."""
+    refuse_oversized(request)
     source = request.query_params.get("source")
     data = request.data
     if hasattr(data, "getlist") and "file" in request.FILES:  # multipart upload
@@ -190,6 +210,7 @@ class CorrectionView(APIView):
     def post(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)
         reason = request.query_params.get("reason", "")
+        refuse_oversized(request)
         data = request.data
         if isinstance(data, dict) and "document" in data and not hasattr(data, "getlist"):
             content, source, reason = (

@@ -279,3 +279,15 @@ def test_homologation_updates_totals_through_a_real_worker(
     )  # fmt: skip
     assert totals[5001] == 120
     assert totals[5011] == 0
+
+
+def test_huge_submission_is_refused_before_parsing(api, registry, tournament, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    body = json.dumps(individual(TOTALS * 20)).encode()
+    assert len(body) > 10_000
+    response = api.post(
+        f"/api/tournaments/{tournament.pk}/results/", body, content_type="application/json"
+    )
+    assert response.status_code == 413
+    assert response.json()["errors"][0]["code"] == "too_large"
+    assert ResultRevision.objects.count() == 0
