@@ -9,7 +9,10 @@ COPY rankings ./rankings
 COPY templates ./templates
 COPY locale ./locale
 COPY manage.py ./
-RUN pip install --no-cache-dir . && useradd --create-home fft
+RUN mkdir -p var
+RUN pip install --no-cache-dir . \
+    && DJANGO_DEBUG=0 DJANGO_SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
+    && useradd --create-home fft
 USER fft
 EXPOSE 8000
 CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -114,3 +114,23 @@ def test_list_endpoints_do_not_grow_queries(api, registry, django_assert_max_num
         api.get("/api/federation/licensees/")
     with django_assert_max_num_queries(3):
         api.get("/api/federation/clubs/")
+
+
+def test_licence_import_through_its_url(api, registry):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    content = (
+        "licence_number;last_name;first_name;birth_date;club_number\n"
+        "3001;Hervé;Noëlle;12/05/1958;201\n"
+    ).encode()
+    api.force_authenticate(registry.users["committee_staff"])  # committee 1: club 201 is outside
+    upload = {"season": "2026-2027", "file": SimpleUploadedFile("licences.csv", content)}
+    assert (
+        api.post("/api/federation/licence-imports/", upload, format="multipart").status_code == 403
+    )
+    api.force_authenticate(registry.users["federation_staff"])
+    upload = {"season": "2026-2027", "file": SimpleUploadedFile("licences.csv", content)}
+    response = api.post("/api/federation/licence-imports/", upload, format="multipart")
+    assert response.status_code == 201, response.json()
+    player = api.get("/api/federation/players/3001/").json()
+    assert (player["last_name"], player["first_name"]) == ("Hervé", "Noëlle")

@@ -1,0 +1,321 @@
+"""Importing a season's licensees into the registry from a CSV file.
+
+:func:`import_licences` reads the file (:mod:`federation.licence_import`), checks
+that every club exists (and, for the API, that the importer's scope covers it),
+then writes in ONE transaction with bulk operations:
+
+- a player is found by their permanent licence number: created if new, updated in
+  place if their name, birth date (or e-mail / phone, when the file has those
+  columns) changed, left alone otherwise — never duplicated;
+- their licence for the season is created, or moved in place to the club of the
+  file (and its ``issued_on`` updated, when the file has that column);
+- players and licences of the season that are absent from the file are left
+  untouched (a committee imports its own clubs only); the result counts them;
+- every accepted import is recorded as a :class:`LicenceImport` (who, when, file,
+  SHA-256, counts), also when nothing changed: re-importing the same file writes
+  no Player or Licence row, only that audit record;
+- history: created and changed players and licences get their
+  ``simple_history`` rows in bulk (``bulk_*_with_history``), attributed to the
+  importer with the change reason ``licence import #<id>``.
+
+A file with any problem is refused whole (:class:`LicenceFileRefused`, a
+``RuleViolation`` listing every problem): nothing is written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Model
+from django.utils import timezone
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
+
+from federation.access import Scope
+from federation.licence_import import (
+    LicenceFile,
+    LicenceFileRefused,
+    LicenceLine,
+    LineProblem,
+    read_licence_file,
+)
+from federation.models import Club, Licence, LicenceImport, Player, Season, User
+from federation.problems import RuleViolation
+
+WRITE_BATCH = 2000
+UPDATE_BATCH = 10_000
+PLAYER_FIELDS = ("last_name", "first_name", "birth_date")
+OPTIONAL_PLAYER_FIELDS = ("email", "phone")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    """What an accepted import did."""
+
+    import_id: int
+    season: str
+    file_name: str
+    sha256: str
+    encoding: str
+    delimiter: str
+    rows: int
+    players_created: int
+    players_updated: int
+    players_unchanged: int
+    licences_created: int
+    licences_updated: int
+    licences_unchanged: int
+    licences_not_in_file: int
+    notices: tuple[str, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        return bool(
+            self.players_created
+            or self.players_updated
+            or self.licences_created
+            or self.licences_updated
+        )
+
+
+class ClubsOutsideScope(Exception):
+    """The file has licences in clubs the importer's roles do not cover."""
+
+    def __init__(self, clubs: Sequence[Club]) -> None:
+        self.clubs = tuple(clubs)
+        names = ", ".join(f"{club.number} ({club.name})" for club in self.clubs)
+        super().__init__(
+            f"You may import licences only for the clubs your roles cover; this file has "
+            f"licences in clubs outside your scope: {names}. Nothing was imported."
+        )
+
+
+def import_licences(
+    *,
+    season: Season,
+    content: bytes,
+    file_name: str,
+    by: User | None,
+    scope: Scope | None = None,
+    today: dt.date | None = None,
+) -> ImportResult:
+    """Import the licensees of ``season`` from the CSV ``content``.
+
+    ``scope`` (the API passes the importer's) restricts the clubs the file may
+    name; ``None`` means no restriction (the management command). ``today``
+    bounds plausible dates (default: today). Raises :class:`ClubsOutsideScope`, or
+    :class:`LicenceFileRefused` with every problem; then nothing is written.
+    """
+    licence_file = read_licence_file(content, today=today or timezone.localdate())
+    clubs = _clubs_by_number(licence_file.club_numbers)
+    if scope is not None:
+        outside = [club for club in clubs.values() if not scope.covers_club(club)]
+        if outside:
+            raise ClubsOutsideScope(sorted(outside, key=lambda club: club.number))
+    problems = [*licence_file.problems, *unknown_club_problems(licence_file, clubs)]
+    if problems:
+        raise LicenceFileRefused(problems)
+    try:
+        return _write(
+            season=season,
+            licence_file=licence_file,
+            clubs=clubs,
+            file_name=file_name,
+            sha256=hashlib.sha256(content).hexdigest(),
+            by=by,
+        )
+    except IntegrityError as exc:
+        raise RuleViolation.single(
+            "file",
+            "concurrent_change",
+            "The registry changed while this file was being imported (another import?); "
+            "nothing was imported. Try again.",
+        ) from exc
+
+
+def unknown_club_problems(licence_file: LicenceFile, clubs: dict[int, Club]) -> list[LineProblem]:
+    return [
+        LineProblem(
+            line, "club_number", "unknown_club", f"No club has the FFT club number {number}."
+        )
+        for line, number in licence_file.club_references
+        if number not in clubs
+    ]
+
+
+@transaction.atomic
+def _write(
+    *,
+    season: Season,
+    licence_file: LicenceFile,
+    clubs: dict[int, Club],
+    file_name: str,
+    sha256: str,
+    by: User | None,
+) -> ImportResult:
+    # Imports of one season run one after the other (PostgreSQL row lock).
+    list(Season.objects.select_for_update().filter(pk=season.pk).values_list("pk"))
+    lines = licence_file.lines
+    columns = set(licence_file.columns)
+
+    player_fields = [*PLAYER_FIELDS, *(f for f in OPTIONAL_PLAYER_FIELDS if f in columns)]
+    existing = _players_by_licence_number(line.licence_number for line in lines)
+    new_players: list[Player] = []
+    changed_players: list[Player] = []
+    for line in lines:
+        values = {name: getattr(line, name) for name in player_fields}
+        player = existing.get(line.licence_number)
+        if player is None:
+            new_players.append(Player(licence_number=line.licence_number, **values))
+        elif any(getattr(player, name) != value for name, value in values.items()):
+            for name, value in values.items():
+                setattr(player, name, value)
+            changed_players.append(player)
+
+    licence_fields = ["club", *(["issued_on"] if "issued_on" in columns else [])]
+    season_licences = {
+        licence.player_id: licence for licence in Licence.objects.filter(season=season)
+    }
+    new_licences: list[tuple[LicenceLine, Club]] = []
+    changed_licences: list[Licence] = []
+    kept = 0
+    for line in lines:
+        club = clubs[line.club_number]
+        player = existing.get(line.licence_number)
+        licence = season_licences.get(player.pk) if player is not None else None
+        if licence is None:
+            new_licences.append((line, club))
+            continue
+        kept += 1
+        if licence.club_id != club.pk or (
+            "issued_on" in columns and licence.issued_on != line.issued_on
+        ):
+            licence.club = club
+            if "issued_on" in columns:
+                licence.issued_on = line.issued_on
+            changed_licences.append(licence)
+
+    record = LicenceImport.objects.create(
+        season=season,
+        imported_by=by,
+        file_name=file_name[:255],
+        sha256=sha256,
+        rows=len(lines),
+        players_created=len(new_players),
+        players_updated=len(changed_players),
+        licences_created=len(new_licences),
+        licences_updated=len(changed_licences),
+    )
+    history = {
+        "default_user": by,
+        "default_change_reason": f"licence import #{record.pk}",
+        "default_date": timezone.now(),
+        "batch_size": WRITE_BATCH,
+    }
+    if new_players:
+        created = bulk_create_with_history(new_players, Player, **history)
+        existing.update({player.licence_number: player for player in created})
+    if changed_players:
+        _update_in_bulk(changed_players, Player, player_fields, **history)
+    if new_licences:
+        bulk_create_with_history(
+            [
+                Licence(
+                    player_id=existing[line.licence_number].pk,
+                    season=season,
+                    club=club,
+                    issued_on=line.issued_on,
+                )
+                for line, club in new_licences
+            ],
+            Licence,
+            **history,
+        )
+    if changed_licences:
+        _update_in_bulk(changed_licences, Licence, licence_fields, **history)
+
+    return ImportResult(
+        import_id=record.pk,
+        season=season.name,
+        file_name=record.file_name,
+        sha256=sha256,
+        encoding=licence_file.encoding,
+        delimiter=licence_file.delimiter,
+        rows=len(lines),
+        players_created=len(new_players),
+        players_updated=len(changed_players),
+        players_unchanged=len(lines) - len(new_players) - len(changed_players),
+        licences_created=len(new_licences),
+        licences_updated=len(changed_licences),
+        licences_unchanged=kept - len(changed_licences),
+        licences_not_in_file=len(season_licences) - kept,
+        notices=licence_file.notices,
+    )
+
+
+def _update_in_bulk(
+    objs: Sequence[Model], model: type[Model], fields: Sequence[str], **history
+) -> None:
+    """``bulk_update_with_history``, with a fast path on PostgreSQL.
+
+    Django's ``bulk_update`` builds one ``CASE WHEN`` per row and field: about 30 s
+    for 50,000 players. On PostgreSQL one ``UPDATE … FROM unnest(arrays)`` per
+    batch does the same in well under a second; the history rows are then written
+    in bulk as ``bulk_update_with_history`` would.
+    """
+    if connection.vendor != "postgresql":
+        bulk_update_with_history(objs, model, fields, **history)
+        return
+    meta = model._meta
+    columns = [meta.pk, *(meta.get_field(name) for name in fields)]
+    quote = connection.ops.quote_name
+    assignments = ", ".join(f"{quote(c.column)} = batch.{quote(c.column)}" for c in columns[1:])
+    arrays = ", ".join(f"%s::{c.db_type(connection)}[]" for c in columns)
+    names = ", ".join(quote(c.column) for c in columns)
+    sql = (
+        f"UPDATE {quote(meta.db_table)} AS target SET {assignments} "
+        f"FROM unnest({arrays}) AS batch({names}) "
+        f"WHERE target.{quote(meta.pk.column)} = batch.{quote(meta.pk.column)}"
+    )
+    with connection.cursor() as cursor:
+        for chunk in _chunks(objs, UPDATE_BATCH):
+            cursor.execute(
+                sql,
+                [
+                    [c.get_db_prep_save(getattr(obj, c.attname), connection) for obj in chunk]
+                    for c in columns
+                ],
+            )
+    model.history.bulk_history_create(objs, update=True, **history)
+
+
+def _clubs_by_number(numbers: Iterable[int]) -> dict[int, Club]:
+    clubs: dict[int, Club] = {}
+    for chunk in _chunks(sorted(numbers)):
+        clubs.update(
+            (club.number, club)
+            for club in Club.objects.filter(number__in=chunk).select_related("committee")
+        )
+    return clubs
+
+
+def _players_by_licence_number(numbers: Iterable[int]) -> dict[int, Player]:
+    players: dict[int, Player] = {}
+    for chunk in _chunks(list(numbers)):
+        players.update(
+            (player.licence_number, player)
+            for player in Player.objects.filter(licence_number__in=chunk)
+        )
+    return players
+
+
+def _chunks(items: Sequence[T], size: int | None = None) -> Iterator[Sequence[T]]:
+    """Slices small enough for the database's limit on query parameters."""
+    size = size or min(connection.features.max_query_params or 10_000, 10_000) - 10
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
