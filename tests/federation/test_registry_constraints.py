@@ -59,7 +59,7 @@ def test_club_number_unique(registry):
 
 
 def test_affiliation_once_per_season(registry):
-    ClubAffiliation.objects.create(club=registry.clubs[101], season=registry.season)
+    assert ClubAffiliation.objects.filter(club=registry.clubs[101], season=registry.season).exists()
     assert refused(
         lambda: ClubAffiliation.objects.create(club=registry.clubs[101], season=registry.season)
     )
