@@ -8,6 +8,8 @@ engine_urlpatterns = [
     path("deals/score/", engine.ScoreDeal.as_view(), name="engine-score-deal"),
     path("sheets/total/", engine.TotalSheet.as_view(), name="engine-total-sheet"),
     path("penalties/", engine.PenaltyCatalogue.as_view(), name="engine-penalties"),
+    path("movements/plan/", engine.PlanMovement.as_view(), name="engine-plan-movement"),
+    path("standings/rank/", engine.RankEntries.as_view(), name="engine-rank"),
 ]
 
 tournament_urlpatterns = [

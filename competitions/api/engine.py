@@ -6,6 +6,8 @@ Stateless and public: they compute, they store nothing.
 
 from __future__ import annotations
 
+import random
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions
 from rest_framework.response import Response
@@ -14,12 +16,17 @@ from rest_framework.views import APIView
 from competitions.api.engine_serializers import (
     DealIn,
     DealScoreOut,
+    MovementIn,
+    RankIn,
     ScoreSheetIn,
     SheetTotalsOut,
 )
+from competitions.engine.movements import TournamentFormat, plan_movement
 from competitions.engine.penalties import CATALOGUE, CURRENT_SCHEDULE
 from competitions.engine.scoring import score_deal
+from competitions.engine.seating import Entrant, random_seating
 from competitions.engine.sheets import total_sheet
+from competitions.engine.standings import RankingMode, rank
 
 
 class EngineView(APIView):
@@ -111,3 +118,94 @@ class PenaltyCatalogue(EngineView):
             for info in CATALOGUE.values()
         ]
         return Response({"kinds": kinds, "schedule": schedule})
+
+
+class PlanMovement(EngineView):
+    """Produce a checked movement plan (chapter 2): Howell at 3 and 4 tables, the
+    FFT movement from 5 tables with its special cases, tables of 3 when the
+    players are not a multiple of 4, teams starting at the second position.
+    Returns every position's tables and each starting number's personal sheet
+    (position → table, orientation). A request the regulations cannot honour
+    (too many positions for the tables, a repeated meeting) is refused with
+    the reason."""
+
+    @extend_schema(request=MovementIn)
+    def post(self, request):
+        serializer = MovementIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        fmt = TournamentFormat(data["format"])
+        plan = plan_movement(data["players"], data["positions"], fmt)
+        body = {
+            "format": plan.format.value,
+            "kind": plan.kind.value,
+            "tables": plan.tables,
+            "players": plan.players,
+            "vacant_numbers": list(plan.vacant),
+            "positions": [
+                {
+                    "position": seats.position,
+                    "tables": [
+                        {"table": t.table, "N": t.north, "S": t.south, "E": t.east, "W": t.west}
+                        for t in seats.tables
+                    ],
+                }
+                for seats in plan.positions
+            ],
+            "personal_sheets": {
+                str(number): [
+                    {
+                        "position": line.position,
+                        "table": line.table,
+                        "orientation": line.orientation.value,
+                    }
+                    for line in plan.personal_sheet(number)
+                ]
+                for number in plan.numbers
+            },
+        }
+        if "seed" in data:
+            size = {"individual": 1, "duo": 2, "team4": 4}[fmt.value]
+            entrants = [
+                Entrant(
+                    id=str(k + 1),
+                    members=tuple(f"{k + 1}.{m + 1}" for m in range(size)) if size > 1 else (),
+                )
+                for k in range(data["players"] // size)
+            ]
+            seating = random_seating(plan, entrants, random.Random(data["seed"]))
+            body["seating"] = [
+                {"number": a.number, "table": a.table, "orientation": a.orientation.value,
+                 "entrant": a.entrant, "player": a.player}
+                for a in seating.assignments
+            ]  # fmt: skip
+        return Response(body)
+
+
+class RankEntries(EngineView):
+    """Rank a tournament's entries (players, duos or teams of 4): decreasing
+    total after penalties (chapter 4, article 26), abandoners last (article 27),
+    team totals as the sum of their members', and in championship mode the
+    article 29 tie-breaks (best position score, contracts made, then garde
+    contre and garde sans made). Places use the 1224 convention."""
+
+    @extend_schema(request=RankIn)
+    def post(self, request):
+        serializer = RankIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        ranking = rank(serializer.to_entries(), RankingMode(serializer.validated_data["mode"]))
+        return Response(
+            [
+                {
+                    "place": p.place,
+                    "entry_id": p.entry_id,
+                    "total": p.total,
+                    "score": p.score,
+                    "penalty_points": p.penalty_points,
+                    "abandoned": p.abandoned,
+                    "tied": p.tied,
+                    "separated_by": p.separated_by.value if p.separated_by else None,
+                }
+                for p in ranking.placings
+            ]
+        )

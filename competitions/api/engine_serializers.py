@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from competitions.engine.penalties import Penalty, PenaltyKind
 from competitions.engine.scoring import Contract, Deal, Poignee, Side
 from competitions.engine.sheets import DealLine, ScoreSheet
+from competitions.engine.standings import Entry, MemberResult, RankingMode, TieBreakData
 from competitions.engine.tables import Orientation, TableSize
 
 SEATS = [o.value for o in Orientation]
@@ -138,3 +140,71 @@ class SheetTotalsOut(serializers.Serializer):
         child=serializers.DictField(child=serializers.IntegerField())
     )
     players = PlayerTotalOut(many=True)
+
+
+class MovementIn(serializers.Serializer):
+    """A movement request: how many players (or players of all the teams), how
+    many positions, which format; an optional random first seating."""
+
+    players = serializers.IntegerField(min_value=1, max_value=600)
+    positions = serializers.IntegerField(min_value=1, max_value=20)
+    format = serializers.ChoiceField(choices=["individual", "duo", "team4"], default="individual")
+    seed = serializers.IntegerField(
+        required=False,
+        help_text="With a seed, starting numbers are drawn at random (reproducibly) for the "
+        "entrants 1..n; without, entrant k takes starting number k.",
+    )
+
+
+class PenaltyIn(serializers.Serializer):
+    player = serializers.CharField(max_length=32)
+    kind = serializers.ChoiceField(choices=[k.value for k in PenaltyKind])
+    points = serializers.IntegerField()
+    reason = serializers.CharField(max_length=300)
+
+
+class MemberIn(serializers.Serializer):
+    player = serializers.CharField(max_length=32, help_text="Licence number (or a name).")
+    total = serializers.IntegerField(help_text="The player's score before penalties.")
+    position_scores = serializers.ListField(child=serializers.IntegerField(), required=False)
+    contracts_made = serializers.DictField(
+        child=serializers.IntegerField(), required=False,
+        help_text="Contracts made as taker: prise, garde, garde_sans, garde_contre.",
+    )  # fmt: skip
+
+
+class RankEntryIn(serializers.Serializer):
+    entry_id = serializers.CharField(max_length=32)
+    members = MemberIn(many=True, min_length=1, max_length=4)
+    penalties = PenaltyIn(many=True, required=False)
+    abandoned = serializers.BooleanField(
+        default=False, help_text="Left before the end (article 27)."
+    )
+
+
+class RankIn(serializers.Serializer):
+    """Entries to rank: by decreasing total after penalties; abandoners last; in
+    championship mode, article 29 tie-breaks."""
+
+    mode = serializers.ChoiceField(choices=[m.value for m in RankingMode], default="plain")
+    entries = RankEntryIn(many=True, min_length=1, max_length=5000)
+
+    def to_entries(self) -> list[Entry]:
+        entries = []
+        for e in self.validated_data["entries"]:
+            members = tuple(
+                MemberResult(
+                    player=m["player"],
+                    total=m["total"],
+                    tie_break=TieBreakData(
+                        position_scores=tuple(m.get("position_scores", ())),
+                        contracts_made=m.get("contracts_made", {}),
+                    )
+                    if "position_scores" in m
+                    else None,
+                )
+                for m in e["members"]
+            )
+            penalties = tuple(Penalty(**p) for p in e.get("penalties", []))
+            entries.append(Entry(e["entry_id"], members, penalties, e["abandoned"]))
+        return entries

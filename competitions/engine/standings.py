@@ -163,6 +163,12 @@ def rank(entries: Sequence[Entry], mode: RankingMode = RankingMode.PLAIN) -> Ran
     Entries level on everything the mode compares keep their input order and
     share the best place they occupy.
     """
+    try:
+        mode = RankingMode(mode)  # a plain string ("championship") is accepted too
+    except ValueError:
+        raise RuleViolation.single(
+            "mode", "unknown_mode", f"{mode!r} is not a ranking mode (plain, championship)."
+        ) from None
     problems = _structure_problems(entries)
     scored = [
         _Scored(

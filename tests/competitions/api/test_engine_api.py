@@ -121,3 +121,58 @@ def test_arbitrary_deal_input_never_500(api, payload):
         assert sum(response.json()["marks"].values()) == 0
     else:
         assert response.json()["errors"]
+
+
+def test_movement_plan_with_personal_sheets(api):
+    response = api.post(
+        "/api/engine/movements/plan/", {"players": 32, "positions": 5}, format="json"
+    )
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["tables"] == 8
+    assert len(body["positions"]) == 5
+    sheets = body["personal_sheets"]
+    assert len(sheets) == 32
+    for position in body["positions"]:  # each seat filled once
+        seated = [t[o] for t in position["tables"] for o in "NSEW"]
+        assert sorted(seated) == list(range(1, 33))
+    first = sheets["1"][0]
+    assert first == {"position": 1, "table": 1, "orientation": "N"}
+
+
+def test_movement_with_tables_of_three_and_a_seeded_draw(api):
+    body = api.post(
+        "/api/engine/movements/plan/", {"players": 23, "positions": 1, "seed": 7}, format="json"
+    ).json()
+    assert body["vacant_numbers"]
+    assert sorted(a["player"] for a in body["seating"]) == sorted(str(k) for k in range(1, 24))
+
+
+def test_too_many_positions_is_refused_with_the_reason(api):
+    response = api.post(
+        "/api/engine/movements/plan/", {"players": 32, "positions": 7}, format="json"
+    )
+    assert response.status_code == 400
+    error = response.json()["errors"][0]
+    assert error["field"] == "positions"
+    assert "at most 6" in error["message"]
+
+
+def test_rank_with_penalty_abandon_and_article_29(api):
+    def member(player, total, best, contracts):
+        return {"player": player, "total": total, "position_scores": [best, total - best],
+                "contracts_made": contracts}  # fmt: skip
+
+    entries = [
+        {"entry_id": "A", "members": [member("1", 300, 250, {"garde": 2})]},
+        {"entry_id": "B", "members": [member("2", 300, 280, {"garde": 1})]},
+        {"entry_id": "C", "members": [member("3", 500, 300, {})],
+         "penalties": [{"player": "3", "kind": "slowness", "points": 100, "reason": "lenteur"}]},
+        {"entry_id": "D", "members": [member("4", 900, 500, {})], "abandoned": True},
+    ]  # fmt: skip
+    response = api.post("/api/engine/standings/rank/", {"mode": "championship", "entries": entries},
+                        format="json")  # fmt: skip
+    assert response.status_code == 200, response.json()
+    placings = [(p["entry_id"], p["place"], p["total"]) for p in response.json()]
+    assert placings == [("C", 1, 400), ("B", 2, 300), ("A", 3, 300), ("D", 4, 900)]
+    assert response.json()[2]["separated_by"] == "best_position_score"

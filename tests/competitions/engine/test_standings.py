@@ -483,3 +483,13 @@ def test_a_penalty_never_raises_a_total_or_improves_a_place(
         after = next(p for p in rank(changed, mode).placings if p.entry_id == target.entry_id)
         assert after.total == before.total - points
         assert after.place >= before.place
+
+
+def test_mode_given_as_a_string_is_honoured_and_an_unknown_one_refused():
+    tied = [
+        Entry("A", (MemberResult("1", 10, TieBreakData((8, 2))),)),
+        Entry("B", (MemberResult("2", 10, TieBreakData((9, 1))),)),
+    ]
+    assert [p.entry_id for p in rank(tied, "championship").placings] == ["B", "A"]
+    with pytest.raises(RuleViolation):
+        rank(tied, "knockout")
