@@ -159,6 +159,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentFormatEnum": "competitions.models.TournamentFormat",
+        "StageEnum": "competitions.models.Stage",
+        "SeatEnum": ["N", "S", "E", "W", "5"],
+        "SideEnum": ["attack", "defence"],
+        "PenaltyKindEnum": "competitions.engine.penalties.PenaltyKind",
+    },
 }
 
 # Celery: no broker configured means tasks run eagerly in-process (embedded default).

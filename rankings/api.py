@@ -5,6 +5,7 @@ federation staff may publish a new rulebook version."""
 from __future__ import annotations
 
 from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.exceptions import PermissionDenied
@@ -197,11 +198,13 @@ class RulebookView(APIView):
             else [permissions.IsAuthenticated()]
         )
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, season: str):
         version, _rulebook = rulebook_in_force(season=season_or_404(season))
         return Response({"season": season, "version": version.version, "note": version.note,
                          "rulebook": version.data})  # fmt: skip
 
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
     def put(self, request, season: str):
         if not scope_of(request.user).national:
             raise PermissionDenied("Only federation staff may change a season's rulebook.")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions
 from rest_framework.response import Response
@@ -100,6 +101,7 @@ class PenaltyCatalogue(EngineView):
     """The penalties of the arbitration code (chapter 4, article 26) with their
     French label, their source and their amounts in the current schedule."""
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
         schedule = {
             name: (value.total_seconds() // 60 if hasattr(value, "total_seconds") else value)
@@ -129,7 +131,7 @@ class PlanMovement(EngineView):
     (too many positions for the tables, a repeated meeting) is refused with
     the reason."""
 
-    @extend_schema(request=MovementIn)
+    @extend_schema(request=MovementIn, responses=OpenApiTypes.OBJECT)
     def post(self, request):
         serializer = MovementIn(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -189,7 +191,7 @@ class RankEntries(EngineView):
     article 29 tie-breaks (best position score, contracts made, then garde
     contre and garde sans made). Places use the 1224 convention."""
 
-    @extend_schema(request=RankIn)
+    @extend_schema(request=RankIn, responses=OpenApiTypes.OBJECT)
     def post(self, request):
         serializer = RankIn(data=request.data)
         serializer.is_valid(raise_exception=True)

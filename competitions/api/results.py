@@ -85,7 +85,7 @@ def read_submission(request) -> tuple[bytes | dict, str]:
     )
 
 
-class ProblemOut(serializers.Serializer):
+class SubmissionProblemOut(serializers.Serializer):
     field = serializers.CharField(allow_null=True)
     code = serializers.CharField()
     message = serializers.CharField()
@@ -95,7 +95,7 @@ class SubmittedOut(serializers.Serializer):
     tournament = TournamentOut()
     revision = serializers.IntegerField()
     created = serializers.BooleanField()
-    warnings = ProblemOut(many=True)
+    warnings = SubmissionProblemOut(many=True)
 
 
 def submitted_response(tournament: Tournament, submitted: submission.Submitted) -> Response:
@@ -129,6 +129,7 @@ class ResultsView(APIView):
     parser_classes = RESULT_PARSERS
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
         tournament = get_object_or_404(selectors.tournaments(), pk=pk)
         revision = tournament.homologated_revision

@@ -98,6 +98,17 @@ def test_token_authentication(api, registry):
     assert api.get("/api/federation/me/").status_code == 401
 
 
+def test_openapi_schema_generates_without_error_and_validates():
+    from drf_spectacular.drainage import GENERATOR_STATS
+    from drf_spectacular.generators import SchemaGenerator
+    from openapi_spec_validator import validate
+
+    GENERATOR_STATS.reset()
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    assert not GENERATOR_STATS._error_cache, list(GENERATOR_STATS._error_cache)
+    validate(schema)  # raises on an invalid OpenAPI document
+
+
 def test_openapi_schema_and_docs(api, registry):
     schema = api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert schema.status_code == 200
