@@ -16,7 +16,6 @@ ranking update included, Celery eager). Figures only: nothing is asserted.
 from __future__ import annotations
 
 import argparse
-from functools import partial
 import datetime as dt
 import json
 import os
@@ -25,6 +24,7 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
