@@ -216,6 +216,10 @@ def results_submit(
     sha256 = results_sha256(document)
     latest = tournament.revisions.order_by("-number").first()
     if latest is not None and latest.sha256 == sha256:
+        if tournament.status == TournamentStatus.REFUSED:
+            # The same results sent again after a refusal (its reason was not in
+            # the document): submitted again for homologation, no new revision.
+            _mark_submitted(tournament, by)
         warnings = tuple(Problem(**w) for w in latest.warnings)
         return Submitted(latest, False, warnings)
     if tournament.status == TournamentStatus.HOMOLOGATED:
@@ -230,8 +234,12 @@ def results_submit(
     )
     # The conditions read the stored rows; a refusal rolls the whole submission back.
     require_conditions(tournament, revision, rulebook_in_force(season=tournament.season)[1])
+    _mark_submitted(tournament, by)
+    return Submitted(revision, True, validated.warnings)
+
+
+def _mark_submitted(tournament: Tournament, by) -> None:
     tournament.status = TournamentStatus.RESULTS_SUBMITTED
     tournament.refusal_reasons = []
     tournament._history_user = by
     tournament.save(update_fields=["status", "refusal_reasons"])
-    return Submitted(revision, True, validated.warnings)

@@ -213,6 +213,24 @@ def test_refusal_with_reasons_then_resubmission(api, registry, players, tourname
     assert Tournament.objects.get(pk=tournament.pk).status == "results_submitted"
 
 
+def test_same_results_sent_again_after_a_refusal_reopen_without_a_new_revision(
+    api, registry, players, tournament
+):
+    submit(api, tournament, individual(TOTALS))
+    api.force_authenticate(registry.users["committee_staff"])
+    api.post(
+        f"/api/tournaments/{tournament.pk}/refuse/",
+        {"reasons": ["Frais non réglés"]},
+        format="json",
+    )
+    api.force_authenticate(registry.users["club_manager"])
+    again = submit(api, tournament, individual(TOTALS))
+    assert again.status_code == 200
+    assert again.json()["tournament"]["status"] == "results_submitted"
+    assert again.json()["tournament"]["refusal_reasons"] == []
+    assert ResultRevision.objects.filter(tournament=tournament).count() == 1
+
+
 def test_homologation_conditions_are_checked_at_submission(api, registry, players, tournament):
     ten = [500, 400, 300, 200, 100, -100, -200, -300, -400, -500]
     response = submit(api, tournament, individual(ten, tables=3, extra={}))
