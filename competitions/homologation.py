@@ -11,6 +11,10 @@ Celery task sent once the transaction has committed.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from django.db import transaction
 from rest_framework.exceptions import PermissionDenied
 
@@ -53,8 +57,10 @@ def _locked(tournament: Tournament, by) -> Tournament:
 
 
 def national_final_kind(tournament: Tournament) -> NationalFinal:
-    championship = getattr(tournament, "championship_kind", None)
-    if championship == "seniors":
+    """The fixed table of a national final: the seniors' for the seniors championship's
+    stage, else the one of the tournament's format (the interclubs play ``team4``)."""
+    stage = getattr(tournament, "championship_stage", None)  # None: not a championship stage
+    if stage is not None and stage.championship.kind == "seniors":
         return NationalFinal.SENIORS
     return NationalFinal(tournament.format)
 
@@ -120,8 +126,29 @@ def _allocate(tournament: Tournament, revision: ResultRevision) -> set[int]:
     return previous | {row.player_id for row in rows}
 
 
+_deferred_updates: ContextVar[dict[int, set[int]] | None] = ContextVar(
+    "deferred_ranking_updates", default=None
+)
+
+
+@contextmanager
+def ranking_updates_deferred() -> Iterator[dict[int, set[int]]]:
+    """Within this block, homologations collect the players whose totals change
+    (``{season_id: player_ids}``) instead of queuing one ranking update each;
+    the caller queues them once at the end (bulk loads of past seasons)."""
+    token = _deferred_updates.set({})
+    try:
+        yield _deferred_updates.get()
+    finally:
+        _deferred_updates.reset(token)
+
+
 def _refresh_totals_on_commit(tournament: Tournament, player_ids: set[int]) -> None:
     season_id, ids = tournament.season_id, sorted(player_ids)
+    pending = _deferred_updates.get()
+    if pending is not None:
+        transaction.on_commit(lambda: pending.setdefault(season_id, set()).update(ids))
+        return
     transaction.on_commit(lambda: tasks.refresh_season_totals.delay(season_id, ids))
 
 

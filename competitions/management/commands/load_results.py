@@ -11,7 +11,8 @@ Input: a JSON Lines file, one tournament per line::
 Each line is declared (idempotent through its ``reference``), submitted and,
 if asked, homologated by the given staff user, each step in its own
 transaction: a bad line is reported with its problems and the others go on.
-Re-running the same file changes nothing.
+Re-running the same file changes nothing. The ranking update of the affected
+players is queued once per season at the end, not once per tournament.
 """
 
 from __future__ import annotations
@@ -21,12 +22,15 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from competitions.homologation import tournament_homologate
+from competitions.api.tournament_serializers import DeclarationIn
+from competitions.homologation import ranking_updates_deferred, tournament_homologate
 from competitions.models import TournamentStatus
-from competitions.services import Declaration, DeclarationConflict, tournament_declare
+from competitions.services import DeclarationConflict, tournament_declare
 from competitions.submission import results_submit
+from config.api_errors import flatten
 from federation.models import User
 from federation.problems import RuleViolation
+from rankings.tasks import refresh_season_totals
 
 
 class Command(BaseCommand):
@@ -43,7 +47,10 @@ class Command(BaseCommand):
             raise CommandError(f"No user {username!r}.")
         counts = {"declared": 0, "submitted": 0, "homologated": 0, "unchanged": 0, "failed": 0}
         started = time.perf_counter()
-        with open(path, encoding="utf-8") as lines:
+        with (
+            open(path, encoding="utf-8") as lines,
+            ranking_updates_deferred() as pending,
+        ):
             for number, line in enumerate(lines, start=1):
                 if not line.strip():
                     continue
@@ -64,6 +71,8 @@ class Command(BaseCommand):
                     counts[key] += 1
                 if not quiet and number % 500 == 0:
                     self.stdout.write(f"{number} lines, {time.perf_counter() - started:.1f} s")
+            for season_id, player_ids in pending.items():
+                refresh_season_totals.delay(season_id, sorted(player_ids))
         elapsed = time.perf_counter() - started
         summary = ", ".join(f"{key} {value}" for key, value in counts.items())
         self.stdout.write(f"{summary} in {elapsed:.1f} s")
@@ -73,9 +82,10 @@ class Command(BaseCommand):
     @staticmethod
     def load_one(item: dict, user) -> list[str]:
         outcome = []
-        tournament, created = tournament_declare(
-            declaration=Declaration(**item["declaration"]), by=user
-        )
+        serializer = DeclarationIn(data=item["declaration"])  # parsed as the API parses it
+        if not serializer.is_valid():
+            raise RuleViolation(list(flatten(serializer.errors, "declaration")))
+        tournament, created = tournament_declare(declaration=serializer.to_declaration(), by=user)
         if created:
             outcome.append("declared")
         submitted = results_submit(
