@@ -111,3 +111,291 @@ class ResultPlayerAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Championships: read and audit here; every write that the rules check goes through the
+# services (API), so the rows the rules produced are read-only in the admin.
+
+from django.contrib import messages  # noqa: E402
+from rest_framework.exceptions import PermissionDenied  # noqa: E402
+
+from competitions.championship import services as championship_services  # noqa: E402
+from competitions.models import (  # noqa: E402
+    Championship,
+    ChampionshipEntry,
+    ChampionshipRulesVersion,
+    ChampionshipStage,
+    CommitteeQuota,
+    EntryPlayer,
+    Qualification,
+    RegionalChampionship,
+    RegionalRulesVersion,
+    StagePenalty,
+    StageSeating,
+    TeamFlag,
+)
+from federation.problems import RuleViolation  # noqa: E402
+
+
+def _run_service(modeladmin, request, queryset, call, done_message) -> None:
+    """Run a championship service on each selected row; report refusals, never a 500."""
+    done = 0
+    for obj in queryset:
+        try:
+            call(obj, request.user)
+        except RuleViolation as refusal:
+            problems = "; ".join(p.message for p in refusal.problems)
+            modeladmin.message_user(request, f"{obj}: {problems}", messages.ERROR)
+        except PermissionDenied as denied:
+            modeladmin.message_user(request, f"{obj}: {denied.detail}", messages.ERROR)
+        else:
+            done += 1
+    if done:
+        modeladmin.message_user(request, f"{done_message}: {done}", messages.SUCCESS)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows written by the championship services only: shown, never edited here."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ReadOnlyHistoryAdmin(SimpleHistoryAdmin, ReadOnlyAdmin):
+    pass
+
+
+@admin.register(ChampionshipRulesVersion)
+class ChampionshipRulesVersionAdmin(ReadOnlyAdmin):
+    list_display = ["season", "kind", "version", "note", "created_by", "created_at"]
+    list_filter = ["season", "kind"]
+    list_select_related = ["season", "created_by"]
+    search_fields = ["note", "season__name"]
+    readonly_fields = [f.name for f in ChampionshipRulesVersion._meta.fields]
+
+
+class RegionalInline(ReadOnlyInline):
+    model = RegionalChampionship
+    fields = ["committee", "created_by", "created_at"]
+    readonly_fields = fields
+    show_change_link = True
+
+
+class QuotaInline(ReadOnlyInline):
+    model = CommitteeQuota
+    fields = ["committee", "places", "set_by", "set_at"]
+    readonly_fields = fields
+
+
+class StageInline(ReadOnlyInline):
+    model = ChampionshipStage
+    fk_name = "championship"
+    fields = ["kind", "regional", "tournament", "rules_stage", "arbiter_derogation"]
+    readonly_fields = fields
+    show_change_link = True
+
+
+@admin.register(Championship)
+class ChampionshipAdmin(ReadOnlyHistoryAdmin):
+    list_display = ["__str__", "season", "kind", "outgoing_champion", "created_at"]
+    list_filter = ["season", "kind"]
+    list_select_related = ["season"]
+    search_fields = ["season__name", "kind"]
+    readonly_fields = [f.name for f in Championship._meta.fields]
+    inlines = [RegionalInline, QuotaInline, StageInline]
+    actions = ["record_qualifications", "register_national_final", "recheck_teams"]
+
+    @admin.action(description=_("Record the qualifications (CCN)"))
+    def record_qualifications(self, request, queryset):
+        _run_service(
+            self,
+            request,
+            queryset,
+            lambda c, by: championship_services.qualification_record(championship=c, by=by),
+            _("Qualifications recorded"),
+        )
+
+    @admin.action(description=_("Register the national final's field (CCN)"))
+    def register_national_final(self, request, queryset):
+        _run_service(
+            self,
+            request,
+            queryset,
+            lambda c, by: championship_services.national_final_register(championship=c, by=by),
+            _("National final fields registered"),
+        )
+
+    @admin.action(description=_("Re-check the interclubs teams of the season (CCN)"))
+    def recheck_teams(self, request, queryset):
+        seasons = {c.season for c in queryset.select_related("season")}
+        _run_service(
+            self,
+            request,
+            seasons,
+            lambda season, by: championship_services.interclubs_teams_recheck(season=season, by=by),
+            _("Seasons re-checked"),
+        )
+
+
+class RulesVersionInline(ReadOnlyInline):
+    model = RegionalRulesVersion
+    fields = ["version", "note", "published_by", "published_at", "approved_by", "approved_at"]
+    readonly_fields = fields
+    show_change_link = True
+
+
+@admin.register(RegionalChampionship)
+class RegionalChampionshipAdmin(ReadOnlyHistoryAdmin):
+    list_display = ["championship", "committee", "created_at"]
+    list_filter = ["championship__season", "championship__kind", "committee__zone"]
+    list_select_related = ["championship__season", "committee"]
+    search_fields = ["committee__name", "=committee__number"]
+    readonly_fields = [f.name for f in RegionalChampionship._meta.fields]
+    inlines = [RulesVersionInline]
+
+
+@admin.register(RegionalRulesVersion)
+class RegionalRulesVersionAdmin(ReadOnlyHistoryAdmin):
+    list_display = ["regional", "version", "published_by", "published_at", "approved_at"]
+    list_filter = ["regional__championship__season", "regional__championship__kind"]
+    list_select_related = [
+        "regional__championship__season",
+        "regional__committee",
+        "published_by",
+    ]
+    search_fields = ["regional__committee__name", "=regional__committee__number", "note"]
+    readonly_fields = [f.name for f in RegionalRulesVersion._meta.fields]
+    actions = ["approve"]
+
+    @admin.action(description=_("Approve (zone staff, « aval »)"))
+    def approve(self, request, queryset):
+        _run_service(
+            self,
+            request,
+            queryset,
+            lambda v, by: championship_services.regional_rules_approve(version=v, by=by),
+            _("Regional rules approved"),
+        )
+
+
+class EntryInlineOfStage(ReadOnlyInline):
+    model = ChampionshipEntry
+    fields = ["number", "team_name", "committee", "club", "status", "right"]
+    readonly_fields = fields
+    show_change_link = True
+
+
+@admin.register(ChampionshipStage)
+class ChampionshipStageAdmin(ReadOnlyHistoryAdmin):
+    list_display = ["tournament", "championship", "kind", "regional", "rules_stage"]
+    list_filter = ["championship__season", "championship__kind", "kind"]
+    list_select_related = [
+        "tournament",
+        "championship__season",
+        "regional__committee",
+        "regional__championship__season",
+    ]
+    search_fields = ["tournament__name", "rules_stage", "=regional__committee__number"]
+    readonly_fields = [f.name for f in ChampionshipStage._meta.fields]
+    inlines = [EntryInlineOfStage]
+
+
+class EntryPlayerInline(ReadOnlyInline):
+    model = EntryPlayer
+    fields = ["order", "player", "active"]
+    readonly_fields = fields
+
+
+class FlagInline(ReadOnlyInline):
+    model = TeamFlag
+    fields = ["code", "message", "series", "raised_at", "resolved_at"]
+    readonly_fields = fields
+
+
+@admin.register(ChampionshipEntry)
+class ChampionshipEntryAdmin(ReadOnlyHistoryAdmin):
+    list_display = ["__str__", "stage", "number", "team_name", "club", "status", "right"]
+    list_filter = [
+        "status",
+        "right",
+        "stage__kind",
+        "stage__championship__kind",
+        "stage__championship__season",
+    ]
+    list_select_related = [
+        "stage__tournament",
+        "stage__championship__season",
+        "club",
+        "committee",
+    ]
+    search_fields = [
+        "team_name",
+        "=players__player__licence_number",
+        "players__player__last_name",
+        "stage__tournament__name",
+    ]
+    readonly_fields = [f.name for f in ChampionshipEntry._meta.fields]
+    inlines = [EntryPlayerInline, FlagInline]
+    actions = ["withdraw"]
+
+    @admin.action(description=_("Withdraw (before the stage is played)"))
+    def withdraw(self, request, queryset):
+        _run_service(
+            self,
+            request,
+            queryset,
+            lambda e, by: championship_services.entry_withdraw(entry=e, by=by),
+            _("Entries withdrawn"),
+        )
+
+
+@admin.register(CommitteeQuota)
+class CommitteeQuotaAdmin(ReadOnlyHistoryAdmin):
+    list_display = ["championship", "committee", "places", "set_by", "set_at"]
+    list_filter = ["championship__season", "championship__kind"]
+    list_select_related = ["championship__season", "committee", "set_by"]
+    search_fields = ["committee__name", "=committee__number"]
+    readonly_fields = [f.name for f in CommitteeQuota._meta.fields]
+
+
+@admin.register(Qualification)
+class QualificationAdmin(ReadOnlyHistoryAdmin):
+    list_display = ["championship", "target", "key", "right", "status", "committee", "place"]
+    list_filter = ["championship__season", "championship__kind", "target", "right", "status"]
+    list_select_related = ["championship__season", "committee"]
+    search_fields = ["key", "message"]
+    readonly_fields = [f.name for f in Qualification._meta.fields]
+
+
+@admin.register(TeamFlag)
+class TeamFlagAdmin(ReadOnlyAdmin):
+    list_display = ["entry", "code", "raised_at", "resolved_at"]
+    list_filter = ["code", "entry__stage__championship__season"]
+    list_select_related = ["entry__stage__tournament", "entry__stage__championship__season"]
+    search_fields = ["message", "entry__team_name", "=entry__players__player__licence_number"]
+    readonly_fields = [f.name for f in TeamFlag._meta.fields]
+
+
+@admin.register(StageSeating)
+class StageSeatingAdmin(ReadOnlyHistoryAdmin):
+    list_display = ["stage", "tables", "champion", "seed", "drawn_by", "drawn_at"]
+    list_filter = ["stage__championship__season", "stage__championship__kind"]
+    list_select_related = ["stage__tournament", "stage__championship__season", "drawn_by"]
+    search_fields = ["stage__tournament__name"]
+    readonly_fields = [f.name for f in StageSeating._meta.fields]
+
+
+@admin.register(StagePenalty)
+class StagePenaltyAdmin(ReadOnlyHistoryAdmin):
+    list_display = ["stage", "player", "lateness", "points", "forfeit", "substitute"]
+    list_filter = ["forfeit", "stage__championship__season", "stage__championship__kind"]
+    list_select_related = ["stage__tournament", "stage__championship__season", "player"]
+    search_fields = ["=player__licence_number", "player__last_name", "reason"]
+    readonly_fields = [f.name for f in StagePenalty._meta.fields]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from competitions.api import engine, results, tournaments
+from competitions.api import championships, engine, results, tournaments
 
 app_name = "competitions"
 
@@ -20,4 +20,77 @@ tournament_urlpatterns = [
     path("<int:pk>/homologate/", results.HomologateView.as_view(), name="tournament-homologate"),
     path("<int:pk>/refuse/", results.RefuseView.as_view(), name="tournament-refuse"),
     path("<int:pk>/corrections/", results.CorrectionView.as_view(), name="tournament-correct"),
+]
+
+championship_urlpatterns = [
+    path("", championships.ChampionshipListCreate.as_view(), name="championship-list"),
+    path("me/", championships.Me.as_view(), name="championship-me"),
+    path("recheck-teams/", championships.TeamsRecheck.as_view(), name="championship-recheck"),
+    path("<int:pk>/", championships.ChampionshipDetail.as_view(), name="championship-detail"),
+    path("<int:pk>/rules/", championships.ChampionshipRules.as_view(), name="championship-rules"),
+    path(
+        "<int:pk>/regionals/",
+        championships.RegionalListCreate.as_view(),
+        name="championship-regionals",
+    ),
+    path("<int:pk>/stages/", championships.StageListCreate.as_view(), name="championship-stages"),
+    path("<int:pk>/quotas/", championships.Quotas.as_view(), name="championship-quotas"),
+    path(
+        "<int:pk>/outgoing-champion/",
+        championships.OutgoingChampion.as_view(),
+        name="championship-outgoing-champion",
+    ),
+    path(
+        "<int:pk>/qualification/",
+        championships.QualificationView.as_view(),
+        name="championship-qualification",
+    ),
+    path(
+        "<int:pk>/qualifications/",
+        championships.RecordedQualifications.as_view(),
+        name="championship-qualifications",
+    ),
+    path(
+        "<int:pk>/national-final/register/",
+        championships.NationalFinalRegister.as_view(),
+        name="championship-national-final-register",
+    ),
+    path("regionals/<int:pk>/", championships.RegionalDetail.as_view(), name="regional-detail"),
+    path(
+        "regionals/<int:pk>/rules/",
+        championships.RegionalRulesPublish.as_view(),
+        name="regional-rules",
+    ),
+    path(
+        "regionals/<int:pk>/rules/check/",
+        championships.RegionalRulesCheck.as_view(),
+        name="regional-rules-check",
+    ),
+    path(
+        "regionals/<int:pk>/rules/<int:version>/approve/",
+        championships.RegionalRulesApprove.as_view(),
+        name="regional-rules-approve",
+    ),
+    path("stages/<int:pk>/", championships.StageDetail.as_view(), name="stage-detail"),
+    path("stages/<int:pk>/entries/", championships.StageEntries.as_view(), name="stage-entries"),
+    path(
+        "stages/<int:pk>/entries/<int:number>/withdraw/",
+        championships.EntryWithdraw.as_view(),
+        name="stage-entry-withdraw",
+    ),
+    path("stages/<int:pk>/results/", championships.StageResults.as_view(), name="stage-results"),
+    path("stages/<int:pk>/check/", championships.StageCheck.as_view(), name="stage-check"),
+    path(
+        "stages/<int:pk>/homologate/",
+        championships.StageHomologate.as_view(),
+        name="stage-homologate",
+    ),
+    path(
+        "stages/<int:pk>/seating/", championships.StageSeatingView.as_view(), name="stage-seating"
+    ),
+    path(
+        "stages/<int:pk>/penalties/",
+        championships.StagePenalties.as_view(),
+        name="stage-penalties",
+    ),
 ]

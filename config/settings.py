@@ -165,6 +165,8 @@ SPECTACULAR_SETTINGS = {
         "SeatEnum": ["N", "S", "E", "W", "5"],
         "SideEnum": ["attack", "defence"],
         "PenaltyKindEnum": "competitions.engine.penalties.PenaltyKind",
+        "ChampionshipKindEnum": "competitions.models.ChampionshipKindChoice",
+        "ChampionshipStageKindEnum": "competitions.models.ChampionshipStageKind",
     },
 }
 
@@ -178,6 +180,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
+CELERY_IMPORTS = ["competitions.championship_tasks"]  # tasks outside an app's tasks.py
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
 
 # Uploads: refuse huge files before parsing them.

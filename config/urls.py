@@ -4,7 +4,11 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from competitions.urls import engine_urlpatterns, tournament_urlpatterns
+from competitions.urls import (
+    championship_urlpatterns,
+    engine_urlpatterns,
+    tournament_urlpatterns,
+)
 from config.health import health
 
 admin.site.site_header = "Fédération Française de Tarot – donnes libres"
@@ -25,6 +29,7 @@ urlpatterns = [
     path("api/engine/", include(engine_urlpatterns)),
     path("api/tournaments/", include(tournament_urlpatterns)),
     path("api/pcn/", include("rankings.urls")),
+    path("api/championships/", include(championship_urlpatterns)),
 ]
 
 if settings.DEBUG:

@@ -12,6 +12,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from competitions.models import TournamentFormat
 from federation.access import scope_of
 from federation.models import Season
 from federation.selectors import current_season
@@ -31,7 +32,7 @@ def season_or_404(name: str | None) -> Season:
 
 class ScaleQuery(serializers.Serializer):
     season = serializers.CharField(required=False, help_text="2026-2027; default the current one.")
-    format = serializers.ChoiceField(choices=[f.value for f in Format])
+    format = serializers.ChoiceField(choices=TournamentFormat.choices)
     stage = serializers.ChoiceField(
         choices=[s.value for s in StageKind if s is not StageKind.NATIONAL_FINAL],
         default=StageKind.ORDINARY.value,
@@ -109,7 +110,7 @@ class RankedIn(serializers.Serializer):
 
 class AllocationIn(serializers.Serializer):
     season = serializers.CharField(required=False)
-    format = serializers.ChoiceField(choices=[f.value for f in Format])
+    format = serializers.ChoiceField(choices=TournamentFormat.choices)
     stage = serializers.ChoiceField(choices=[s.value for s in StageKind], default="ordinary")
     national_final = serializers.ChoiceField(
         choices=[n.value for n in NationalFinal], required=False,

@@ -10,6 +10,7 @@ from competitions.engine.scoring import Contract, Deal, Poignee, Side
 from competitions.engine.sheets import DealLine, ScoreSheet
 from competitions.engine.standings import Entry, MemberResult, RankingMode, TieBreakData
 from competitions.engine.tables import Orientation, TableSize
+from competitions.models import TournamentFormat
 
 SEATS = [o.value for o in Orientation]
 
@@ -148,7 +149,7 @@ class MovementIn(serializers.Serializer):
 
     players = serializers.IntegerField(min_value=1, max_value=600)
     positions = serializers.IntegerField(min_value=1, max_value=20)
-    format = serializers.ChoiceField(choices=["individual", "duo", "team4"], default="individual")
+    format = serializers.ChoiceField(choices=TournamentFormat.choices, default="individual")
     seed = serializers.IntegerField(
         required=False,
         help_text="With a seed, starting numbers are drawn at random (reproducibly) for the "
