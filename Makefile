@@ -27,6 +27,7 @@ run: install
 test: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	mkdir -p var
 	$(PY) manage.py makemigrations --check --dry-run
 	DATABASE_URL=$(TEST_DATABASE_URL) TEST_CELERY_BROKER_URL=$(TEST_BROKER_URL) \
 		$(VENV)/bin/pytest -p no:cacheprovider
