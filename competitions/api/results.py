@@ -22,7 +22,8 @@ from rest_framework.views import APIView
 
 from competitions import access, homologation, selectors, submission
 from competitions.api.tournament_serializers import TournamentOut
-from competitions.models import ResultRevision, Tournament
+from competitions.championship import services as championship_services
+from competitions.models import ChampionshipStage, ResultRevision, Tournament
 from federation.access import scope_of
 from federation.problems import RuleViolation
 
@@ -113,6 +114,11 @@ def submitted_response(tournament: Tournament, submitted: submission.Submitted) 
     )
 
 
+def stage_of(tournament: Tournament) -> ChampionshipStage | None:
+    """The championship stage this tournament is, if any."""
+    return ChampionshipStage.objects.filter(tournament=tournament).first()
+
+
 SOURCE_PARAMETER = OpenApiParameter(
     "source", OpenApiTypes.STR, enum=list(submission.SOURCES),
     description="json (default for a JSON body), csv, or sheets (deal-by-deal score sheets).",
@@ -151,9 +157,15 @@ class ResultsView(APIView):
     def post(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)
         content, source = read_submission(request)
-        submitted = submission.results_submit(
-            tournament=tournament, content=content, source=source, by=request.user
-        )
+        stage = stage_of(tournament)
+        if stage is not None:  # a championship stage: its checks come first
+            submitted = championship_services.stage_results_submit(
+                stage=stage, content=content, source=source, by=request.user
+            )
+        else:
+            submitted = submission.results_submit(
+                tournament=tournament, content=content, source=source, by=request.user
+            )
         return submitted_response(tournament, submitted)
 
 
@@ -166,9 +178,12 @@ class HomologateView(APIView):
 
     @extend_schema(request=None, responses=TournamentOut)
     def post(self, request, pk: int):
-        tournament = homologation.tournament_homologate(
-            tournament=get_object_or_404(Tournament, pk=pk), by=request.user
-        )
+        tournament = get_object_or_404(Tournament, pk=pk)
+        stage = stage_of(tournament)
+        if stage is not None:  # a championship stage: its checks come first
+            tournament = championship_services.stage_homologate(stage=stage, by=request.user)
+        else:
+            tournament = homologation.tournament_homologate(tournament=tournament, by=request.user)
         return Response(TournamentOut(selectors.tournaments().get(pk=tournament.pk)).data)
 
 
