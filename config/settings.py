@@ -181,7 +181,16 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_IMPORTS = ["competitions.championship_tasks"]  # tasks outside an app's tasks.py
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+from celery.schedules import crontab  # noqa: E402 (the beat schedule's own import)
+
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    # Every night: publish the official ranking of a season that has just ended, then
+    # rebuild the current season's standings and live ranking (rankings/recompute.py).
+    "rankings-nightly": {
+        "task": "rankings.nightly_ranking",
+        "schedule": crontab(hour=3, minute=30),
+    },
+}
 
 # Uploads: refuse huge files before parsing them.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("UPLOAD_MAX_BYTES", str(20 * 1024 * 1024)))

@@ -29,6 +29,7 @@ urlpatterns = [
     path("api/engine/", include(engine_urlpatterns)),
     path("api/tournaments/", include(tournament_urlpatterns)),
     path("api/pcn/", include("rankings.urls")),
+    path("classement/", include("rankings.page_urls")),
     path("api/championships/", include(championship_urlpatterns)),
 ]
 

@@ -6,7 +6,9 @@ import datetime as dt
 
 import pytest
 
-from competitions.models import Qualification
+from competitions.homologation import tournament_homologate
+from competitions.models import Qualification, Tournament
+from competitions.submission import results_submit
 from federation.models import Licence
 from tests.competitions.championship_service.builders import (
     enter_all,
@@ -68,17 +70,19 @@ def test_a_tie_that_survives_article_29_leaves_the_places_open(
 def test_a_regional_final_breaking_a_rule_qualifies_nobody(
     api, registry, as_user, finals, championships, field
 ):
-    """Homologated through the tournaments' own path, a final of 15 players in one session
-    still cannot give its places: they stay open, and staff see why."""
+    """A final of 15 players in one session is refused by the stage's checks, also through
+    the tournaments' endpoints; and were it homologated anyway (written straight through
+    the tournament services, as before a rule change), it still cannot give its places:
+    they stay open, and staff see why."""
     short = field[:15]
     document = results([[n] for n in short], sessions=1)
     tournament = api.get(f"/api/championships/stages/{finals['individual']}/").json()["tournament"]
     as_user("committee_staff")
-    assert (
-        api.post(
-            f"/api/tournaments/{tournament['id']}/results/", document, format="json"
-        ).status_code
-        == 201
+    generic = api.post(f"/api/tournaments/{tournament['id']}/results/", document, format="json")
+    assert generic.status_code == 400
+    stored = Tournament.objects.get(pk=tournament["id"])
+    results_submit(
+        tournament=stored, content=document, source="json", by=registry.users["committee_staff"]
     )
     check = api.get(f"/api/championships/stages/{finals['individual']}/check/").json()
     # 15 entries: no row of the published table either
@@ -87,7 +91,8 @@ def test_a_regional_final_breaking_a_rule_qualifies_nobody(
     }  # fmt: skip
     refused = api.post(f"/api/championships/stages/{finals['individual']}/homologate/")
     assert refused.status_code == 400
-    assert api.post(f"/api/tournaments/{tournament['id']}/homologate/").status_code == 200
+    assert api.post(f"/api/tournaments/{tournament['id']}/homologate/").status_code == 400
+    tournament_homologate(tournament=stored, by=registry.users["committee_staff"])
     as_user("federation_staff")
     quota(api, championships["individual"], 4)
     found = status(api, championships["individual"])

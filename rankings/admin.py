@@ -1,0 +1,339 @@
+"""Staff tools for the rankings: rulebooks and allocations (read-only), series
+policies and manual placements (written through their services, so validated and
+permission-checked), ranking snapshots (never changed nor deleted here), and the
+recompute runs with their progress (adding one queues it)."""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+from rest_framework.exceptions import PermissionDenied
+from simple_history.admin import SimpleHistoryAdmin
+
+from competitions.models import Tournament
+from federation.problems import RuleViolation
+from rankings.manual_placements import manual_placement_remove, manual_placement_set
+from rankings.models import (
+    Allocation,
+    ManualPlacement,
+    RankingSnapshot,
+    RecomputeRun,
+    RulebookVersion,
+    SeasonRanking,
+    SeriesPolicyVersion,
+)
+from rankings.recompute import recompute_request
+from rankings.series_policies import series_policy_in_force, series_policy_update
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Viewable by staff, never added, changed or deleted through the admin."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+def pretty_json(data) -> str:
+    return format_html(
+        '<pre style="white-space:pre-wrap;max-height:40em;overflow:auto">{}</pre>',
+        json.dumps(data, indent=2, ensure_ascii=False),
+    )
+
+
+@admin.register(RulebookVersion)
+class RulebookVersionAdmin(ReadOnlyAdmin):
+    list_display = ["season", "version", "note", "created_by", "created_at"]
+    list_filter = ["season"]
+    list_select_related = ["season", "created_by"]
+    search_fields = ["note", "season__name"]
+    fields = ["season", "version", "note", "created_by", "created_at", "rulebook"]
+    readonly_fields = fields
+
+    @admin.display(description=_("rulebook"))
+    def rulebook(self, obj: RulebookVersion) -> str:
+        return pretty_json(obj.data)
+
+
+class TournamentFilter(admin.SimpleListFilter):
+    """The latest tournaments (of the season filtered on, if any); any id works in the URL."""
+
+    title = _("tournament")
+    parameter_name = "tournament"
+
+    def lookups(self, request, model_admin):
+        tournaments = Tournament.objects.filter(status="homologated").order_by("-date", "-pk")
+        season = request.GET.get("season__id__exact")
+        if season:
+            tournaments = tournaments.filter(season_id=season)
+        return [(t.pk, str(t)) for t in tournaments[:30]]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value and value.isdigit():
+            return queryset.filter(tournament_id=int(value))
+        return queryset
+
+
+@admin.register(Allocation)
+class AllocationAdmin(ReadOnlyAdmin):
+    list_display = ["player", "licence_number", "tournament", "season", "place", "pcn", "pp",
+                    "current", "created_at"]  # fmt: skip
+    list_filter = ["season", TournamentFilter, "current"]
+    list_select_related = ["player", "tournament", "season"]
+    search_fields = ["=player__licence_number", "player__last_name", "tournament__name"]
+    show_full_result_count = False
+
+    @admin.display(description=_("licence number"), ordering="player__licence_number")
+    def licence_number(self, obj: Allocation) -> int:
+        return obj.player.licence_number
+
+
+class PolicyForm(forms.ModelForm):
+    """Publishing goes through the service in ``clean()``: its problems become form errors."""
+
+    data = forms.JSONField(label=_("series policy"), help_text=_("docs/rankings-series.md"))
+    request_user = None
+
+    class Meta:
+        model = SeriesPolicyVersion
+        fields = ["season", "data", "note"]
+
+    def clean(self):
+        data = super().clean()
+        if self.errors or data.get("season") is None:
+            return data
+        try:
+            self.saved = series_policy_update(
+                season=data["season"], data=data["data"], by=self.request_user,
+                note=data.get("note", ""),
+            )  # fmt: skip
+        except RuleViolation as exc:
+            for problem in exc.problems:
+                self.add_error("data", f"{problem.field}: {problem.message}")
+        except PermissionDenied as exc:
+            raise forms.ValidationError(str(exc)) from exc
+        return data
+
+
+@admin.register(SeriesPolicyVersion)
+class SeriesPolicyVersionAdmin(admin.ModelAdmin):
+    """Versions are immutable: "add" publishes a new version (validated by the service),
+    pre-filled with the version in force."""
+
+    form = PolicyForm
+    list_display = ["season", "version", "note", "created_by", "created_at"]
+    list_filter = ["season"]
+    list_select_related = ["season", "created_by"]
+    search_fields = ["note", "season__name"]
+
+    def get_changeform_initial_data(self, request):
+        initial = super().get_changeform_initial_data(request)
+        from federation.selectors import current_season
+
+        season = current_season()
+        if season is not None:
+            initial.setdefault("season", season.pk)
+            initial.setdefault("data", series_policy_in_force(season=season)[0].data)
+        return initial
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["season", "version", "note", "created_by", "created_at", "policy"] if obj else []
+
+    def get_fields(self, request, obj=None):
+        if obj:
+            return ["season", "version", "note", "created_by", "created_at", "policy"]
+        return ["season", "data", "note"]
+
+    @admin.display(description=_("series policy"))
+    def policy(self, obj: SeriesPolicyVersion) -> str:
+        return pretty_json(obj.data)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        return type("PolicyFormWithUser", (form,), {"request_user": request.user})
+
+    def save_model(self, request, obj, form, change):
+        obj.pk, obj.version = form.saved.pk, form.saved.version  # written by the service
+
+
+class PlacementForm(forms.ModelForm):
+    """Written through the service in ``clean()``: its problems become form errors."""
+
+    licence_number = forms.IntegerField(label=_("licence number"), min_value=1)
+    request_user = None
+
+    class Meta:
+        model = ManualPlacement
+        fields = ["season", "licence_number", "step", "reason"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["licence_number"].initial = self.instance.player.licence_number
+
+    def clean(self):
+        data = super().clean()
+        season = data.get("season")
+        if season is None or self.errors:
+            return data
+        try:
+            self.saved = manual_placement_set(
+                season=season,
+                licence_number=data["licence_number"],
+                step=data.get("step", ""),
+                reason=data.get("reason", ""),
+                by=self.request_user,
+            )
+        except RuleViolation as exc:
+            for problem in exc.problems:
+                field = problem.field if problem.field in self.fields else None
+                self.add_error(field, problem.message)
+        except PermissionDenied as exc:
+            raise forms.ValidationError(str(exc)) from exc
+        return data
+
+
+@admin.register(ManualPlacement)
+class ManualPlacementAdmin(SimpleHistoryAdmin):
+    """Placements by the CCN, written through the service (validated, one per player
+    and season, the ranking refreshed after)."""
+
+    form = PlacementForm
+    list_display = ["player", "season", "step", "reason", "created_by", "updated_at"]
+    list_filter = ["season", "step"]
+    list_select_related = ["player", "season", "created_by"]
+    search_fields = ["=player__licence_number", "player__last_name", "reason"]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        return type("PlacementFormWithUser", (form,), {"request_user": request.user})
+
+    def save_model(self, request, obj, form, change):
+        saved = form.saved  # written by the service in the form's clean()
+        obj.pk, obj.player = saved.pk, saved.player
+
+    def delete_model(self, request, obj):
+        manual_placement_remove(
+            season=obj.season, licence_number=obj.player.licence_number, by=request.user
+        )
+
+    def delete_queryset(self, request, queryset):
+        for placement in queryset.select_related("season", "player"):
+            self.delete_model(request, placement)
+
+
+@admin.register(RankingSnapshot)
+class RankingSnapshotAdmin(ReadOnlyAdmin):
+    list_display = ["id", "season", "kind", "published", "computed_at", "computed_by",
+                    "player_count", "ranked_count", "policy", "note"]  # fmt: skip
+    list_filter = ["season", "kind"]
+    list_select_related = ["season", "computed_by", "policy"]
+    search_fields = ["note", "season__name"]
+    fields = ["season", "kind", "policy", "inputs_version", "computed_at", "computed_by",
+              "player_count", "ranked_count", "series_counts", "share_cutoffs", "note"]  # fmt: skip
+    readonly_fields = fields
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        self._published = set(
+            SeasonRanking.objects.exclude(official=None).values_list("official_id", flat=True)
+        )
+        return queryset
+
+    @admin.display(description=_("published"), boolean=True)
+    def published(self, obj: RankingSnapshot) -> bool:
+        return obj.pk in getattr(self, "_published", set())
+
+
+@admin.register(SeasonRanking)
+class SeasonRankingAdmin(ReadOnlyAdmin):
+    list_display = ["season", "official", "live", "inputs_version", "live_version"]
+    list_select_related = ["season", "official__season", "live__season"]
+    search_fields = ["season__name"]
+
+
+class RunForm(forms.ModelForm):
+    class Meta:
+        model = RecomputeRun
+        fields = ["season", "kind", "note"]
+
+
+@admin.register(RecomputeRun)
+class RecomputeRunAdmin(admin.ModelAdmin):
+    """Adding a run queues it (federation staff); the list shows its progress."""
+
+    form = RunForm
+    list_display = ["id", "season", "kind", "status", "progress", "phase", "players",
+                    "requested_by", "requested_at", "started_at", "finished_at",
+                    "short_error"]  # fmt: skip
+    list_filter = ["status", "kind", "season"]
+    list_select_related = ["season", "requested_by"]
+    search_fields = ["season__name", "note", "error"]
+    actions = ["run_again"]
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["season", "kind", "note"]
+        return ["season", "kind", "note", "status", "phase", "done", "total", "players",
+                "requested_by", "requested_at", "started_at", "finished_at", "snapshot",
+                "error"]  # fmt: skip
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.get_fields(request, obj) if obj else []
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description=_("progress"))
+    def progress(self, obj: RecomputeRun) -> str:
+        if not obj.total:
+            return "—"
+        percent = 100 * obj.done // obj.total
+        return format_html(
+            '<progress value="{}" max="{}" title="{} %"></progress> {}/{}',
+            obj.done, obj.total, percent, obj.done, obj.total,
+        )  # fmt: skip
+
+    @admin.display(description=_("error"))
+    def short_error(self, obj: RecomputeRun) -> str:
+        return obj.error[:80]
+
+    def save_model(self, request, obj, form, change):
+        try:
+            run = recompute_request(
+                season=obj.season, kind=obj.kind, by=request.user, note=obj.note
+            )
+        except PermissionDenied as exc:
+            raise DjangoPermissionDenied(str(exc)) from exc
+        obj.pk = run.pk
+
+    @admin.action(description=_("Run again (queue a new run of the same kind)"))
+    def run_again(self, request, queryset):
+        for run in queryset.select_related("season"):
+            try:
+                recompute_request(season=run.season, kind=run.kind, by=request.user,
+                                  note=f"Again (#{run.pk})")  # fmt: skip
+            except PermissionDenied as exc:
+                self.message_user(request, str(exc), messages.ERROR)
+                return
+        self.message_user(request, _("Queued."), messages.SUCCESS)

@@ -1,0 +1,75 @@
+"""Locks that keep the ranking's writers from running over each other.
+
+On PostgreSQL they are advisory locks keyed by (purpose, season id):
+
+- :func:`season_writer_lock`: ``pg_advisory_xact_lock``, held until the end of
+  the caller's transaction. Every writer of a season's standings (the
+  incremental update, the full recompute, the official ranking) takes it, so
+  they run one after the other and each reads the allocations committed
+  before it started writing: none is lost.
+- :func:`try_refresh_lock`: ``pg_try_advisory_lock`` on the session, for the
+  coalesced live-ranking refresh: one refresh of a season at a time; a second
+  one asked meanwhile returns at once (the running one loops until it is up to
+  date, see ``live_ranking.py``).
+
+On another database (SQLite, the embedded default) the writer lock falls back
+to ``SELECT … FOR UPDATE`` on the season row (a no-op there: SQLite already
+lets one writer at a time in) and the refresh lock to a lock of this process.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.db import connection, transaction
+
+from federation.models import Season
+
+# First key of the advisory locks (an arbitrary constant, one per purpose).
+WRITER = 0x46465401  # "FFT" 01
+REFRESH = 0x46465402
+OFFICIAL = 0x46465403
+
+_local_locks: dict[tuple[int, int], threading.Lock] = {}
+_local_guard = threading.Lock()
+
+
+def _is_postgresql() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def season_writer_lock(season_id: int, purpose: int = WRITER) -> None:
+    """Block until this transaction holds the season's writer lock (released at commit)."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("season_writer_lock must be taken inside transaction.atomic")
+    if _is_postgresql():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [purpose, season_id])
+    else:
+        list(Season.objects.select_for_update().filter(pk=season_id).values_list("pk"))
+
+
+@contextmanager
+def try_refresh_lock(season_id: int) -> Iterator[bool]:
+    """Hold the season's refresh lock if free; yields whether it was acquired."""
+    if _is_postgresql():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [REFRESH, season_id])
+            acquired = bool(cursor.fetchone()[0])
+        try:
+            yield acquired
+        finally:
+            if acquired:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [REFRESH, season_id])
+        return
+    with _local_guard:
+        lock = _local_locks.setdefault((REFRESH, season_id), threading.Lock())
+    acquired = lock.acquire(blocking=False)
+    try:
+        yield acquired
+    finally:
+        if acquired:
+            lock.release()

@@ -1,0 +1,72 @@
+"""The official national ranking: computed at the end of a season (or on demand by
+staff), frozen, and published atomically.
+
+Publishing rebuilds the season's standings from the allocations (the full
+recompute), reads them under the writer lock, computes the ranking with the
+pure core, then in **one** transaction inserts the snapshot and every entry
+and flips ``SeasonRanking.official`` to it: readers see the previous official
+ranking or the new one, never part of one. Snapshots are never updated or
+deleted afterwards; publishing again adds a new snapshot and moves the
+pointer, the superseded one stays readable by id.
+
+The published snapshot's ``step`` is each player's step for the next season,
+and its totals and steps are the "previous" of the next seasons' standings,
+which are therefore rebuilt after a publication.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from rest_framework.exceptions import PermissionDenied
+
+from federation.access import scope_of
+from federation.models import Season
+from rankings.locks import season_writer_lock
+from rankings.models import RankingKind, RankingSnapshot, RecomputeRun, SeasonRanking
+from rankings.progress import Progress
+from rankings.ranking_state import season_ranking
+from rankings.snapshots import compute, load_inputs, refresh_statistics, write_snapshot
+from rankings.standings import standings_write
+
+
+def may_publish(user) -> bool:
+    return user is None or scope_of(user).national
+
+
+def official_ranking_publish(
+    *, season: Season, by=None, note: str = "", run: RecomputeRun | None = None
+) -> RankingSnapshot:
+    """Compute and publish the season's official ranking (federation staff, or the
+    nightly job with ``by=None``)."""
+    if not may_publish(by):
+        raise PermissionDenied("Only federation staff (CCN) may publish the official ranking.")
+    progress = Progress(run, total=4)
+    progress.phase("standings")
+    standings_write(season=season, player_ids=None)
+    progress.step("reading")
+    with transaction.atomic():
+        season_writer_lock(season.pk)
+        state = season_ranking(season.pk)
+        inputs = load_inputs(season=season, inputs_version=state.inputs_version)
+    progress.step("computing", players=len(inputs.standings))
+    ranking = compute(inputs)
+    progress.step("publishing")
+    with transaction.atomic():
+        state = SeasonRanking.objects.select_for_update(of=("self",)).get(season=season)
+        snapshot = write_snapshot(
+            inputs=inputs, ranking=ranking, kind=RankingKind.OFFICIAL, by=by, note=note
+        )
+        state.official = snapshot
+        state.save(update_fields=["official"])
+        later = list(
+            Season.objects.filter(start_date__gt=season.start_date).values_list("pk", flat=True)
+        )
+        if later:  # their carry-over and previous steps come from this ranking
+            from rankings import tasks
+
+            transaction.on_commit(
+                lambda: [tasks.recompute_season.delay(season_id) for season_id in later]
+            )
+    refresh_statistics()
+    progress.step("", snapshot=snapshot)
+    return snapshot

@@ -1,0 +1,202 @@
+"""Public web pages of the national ranking, in French, rendered on the server:
+the ranking (search, filters, pages), a player's page (place, series, points,
+tournaments, PCN over the seasons), a committee's and a club's ranking.
+
+Each page costs a fixed number of queries (tests/rankings/test_ranking_pages.py)."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET
+
+from federation.access import scope_of
+from federation.models import Committee, Player, Season
+from rankings import selectors
+from rankings.models import RankingEntry, SeasonRanking
+from rankings.pcn_plot import SeasonPoint, pcn_plot_svg
+
+PAGE_SIZE = 50
+KIND_PARAM = {"provisoire": selectors.LIVE, "officiel": selectors.OFFICIAL}
+KIND_NAME = {selectors.LIVE: "provisoire", selectors.OFFICIAL: "officiel"}
+
+
+def _int(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _seasons_with_ranking() -> list[Season]:
+    ids = SeasonRanking.objects.values("season_id")
+    return list(Season.objects.filter(pk__in=ids).order_by("-start_date"))
+
+
+def _season(request) -> Season:
+    season = selectors.season_named(request.GET.get("saison"))
+    if season is None:
+        raise Http404("Saison inconnue.")
+    return season
+
+
+def _rows(entries: list[RankingEntry], labels) -> list[dict]:
+    return [{"entry": e, "label": labels.get(e.step, (e.step,))[0]} for e in entries]
+
+
+def _ranking_context(request, *, committee=None, club=None) -> dict:
+    season = _season(request)
+    kind = KIND_PARAM.get(request.GET.get("classement", ""))
+    snapshot = selectors.ranking_snapshot(season, kind)
+    series = _int(request.GET.get("serie"))
+    query = (request.GET.get("q") or "").strip()[:100]
+    filters = selectors.RankingFilter(
+        committee=committee,
+        club=club,
+        series=series if series in (1, 2, 3, 4) else None,
+        query=query,
+    )
+    context = {
+        "season": season,
+        "seasons": _seasons_with_ranking(),
+        "snapshot": snapshot,
+        "kind": KIND_NAME[selectors.snapshot_kind(snapshot)] if snapshot else None,
+        "filters": filters,
+        "query": query,
+        "series_choices": (1, 2, 3, 4),
+        "committee": committee,
+        "club": club,
+        "player_base": reverse("ranking-page") + "joueur/",
+        "club_base": reverse("ranking-page") + "club/",
+    }
+    if snapshot is None:
+        return context
+    entries = selectors.ranking_entries(snapshot, filters)
+    count = selectors.entry_count(snapshot, filters, entries)
+    pages = max(1, -(-count // PAGE_SIZE))
+    page = min(max(_int(request.GET.get("page")) or 1, 1), pages)
+    start = (page - 1) * PAGE_SIZE
+    params = {
+        key: value
+        for key, value in (
+            ("saison", season.name),
+            ("classement", request.GET.get("classement", "")),
+            ("serie", filters.series or ""),
+            ("q", query),
+        )
+        if value
+    }
+    scope = scope_of(request.user)
+    export = None
+    if scope.is_staff:
+        export_params = {"season": season.name, "kind": selectors.snapshot_kind(snapshot)}
+        if committee is not None:
+            export_params["committee"] = committee.number
+        export = reverse("ranking-export") + "?" + urlencode(export_params)
+    context.update(
+        rows=_rows(
+            selectors.entries_page(entries, filters, start, PAGE_SIZE),
+            selectors.step_labels(snapshot),
+        ),
+        count=count,
+        page=page,
+        pages=pages,
+        previous_url=("?" + urlencode({**params, "page": page - 1})) if page > 1 else None,
+        next_url=("?" + urlencode({**params, "page": page + 1})) if page < pages else None,
+        export_url=export,
+    )
+    return context
+
+
+@require_GET
+def ranking_page(request):
+    """/classement/: the national ranking, with search and filters."""
+    query = (request.GET.get("q") or "").strip()
+    if query.isdigit() and "page" not in request.GET:
+        url = reverse("ranking-player-page", args=[int(query)])
+        if request.GET.get("saison"):
+            url += "?" + urlencode({"saison": request.GET["saison"]})
+        if Player.objects.filter(licence_number=int(query)).exists():
+            return redirect(url)
+    committee = selectors.committee_numbered(_int(request.GET.get("comite")))
+    context = _ranking_context(request, committee=committee)
+    context["committees"] = list(Committee.objects.order_by("number"))
+    context["title"] = "Classement national"
+    return render(request, "rankings/ranking.html", context)
+
+
+@require_GET
+def committee_page(request, number: int):
+    """/classement/comite/<n>/: the ranking of one committee's players."""
+    committee = selectors.committee_numbered(number)
+    if committee is None:
+        raise Http404("Comité inconnu.")
+    context = _ranking_context(request, committee=committee)
+    context["title"] = f"Classement du comité {committee.number:02d} – {committee.name}"
+    return render(request, "rankings/ranking.html", context)
+
+
+@require_GET
+def club_page(request, number: int):
+    """/classement/club/<n>/: the ranking of one club's players."""
+    club = selectors.club_numbered(number)
+    if club is None:
+        raise Http404("Club inconnu.")
+    context = _ranking_context(request, club=club)
+    context["title"] = f"Classement du club {club.number} – {club.name}"
+    return render(request, "rankings/ranking.html", context)
+
+
+def _season_points(record: selectors.PlayerRecord) -> list[SeasonPoint]:
+    """One point per season: season PCN, and the ranking total (with carry-over) of the
+    official ranking of that season, or of the ranking shown for the season asked."""
+    points: dict[int, tuple[Season, int, int | None]] = {}
+    for total in record.season_totals:
+        points[total.season_id] = (total.season, total.pcn, None)
+    for entry in record.history:
+        season = entry.snapshot.season
+        points[season.pk] = (season, entry.season_pcn, entry.total_pcn)
+    if record.entry is not None:
+        points[record.season.pk] = (record.season, record.entry.season_pcn, record.entry.total_pcn)
+    return [
+        SeasonPoint(season.name, pcn, total)
+        for season, pcn, total in sorted(points.values(), key=lambda p: p[0].start_date)
+    ]
+
+
+@require_GET
+def player_page(request, licence_number: int):
+    """/classement/joueur/<licence>/: a player's place, series, points and tournaments."""
+    season = _season(request)
+    kind = KIND_PARAM.get(request.GET.get("classement", ""))
+    record = selectors.player_record(licence_number, season, kind)
+    if record is None:
+        raise Http404("Aucun joueur n'a ce numéro de licence.")
+    context_points = _season_points(record)
+    labels = selectors.step_labels(record.snapshot) if record.snapshot else {}
+    held_labels = selectors.step_labels(record.held_snapshot) if record.held_snapshot else {}
+    history = [
+        {"entry": e, "label": selectors.step_labels(e.snapshot).get(e.step, (e.step,))[0]}
+        for e in reversed(record.history)
+    ]
+    context = {
+        "title": f"{record.player.first_name} {record.player.last_name}",
+        "record": record,
+        "season": season,
+        "seasons": _seasons_with_ranking(),
+        "kind": KIND_NAME[selectors.snapshot_kind(record.snapshot)] if record.snapshot else None,
+        "label": labels.get(record.entry.step, ("",))[0] if record.entry else None,
+        "held_label": held_labels.get(record.held.step, ("",))[0] if record.held else None,
+        "history": history,
+        "plot": mark_safe(
+            pcn_plot_svg(
+                context_points, f"PCN de {record.player.first_name} {record.player.last_name}"
+            )
+        ),
+        "tournament_total": sum(a.pcn for a in record.tournaments),
+    }
+    return render(request, "rankings/player.html", context)

@@ -1,0 +1,457 @@
+"""National ranking API (public reads; staff exports, policies, placements, recomputes).
+
+Public:
+
+- ``GET /api/pcn/ranking/``: a season's ranking, paginated; ``season``, ``kind``
+  (``live`` | ``official``), ``snapshot`` (a past snapshot's id), ``committee`` and
+  ``club`` (numbers), ``series`` (1–4), ``q`` (licence number, or name words:
+  accents and case ignored), ``page``, ``page_size`` (≤ 200).
+- ``GET /api/pcn/ranking/players/<licence>/``: a player's ranking record: place,
+  series, points, the season's tournaments, the history of official rankings
+  and of season totals.
+- ``GET /api/pcn/ranking/snapshots/``: the snapshots of a season (``season``).
+- ``GET /api/pcn/series-policies/<season>/``: the season's series policy in force.
+
+Staff: ``GET /api/pcn/ranking/export/`` (CSV, streamed: federation staff every
+committee, zone and committee staff theirs), ``PUT`` a series policy and
+``POST``/``DELETE`` manual placements (federation staff), ``POST
+/api/pcn/recomputes/`` (federation staff; 202, then ``GET …/recomputes/<id>/``
+for the progress).
+"""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from federation.access import scope_of
+from federation.models import Season
+from rankings import selectors
+from rankings.exports import ExportScopeError, export_committees, ranking_csv_response
+from rankings.manual_placements import manual_placement_remove, manual_placement_set
+from rankings.models import ManualPlacement, RecomputeRun
+from rankings.recompute import recompute_request
+from rankings.series_policies import series_policy_in_force, series_policy_update
+
+MAX_PAGE_SIZE = 200
+
+
+def season_or_404(name: str | None) -> Season:
+    season = selectors.season_named(name)
+    if season is None:
+        raise Http404("Unknown season.")
+    return season
+
+
+class RankingQuery(serializers.Serializer):
+    season = serializers.CharField(required=False, help_text="2026-2027; default the current one.")
+    kind = serializers.ChoiceField(
+        choices=selectors.KINDS, required=False,
+        help_text="live (provisional) or official; default official if published, else live.",
+    )  # fmt: skip
+    snapshot = serializers.IntegerField(required=False, min_value=1)
+    committee = serializers.IntegerField(required=False, min_value=0)
+    club = serializers.IntegerField(required=False, min_value=0)
+    series = serializers.IntegerField(required=False, min_value=1, max_value=4)
+    q = serializers.CharField(required=False, allow_blank=True, max_length=100)
+    page = serializers.IntegerField(required=False, min_value=1, default=1)
+    page_size = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_PAGE_SIZE, default=50
+    )
+
+
+class EntryOut(serializers.Serializer):
+    place = serializers.IntegerField()
+    licence_number = serializers.IntegerField()
+    last_name = serializers.CharField(source="player.last_name")
+    first_name = serializers.CharField(source="player.first_name")
+    committee = serializers.IntegerField(source="committee.number")
+    club = serializers.IntegerField(source="club.number", allow_null=True, default=None)
+    club_name = serializers.CharField(source="club.name", allow_null=True, default=None)
+    season_pcn = serializers.IntegerField()
+    season_pp = serializers.IntegerField()
+    carried_pcn = serializers.IntegerField()
+    carried_pp = serializers.IntegerField()
+    total_pcn = serializers.IntegerField()
+    total_pp = serializers.IntegerField()
+    tournaments = serializers.IntegerField()
+    place_in_committee = serializers.IntegerField()
+    place_in_club = serializers.IntegerField(allow_null=True)
+    step = serializers.CharField()
+    step_label = serializers.SerializerMethodField()
+    series = serializers.IntegerField()
+    season_step = serializers.CharField()
+    points_step = serializers.CharField()
+    step_source = serializers.CharField()
+
+    def get_step_label(self, entry) -> str:
+        return self.context["labels"].get(entry.step, (entry.step,))[0]
+
+
+def snapshot_out(snapshot) -> dict:
+    return {
+        "id": snapshot.pk,
+        "season": snapshot.season.name,
+        "kind": selectors.snapshot_kind(snapshot),
+        "computed_at": snapshot.computed_at,
+        "policy_version": snapshot.policy.version,
+        "players": snapshot.player_count,
+        "ranked_players": snapshot.ranked_count,
+        "series_counts": snapshot.series_counts,
+        "share_cutoffs": snapshot.share_cutoffs,
+    }
+
+
+def ranking_filter(data) -> selectors.RankingFilter:
+    filters = selectors.RankingFilter(series=data.get("series"), query=data.get("q", "") or "")
+    if data.get("committee") is not None:
+        filters.committee = selectors.committee_numbered(data["committee"])
+        if filters.committee is None:
+            raise Http404("Unknown committee.")
+    if data.get("club") is not None:
+        filters.club = selectors.club_numbered(data["club"])
+        if filters.club is None:
+            raise Http404("Unknown club.")
+    return filters
+
+
+class RankingView(APIView):
+    """The national ranking of a season: places (ties share the place, "1224"),
+    places in committee and club, season and carried points, series and step.
+    The live ranking is provisional; the official one is frozen at the end of the
+    season and gives every player their series for the next season."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(parameters=[RankingQuery], responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        query = RankingQuery(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        data = query.validated_data
+        if data.get("snapshot"):
+            snapshot = selectors.snapshot_by_id(data["snapshot"])
+            if snapshot is None:
+                raise Http404("Unknown ranking snapshot.")
+        else:
+            snapshot = selectors.ranking_snapshot(
+                season_or_404(data.get("season")), data.get("kind")
+            )
+            if snapshot is None:
+                raise Http404("This season has no ranking yet.")
+        filters = ranking_filter(data)
+        entries = selectors.ranking_entries(snapshot, filters)
+        count = selectors.entry_count(snapshot, filters, entries)
+        size, page = data["page_size"], data["page"]
+        start = (page - 1) * size
+        rows = selectors.entries_page(entries, filters, start, size)
+        return Response(
+            {
+                "snapshot": snapshot_out(snapshot),
+                "count": count,
+                "page": page,
+                "page_size": size,
+                "pages": max(1, -(-count // size)),
+                "results": EntryOut(
+                    rows, many=True, context={"labels": selectors.step_labels(snapshot)}
+                ).data,
+            }
+        )
+
+
+def entry_out(entry, snapshot) -> dict | None:
+    if entry is None:
+        return None
+    labels = selectors.step_labels(snapshot)
+    return {
+        "season": snapshot.season.name,
+        "kind": selectors.snapshot_kind(snapshot),
+        "snapshot": snapshot.pk,
+        "place": entry.place,
+        "players": snapshot.player_count,
+        "place_in_committee": entry.place_in_committee,
+        "place_in_club": entry.place_in_club,
+        "season_pcn": entry.season_pcn,
+        "season_pp": entry.season_pp,
+        "carried_pcn": entry.carried_pcn,
+        "carried_pp": entry.carried_pp,
+        "total_pcn": entry.total_pcn,
+        "total_pp": entry.total_pp,
+        "tournaments": entry.tournaments,
+        "step": entry.step,
+        "step_label": labels.get(entry.step, (entry.step,))[0],
+        "series": entry.series,
+        "season_step": entry.season_step,
+        "points_step": entry.points_step,
+        "step_source": entry.step_source,
+    }
+
+
+class PlayerRankingView(APIView):
+    """A player's ranking record: their line of the season's ranking (live or
+    official), the official series that applies during the season, the season's
+    homologated tournaments with their points, and the history of their official
+    rankings and season totals."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("season", str, description="default: the current season"),
+            OpenApiParameter("kind", str, enum=list(selectors.KINDS)),
+        ],
+        responses=OpenApiTypes.OBJECT,
+    )
+    def get(self, request, licence_number: int):
+        season = season_or_404(request.query_params.get("season"))
+        kind = request.query_params.get("kind")
+        if kind not in (None, *selectors.KINDS):
+            kind = None
+        record = selectors.player_record(licence_number, season, kind)
+        if record is None:
+            raise Http404("Unknown licence number.")
+        licence = record.licence
+        return Response(
+            {
+                "licence_number": record.player.licence_number,
+                "last_name": record.player.last_name,
+                "first_name": record.player.first_name,
+                "season": season.name,
+                "club": licence.club.number if licence else None,
+                "club_name": licence.club.name if licence else None,
+                "committee": licence.club.committee.number if licence else None,
+                "ranking": entry_out(record.entry, record.snapshot) if record.snapshot else None,
+                "series_this_season": (
+                    entry_out(record.held, record.held_snapshot) if record.held_snapshot else None
+                ),
+                "tournaments": [
+                    {
+                        "tournament": a.tournament_id,
+                        "name": a.tournament.name,
+                        "date": a.tournament.date,
+                        "place": a.place,
+                        "pcn": a.pcn,
+                        "pp": a.pp,
+                    }
+                    for a in record.tournaments
+                ],
+                "official_history": [entry_out(e, e.snapshot) for e in record.history],
+                "season_totals": [
+                    {
+                        "season": t.season.name,
+                        "pcn": t.pcn,
+                        "pp": t.pp,
+                        "tournaments": t.tournaments,
+                    }
+                    for t in record.season_totals
+                ],
+            }
+        )
+
+
+class SnapshotsView(APIView):
+    """The ranking snapshots of a season: the live one and every official one
+    (the published one flagged); past official rankings stay readable by id."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(parameters=[OpenApiParameter("season", str)], responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        from rankings.models import RankingSnapshot, SeasonRanking
+
+        season = season_or_404(request.query_params.get("season"))
+        state = SeasonRanking.objects.filter(season=season).first()
+        snapshots = RankingSnapshot.objects.filter(season=season).select_related("season", "policy")
+        return Response(
+            [
+                {**snapshot_out(s), "published": bool(state and state.official_id == s.pk)}
+                for s in snapshots
+            ]
+        )
+
+
+class ExportView(APIView):
+    """The ranking as CSV (UTF-8, `;`), streamed. Federation staff: every committee
+    (or `committee=`); zone and committee staff: their committees only."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("season", str),
+            OpenApiParameter("kind", str, enum=list(selectors.KINDS)),
+            OpenApiParameter("committee", int),
+        ],
+        responses={(200, "text/csv"): OpenApiTypes.BINARY},
+    )
+    def get(self, request):
+        scope = scope_of(request.user)
+        season = season_or_404(request.query_params.get("season"))
+        kind = request.query_params.get("kind")
+        snapshot = selectors.ranking_snapshot(season, kind if kind in selectors.KINDS else None)
+        if snapshot is None:
+            raise Http404("This season has no ranking yet.")
+        committee = request.query_params.get("committee")
+        try:
+            committees = export_committees(scope, committee)
+        except ExportScopeError as exc:
+            raise PermissionDenied(str(exc)) from exc
+        return ranking_csv_response(snapshot, committees)
+
+
+class PolicyView(APIView):
+    """A season's series policy in force (ladder, thresholds or shares, carry-over,
+    entry step, return after a gap, demotion limit). Federation staff publish a new
+    version with PUT `{"policy": {...}, "note": "..."}`; every problem is located."""
+
+    def get_permissions(self):
+        return (
+            [permissions.AllowAny()]
+            if self.request.method == "GET"
+            else [permissions.IsAuthenticated()]
+        )
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, season: str):
+        version, _policy = series_policy_in_force(season=season_or_404(season))
+        return Response(
+            {"season": season, "version": version.version, "note": version.note,
+             "policy": version.data}
+        )  # fmt: skip
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def put(self, request, season: str):
+        body = request.data if isinstance(request.data, dict) else {}
+        version = series_policy_update(
+            season=season_or_404(season),
+            data=body.get("policy"),
+            by=request.user,
+            note=str(body.get("note", ""))[:300],
+        )
+        return Response(
+            {"season": season, "version": version.version, "note": version.note,
+             "policy": version.data}
+        )  # fmt: skip
+
+
+class PlacementIn(serializers.Serializer):
+    licence_number = serializers.IntegerField(min_value=1)
+    step = serializers.CharField(max_length=12)
+    reason = serializers.CharField(max_length=2000, allow_blank=True)
+
+
+def placement_out(placement: ManualPlacement) -> dict:
+    return {
+        "licence_number": placement.player.licence_number,
+        "name": f"{placement.player.last_name} {placement.player.first_name}",
+        "step": placement.step,
+        "reason": placement.reason,
+        "updated_at": placement.updated_at,
+    }
+
+
+class PlacementsView(APIView):
+    """Manual placements of a season's ranking by the CCN (a step and a reason).
+    Staff read them; federation staff create or replace one with POST."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, season: str):
+        if not scope_of(request.user).is_staff:
+            raise PermissionDenied("Only staff may read the manual placements.")
+        placements = ManualPlacement.objects.filter(season=season_or_404(season)).select_related(
+            "player"
+        )
+        return Response([placement_out(p) for p in placements])
+
+    @extend_schema(request=PlacementIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request, season: str):
+        body = PlacementIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        placement = manual_placement_set(season=season_or_404(season), by=request.user,
+                                         **body.validated_data)  # fmt: skip
+        return Response(placement_out(placement), status=status.HTTP_201_CREATED)
+
+
+class PlacementView(APIView):
+    """Remove a player's manual placement (federation staff); the ranking is then
+    refreshed with the step computed by points."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={204: None})
+    def delete(self, request, season: str, licence_number: int):
+        if not manual_placement_remove(
+            season=season_or_404(season), licence_number=licence_number, by=request.user
+        ):
+            raise Http404("This player has no manual placement in this season.")
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RecomputeIn(serializers.Serializer):
+    season = serializers.CharField()
+    kind = serializers.ChoiceField(choices=RecomputeRun._meta.get_field("kind").choices)
+    note = serializers.CharField(required=False, allow_blank=True, max_length=300, default="")
+
+
+def run_out(run: RecomputeRun) -> dict:
+    return {
+        "id": run.pk,
+        "season": run.season.name,
+        "kind": run.kind,
+        "status": run.status,
+        "phase": run.phase,
+        "done": run.done,
+        "total": run.total,
+        "players": run.players,
+        "requested_at": run.requested_at,
+        "started_at": run.started_at,
+        "finished_at": run.finished_at,
+        "snapshot": run.snapshot_id,
+        "error": run.error,
+    }
+
+
+class RecomputesView(APIView):
+    """Full recomputes and official rankings (federation staff): POST queues one and
+    answers 202 with the run; GET lists the latest runs with their progress."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="pcn_recomputes_list", responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        if not scope_of(request.user).is_staff:
+            raise PermissionDenied("Only staff may follow the recomputes.")
+        runs = RecomputeRun.objects.select_related("season")[:50]
+        return Response([run_out(r) for r in runs])
+
+    @extend_schema(request=RecomputeIn, responses=OpenApiTypes.OBJECT)
+    def post(self, request):
+        body = RecomputeIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        run = recompute_request(
+            season=season_or_404(data["season"]), kind=data["kind"], by=request.user,
+            note=data["note"],
+        )  # fmt: skip
+        run.refresh_from_db()
+        return Response(run_out(run), status=status.HTTP_202_ACCEPTED)
+
+
+class RecomputeView(APIView):
+    """One recompute run and its progress: status, phase, steps done of total,
+    players, start and end, the snapshot written, the error if it failed (staff)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk: int):
+        if not scope_of(request.user).is_staff:
+            raise PermissionDenied("Only staff may follow the recomputes.")
+        return Response(
+            run_out(get_object_or_404(RecomputeRun.objects.select_related("season"), pk=pk))
+        )
