@@ -112,10 +112,12 @@ def store_revision(
     """Write a new revision and its rows (the caller holds the tournament lock)."""
     document = validated.document
     last = tournament.revisions.order_by("-number").first()
+    canonical = canonical_dict(document)
+    tiebreaks = {entry["number"]: entry["tiebreak"] or {} for entry in canonical["entries"]}
     revision = ResultRevision.objects.create(
         tournament=tournament,
         number=(last.number + 1) if last else 1,
-        document=canonical_dict(document),
+        document=canonical,
         sha256=sha256,
         source=source,
         reason=reason,
@@ -141,7 +143,7 @@ def store_revision(
             place=e.place,
             total=e.total,
             abandoned=e.abandoned,
-            tiebreak=canonical_dict_tiebreak(e),
+            tiebreak=tiebreaks[e.number],
         )
         for e in document.entries
     )
@@ -181,16 +183,6 @@ def store_revision(
         for p in document.penalties
     )
     return revision
-
-
-def canonical_dict_tiebreak(entry) -> dict:
-    tiebreak = entry.tiebreak
-    if tiebreak is None:
-        return {}
-    return {
-        "best_position_score": tiebreak.best_position_score,
-        "contracts_made": {str(k): v for k, v in tiebreak.contracts_made.items()},
-    }
 
 
 @transaction.atomic

@@ -4,7 +4,6 @@ federation staff may publish a new rulebook version."""
 
 from __future__ import annotations
 
-from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
@@ -14,20 +13,12 @@ from rest_framework.views import APIView
 
 from competitions.models import TournamentFormat
 from federation.access import scope_of
-from federation.models import Season
-from federation.selectors import current_season
+from rankings.ranking_api import season_or_404
 from rankings.rulebooks import rulebook_in_force, rulebook_update
 from rankings.rules.allocation import RankedEntry, allocate
 from rankings.rules.national_finals import allocate_national_final
 from rankings.rules.rulebook import Format, NationalFinal, StageKind
 from rankings.rules.scales import scale
-
-
-def season_or_404(name: str | None) -> Season:
-    season = Season.objects.filter(name=name).first() if name else current_season()
-    if season is None:
-        raise Http404("Unknown season.")
-    return season
 
 
 class ScaleQuery(serializers.Serializer):
