@@ -47,9 +47,9 @@ django.setup()
 
 from django.db import connection  # noqa: E402
 
+from demo.management.commands.generate_ranking_season import season_names  # noqa: E402
 from federation.models import Season  # noqa: E402
 from rankings.live_ranking import live_ranking_refresh  # noqa: E402
-from rankings.management.commands.generate_ranking_season import season_names  # noqa: E402
 from rankings.models import RankingEntry, SeasonRanking  # noqa: E402
 
 HOST, PORT = "127.0.0.1", 8765

@@ -51,9 +51,9 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
 from competitions.models import ResultRevision, Tournament  # noqa: E402
+from demo.management.commands.generate_ranking_season import season_names  # noqa: E402
 from federation.models import Licence, Season  # noqa: E402
 from rankings.live_ranking import live_ranking_refresh  # noqa: E402
-from rankings.management.commands.generate_ranking_season import season_names  # noqa: E402
 from rankings.models import Allocation, PlayerSeasonTotal, SeasonStanding  # noqa: E402
 from rankings.ranking_state import inputs_changed  # noqa: E402
 from rankings.rulebooks import rulebook_in_force  # noqa: E402

@@ -177,9 +177,9 @@ def mark(times: list[float]) -> None:
 def one_tournament(runs: int) -> None:
     from django.db import transaction
 
-    from competitions.homologation import tournament_homologate
-    from competitions.services import Declaration, tournament_declare
-    from competitions.submission import results_submit
+    from competitions.tournaments.declaration import Declaration, tournament_declare
+    from competitions.tournaments.homologation import tournament_homologate
+    from competitions.tournaments.submission import results_submit
 
     _season, _club, user = ensure_registry(301)
     rng = random.Random(300)

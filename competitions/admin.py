@@ -118,9 +118,8 @@ class ResultPlayerAdmin(admin.ModelAdmin):
 # services (API), so the rows the rules produced are read-only in the admin.
 
 from django.contrib import messages  # noqa: E402
-from rest_framework.exceptions import PermissionDenied  # noqa: E402
 
-from competitions.championship import services as championship_services  # noqa: E402
+from competitions.championships import services as championship_services  # noqa: E402
 from competitions.models import (  # noqa: E402
     Championship,
     ChampionshipEntry,
@@ -135,7 +134,8 @@ from competitions.models import (  # noqa: E402
     StageSeating,
     TeamFlag,
 )
-from federation.problems import RuleViolation  # noqa: E402
+from core.errors import PermissionDenied  # noqa: E402
+from core.problems import RuleViolation  # noqa: E402
 
 
 def _run_service(modeladmin, request, queryset, call, done_message) -> None:
@@ -148,7 +148,7 @@ def _run_service(modeladmin, request, queryset, call, done_message) -> None:
             problems = "; ".join(p.message for p in refusal.problems)
             modeladmin.message_user(request, f"{obj}: {problems}", messages.ERROR)
         except PermissionDenied as denied:
-            modeladmin.message_user(request, f"{obj}: {denied.detail}", messages.ERROR)
+            modeladmin.message_user(request, f"{obj}: {denied.message}", messages.ERROR)
         else:
             done += 1
     if done:

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "federation",
     "competitions",
     "rankings",
+    "demo",
 ]
 
 MIDDLEWARE = [
@@ -140,7 +141,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "core.api_errors.exception_handler",
     # `format` is a domain word here (individual, duo, team4): no ?format= renderer override.
     "URL_FORMAT_OVERRIDE": None,
 }
@@ -164,7 +165,7 @@ SPECTACULAR_SETTINGS = {
         "StageEnum": "competitions.models.Stage",
         "SeatEnum": ["N", "S", "E", "W", "5"],
         "SideEnum": ["attack", "defence"],
-        "PenaltyKindEnum": "competitions.engine.penalties.PenaltyKind",
+        "PenaltyKindEnum": "competitions.rules.engine.penalties.PenaltyKind",
         "ChampionshipKindEnum": "competitions.models.ChampionshipKindChoice",
         "ChampionshipStageKindEnum": "competitions.models.ChampionshipStageKind",
     },
@@ -180,7 +181,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_IMPORTS = ["competitions.championship_tasks"]  # tasks outside an app's tasks.py
+CELERY_IMPORTS = ["competitions.championships.tasks"]  # tasks outside an app's tasks.py
 from celery.schedules import crontab  # noqa: E402 (the beat schedule's own import)
 
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {

@@ -20,7 +20,7 @@ urlpatterns = [
     path("healthz", health, name="health"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
-    path("tournois/", include("competitions.page_urls")),
+    path("tournois/", include("competitions.tournaments.page_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),

@@ -1,6 +1,6 @@
 """Importing a season's licensees into the registry from a CSV file.
 
-:func:`import_licences` reads the file (:mod:`federation.licence_import`), checks
+:func:`import_licences` reads the file (:mod:`federation.rules.licence_file`), checks
 that every club exists (and, for the API, that the importer's scope covers it),
 then writes in ONE transaction with bulk operations:
 
@@ -35,16 +35,16 @@ from django.db.models import Model
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
+from core.problems import RuleViolation
 from federation.access import Scope
-from federation.licence_import import (
+from federation.models import Club, Licence, LicenceImport, Player, Season, User
+from federation.rules.licence_file import (
     LicenceFile,
     LicenceFileRefused,
     LicenceLine,
     LineProblem,
     read_licence_file,
 )
-from federation.models import Club, Licence, LicenceImport, Player, Season, User
-from federation.problems import RuleViolation
 
 WRITE_BATCH = 2000
 UPDATE_BATCH = 10_000

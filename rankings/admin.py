@@ -12,11 +12,11 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
-from rest_framework.exceptions import PermissionDenied
 from simple_history.admin import SimpleHistoryAdmin
 
 from competitions.models import Tournament
-from federation.problems import RuleViolation
+from core.errors import PermissionDenied
+from core.problems import RuleViolation
 from rankings.manual_placements import manual_placement_remove, manual_placement_set
 from rankings.models import (
     Allocation,

@@ -4,11 +4,11 @@ ranking, with a reason (the cases fascicule 1 covers that we cannot see)."""
 from __future__ import annotations
 
 from django.db import transaction
-from rest_framework.exceptions import PermissionDenied
 
+from core.errors import PermissionDenied
+from core.problems import Problem, RuleViolation
 from federation.access import scope_of
 from federation.models import Licence, Player, Season
-from federation.problems import Problem, RuleViolation
 from rankings.models import ManualPlacement
 from rankings.ranking_state import inputs_changed, live_refresh_on_commit
 from rankings.series_policies import series_policy_in_force

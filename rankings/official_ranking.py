@@ -17,8 +17,8 @@ which are therefore rebuilt after a publication.
 from __future__ import annotations
 
 from django.db import transaction
-from rest_framework.exceptions import PermissionDenied
 
+from core.errors import PermissionDenied
 from federation.access import scope_of
 from federation.models import Season
 from rankings.locks import season_writer_lock

@@ -14,11 +14,11 @@ import logging
 
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
-from rest_framework.exceptions import PermissionDenied
 
+from core.errors import PermissionDenied
+from core.problems import RuleViolation
 from federation.access import scope_of
 from federation.models import Licence, Season
-from federation.problems import RuleViolation
 from federation.selectors import current_season
 from rankings.live_ranking import live_ranking_refresh
 from rankings.models import RecomputeKind, RecomputeRun, RunStatus, SeasonRanking

@@ -9,11 +9,11 @@ version it was computed with.
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from rest_framework.exceptions import PermissionDenied
 
+from core.errors import PermissionDenied
+from core.problems import Problem, RuleViolation
 from federation.access import scope_of
 from federation.models import Season
-from federation.problems import Problem, RuleViolation
 from rankings.models import ManualPlacement, SeriesPolicyVersion
 from rankings.ranking_state import inputs_changed, live_refresh_on_commit
 from rankings.rules.series import SeriesPolicy

@@ -1,7 +1,7 @@
 """Championship endpoints (``/api/championships/``): the four championships of a season,
 their regional championships and published rules, stages, entries, quotas, qualifications,
 the first-session seating and late arrivals. Writes go through
-``competitions.championship.services``, which check permissions and rules; reads through
+``competitions.championships.services``, which check permissions and rules; reads through
 the selectors. Public reads: championships, stages, entries (without the private facts).
 """
 
@@ -26,20 +26,20 @@ from competitions.api.results import (
     submitted_response,
 )
 from competitions.api.tournament_serializers import TournamentOut
-from competitions.championship import selectors, services
-from competitions.championship.qualification import (
+from competitions.championships import selectors, services
+from competitions.championships.qualification import (
     entry_key,
     outgoing_champion_numbers,
     qualification_status,
 )
-from competitions.championship.rules_store import championship_rules_in_force
+from competitions.championships.rules_store import championship_rules_in_force
 from competitions.models import (
     Championship,
     ChampionshipStage,
     Qualification,
     RegionalChampionship,
 )
-from competitions.selectors import tournaments
+from competitions.tournaments.selectors import tournaments
 from federation.access import scope_of
 from federation.models import Committee, Season
 from federation.selectors import current_season

@@ -22,12 +22,12 @@ from competitions.api.engine_serializers import (
     ScoreSheetIn,
     SheetTotalsOut,
 )
-from competitions.engine.movements import TournamentFormat, plan_movement
-from competitions.engine.penalties import CATALOGUE, CURRENT_SCHEDULE
-from competitions.engine.scoring import score_deal
-from competitions.engine.seating import Entrant, random_seating
-from competitions.engine.sheets import total_sheet
-from competitions.engine.standings import RankingMode, rank
+from competitions.rules.engine.movements import TournamentFormat, plan_movement
+from competitions.rules.engine.penalties import CATALOGUE, CURRENT_SCHEDULE
+from competitions.rules.engine.scoring import score_deal
+from competitions.rules.engine.seating import Entrant, random_seating
+from competitions.rules.engine.sheets import total_sheet
+from competitions.rules.engine.standings import RankingMode, rank
 
 
 class EngineView(APIView):

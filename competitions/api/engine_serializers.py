@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from competitions.engine.penalties import Penalty, PenaltyKind
-from competitions.engine.scoring import Contract, Deal, Poignee, Side
-from competitions.engine.sheets import DealLine, ScoreSheet
-from competitions.engine.standings import Entry, MemberResult, RankingMode, TieBreakData
-from competitions.engine.tables import Orientation, TableSize
 from competitions.models import TournamentFormat
+from competitions.rules.engine.penalties import Penalty, PenaltyKind
+from competitions.rules.engine.scoring import Contract, Deal, Poignee, Side
+from competitions.rules.engine.sheets import DealLine, ScoreSheet
+from competitions.rules.engine.standings import Entry, MemberResult, RankingMode, TieBreakData
+from competitions.rules.engine.tables import Orientation, TableSize
 
 SEATS = [o.value for o in Orientation]
 

@@ -20,12 +20,12 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from competitions import access, homologation, selectors, submission
 from competitions.api.tournament_serializers import TournamentOut
-from competitions.championship import services as championship_services
+from competitions.championships import services as championship_services
 from competitions.models import ChampionshipStage, ResultRevision, Tournament
+from competitions.tournaments import access, homologation, selectors, submission
+from core.problems import RuleViolation
 from federation.access import scope_of
-from federation.problems import RuleViolation
 
 
 class CsvParser(parsers.BaseParser):

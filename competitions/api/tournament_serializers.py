@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from competitions.models import OrganizerKind, Stage, Tournament, TournamentFormat
-from competitions.services import Declaration
+from competitions.tournaments.declaration import Declaration
 
 
 class DeclarationIn(serializers.Serializer):

@@ -9,11 +9,11 @@ from rest_framework import generics, status
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
-from competitions import selectors, services
 from competitions.api.tournament_serializers import DeclarationIn, TournamentOut
 from competitions.models import Tournament
-from config.api_errors import problems_response
-from federation.problems import Problem
+from competitions.tournaments import declaration, selectors
+from core.api_errors import problems_response
+from core.problems import Problem
 
 
 class TournamentFilter(django_filters.FilterSet):
@@ -51,10 +51,10 @@ class TournamentListCreate(generics.ListCreateAPIView):
         serializer = DeclarationIn(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
-            tournament, created = services.tournament_declare(
+            tournament, created = declaration.tournament_declare(
                 declaration=serializer.to_declaration(), by=request.user
             )
-        except services.DeclarationConflict as conflict:
+        except declaration.DeclarationConflict as conflict:
             return problems_response(
                 [
                     Problem(

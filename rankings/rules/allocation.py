@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from federation.problems import Problem, RuleViolation
+from core.problems import Problem, RuleViolation
 from rankings.rules.rulebook import Format, NationalFinal, Rulebook, StageKind
 from rankings.rules.scales import scale
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from federation.problems import Problem, RuleViolation
+from core.problems import Problem, RuleViolation
 from rankings.rules.rulebook import EventKind, Format, Organizer, Rulebook
 
 PLAYABLE_TABLE_SIZES = (3, 4, 5)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from federation.problems import Problem, RuleViolation
+from core.problems import Problem, RuleViolation
 from rankings.rules.allocation import (
     Allocation,
     RankedEntry,

@@ -37,7 +37,7 @@ from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 
-from federation.problems import Problem, RuleViolation
+from core.problems import Problem, RuleViolation
 from rankings.rules.series import ManualPlacement, SeriesPolicy
 
 

@@ -23,7 +23,7 @@ from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Any
 
-from federation.problems import Problem, RuleViolation
+from core.problems import Problem, RuleViolation
 
 # --------------------------------------------------------------------------
 # Vocabulary

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from federation.problems import Problem, RuleViolation
+from core.problems import Problem, RuleViolation
 from rankings.rules.rulebook import (
     BeneficiaryRounding,
     Format,

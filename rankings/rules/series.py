@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from federation.problems import Problem, RuleViolation
+from core.problems import Problem, RuleViolation
 
 SERIES_NUMBERS = (1, 2, 3, 4)
 """The four series of the regulations, 1st the strongest."""

@@ -7,8 +7,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from rest_framework.exceptions import PermissionDenied
 
+from core.errors import PermissionDenied
 from rankings.models import (
     RankingEntry,
     RankingKind,
@@ -131,7 +131,7 @@ def test_a_run_reports_progress_and_is_idempotent(federation, registry):
 
 
 def test_a_failing_run_records_its_error(federation, registry, monkeypatch):
-    from federation.problems import RuleViolation
+    from core.problems import RuleViolation
     from rankings import recompute
 
     def broken(**kwargs):

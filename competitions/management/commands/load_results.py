@@ -23,13 +23,13 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from competitions.api.tournament_serializers import DeclarationIn
-from competitions.homologation import ranking_updates_deferred, tournament_homologate
 from competitions.models import TournamentStatus
-from competitions.services import DeclarationConflict, tournament_declare
-from competitions.submission import results_submit
-from config.api_errors import flatten
+from competitions.tournaments.declaration import DeclarationConflict, tournament_declare
+from competitions.tournaments.homologation import ranking_updates_deferred, tournament_homologate
+from competitions.tournaments.submission import results_submit
+from core.api_errors import flatten
+from core.problems import RuleViolation
 from federation.models import User
-from federation.problems import RuleViolation
 from rankings.tasks import refresh_season_totals
 
 

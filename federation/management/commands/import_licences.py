@@ -10,10 +10,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from federation.licence_import import LicenceFileRefused
+from core.problems import RuleViolation
 from federation.licence_registry import import_licences
 from federation.models import Season, User
-from federation.problems import RuleViolation
+from federation.rules.licence_file import LicenceFileRefused
 
 
 class Command(BaseCommand):

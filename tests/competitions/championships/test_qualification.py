@@ -1,345 +1,219 @@
-"""Qualification for the national final and carry-overs to next season's regional final."""
+"""Who is qualified, by which right, what is still open — and what staff must settle."""
 
 from __future__ import annotations
 
-from datetime import date
+import datetime as dt
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from competitions.championships.championship_kinds import ChampionshipKind, StageKind
-from competitions.championships.championship_rules import ChampionshipRules
-from competitions.championships.qualification import (
-    Entry,
-    OpenReason,
-    QualificationRight,
-    RegionalTitle,
-    Standing,
-    carry_over_regional_champions,
-    qualify_for_national_final,
-    regional_title,
+from competitions.models import Qualification, Tournament
+from competitions.tournaments.homologation import tournament_homologate
+from competitions.tournaments.submission import results_submit
+from federation.models import Licence
+from tests.competitions.championships.builders import (
+    enter_all,
+    play,
+    players,
+    previous_regional_final,
+    results,
+    tiebreak,
 )
-from competitions.championships.team_composition import TeamSnapshot
-from federation.problems import RuleViolation
 
-from .conftest import make_player
-
-INDIVIDUAL = ChampionshipRules.current(ChampionshipKind.INDIVIDUAL)
-Right = QualificationRight
+pytestmark = pytest.mark.django_db
 
 
-def solo(number: str) -> Entry:
-    return Entry(number, (number,))
-
-
-def ranking(*places: tuple[str, int]) -> list[Standing]:
-    return [Standing(solo(n), p) for n, p in places]
-
-
-def sequential(prefix: str, count: int) -> list[Standing]:
-    return [Standing(solo(f"{prefix}{i}"), i) for i in range(1, count + 1)]
-
-
-def by_id(result):
-    return {q.entry.entry_id: q.right for q in result.qualified}
-
-
-def test_best_of_each_regional_final_qualify_within_the_quota():
-    result = qualify_for_national_final(
-        ChampionshipKind.INDIVIDUAL,
-        INDIVIDUAL,
-        quotas={"R01": 3, "R02": 2},
-        regional_finals={"R01": sequential("a", 10), "R02": sequential("b", 10)},
+def quota(api, championship, places, committee=1):
+    response = api.put(
+        f"/api/championships/{championship}/quotas/",
+        {"quotas": [{"committee": committee, "places": places}]},
+        format="json",
     )
-    assert by_id(result) == dict.fromkeys(("a1", "a2", "a3", "b1", "b2"), Right.COMMITTEE_QUOTA)
-    assert [q.place for q in result.qualified if q.committee == "R01"] == [1, 2, 3]
-    (pending,) = result.open_places
-    assert (pending.right, pending.count, pending.reason) == (
-        Right.NATIONAL_QUALIFIER,
-        80,
-        OpenReason.NATIONAL_QUALIFIER_PENDING,
-    )
+    assert response.status_code == 200, response.json()
 
 
-def test_committee_without_result_keeps_its_places_open():
-    result = qualify_for_national_final(
-        ChampionshipKind.INDIVIDUAL, INDIVIDUAL, {"R01": 3, "R02": 4}, {"R01": sequential("a", 5)}
-    )
-    pending = [o for o in result.open_places if o.committee == "R02"]
-    assert [(o.count, o.reason) for o in pending] == [(4, OpenReason.REGIONAL_FINAL_PENDING)]
-    assert result.open_count == 4 + 80
+def status(api, championship):
+    response = api.get(f"/api/championships/{championship}/qualification/")
+    assert response.status_code == 200, response.json()
+    return response.json()
 
 
-def test_outgoing_champion_is_qualified_directly_and_does_not_take_a_quota_place():
-    champion = solo("a2")
-    result = qualify_for_national_final(
-        ChampionshipKind.INDIVIDUAL, INDIVIDUAL, {"R01": 2}, {"R01": sequential("a", 5)}, champion
-    )
-    assert by_id(result) == {
-        "a2": Right.OUTGOING_NATIONAL_CHAMPION,
-        "a1": Right.COMMITTEE_QUOTA,
-        "a3": Right.COMMITTEE_QUOTA,
+@pytest.fixture
+def field(api, registry, as_user, finals):
+    numbers = players(registry, 20, 101)
+    as_user("committee_staff")
+    enter_all(api, finals["individual"], [[n] for n in numbers])
+    return numbers
+
+
+def test_a_tie_that_survives_article_29_leaves_the_places_open(
+    api, registry, as_user, finals, championships, field
+):
+    totals = [300, 200, 50, 50] + [10 - i for i in range(15)]
+    totals.append(-sum(totals))
+    same = tiebreak(120, prise=2)
+    document = results([[n] for n in field], totals=totals, tiebreaks={2: same, 3: same})
+    assert [e["place"] for e in document["entries"][:5]] == [1, 2, 3, 3, 5]
+    play(api, finals["individual"], document)
+    as_user("federation_staff")
+    quota(api, championships["individual"], 3)
+    found = status(api, championships["individual"])
+    assert [r["key"] for r in found["national_final"]["qualified"]] == [str(n) for n in field[:2]]
+    assert found["national_final"]["open"][0] == {
+        "right": "committee_quota",
+        "committee": 1,
+        "count": 1,
+        "reason": "tie_at_boundary",
+        "tied": [str(field[2]), str(field[3])],
     }
 
 
-def test_qualified_player_who_plays_the_national_qualifier_loses_the_place_to_the_qualifier():
-    champion = solo("champ")
-    qualifier = [Standing(solo("a1"), 1)] + [Standing(solo(f"q{i}"), i) for i in range(2, 100)]
-    qualifier.append(Standing(solo("champ"), 100))
-    result = qualify_for_national_final(
-        ChampionshipKind.INDIVIDUAL,
-        INDIVIDUAL,
-        {"R01": 2},
-        {"R01": sequential("a", 5)},
-        champion,
-        qualifier,
+def test_a_regional_final_breaking_a_rule_qualifies_nobody(
+    api, registry, as_user, finals, championships, field
+):
+    """A final of 15 players in one session is refused by the stage's checks, also through
+    the tournaments' endpoints; and were it homologated anyway (written straight through
+    the tournament services, as before a rule change), it still cannot give its places:
+    they stay open, and staff see why."""
+    short = field[:15]
+    document = results([[n] for n in short], sessions=1)
+    tournament = api.get(f"/api/championships/stages/{finals['individual']}/").json()["tournament"]
+    as_user("committee_staff")
+    generic = api.post(f"/api/tournaments/{tournament['id']}/results/", document, format="json")
+    assert generic.status_code == 400
+    stored = Tournament.objects.get(pk=tournament["id"])
+    results_submit(
+        tournament=stored, content=document, source="json", by=registry.users["committee_staff"]
     )
-    rights = by_id(result)
-    # a1 and the champion gave up their qualifications by playing the qualifier ...
-    assert sorted(lost.qualification.entry.entry_id for lost in result.lost) == ["a1", "champ"]
-    assert "played the national qualifier" in result.lost[0].message
-    # ... a1 came back through the qualifier, the champion (100th) did not
-    assert rights["a1"] == Right.NATIONAL_QUALIFIER
-    assert "champ" not in rights
-    # the two places go back to the qualifier: its first 80 + 2 (81st and 82nd) qualify
-    assert rights["q80"] == Right.NATIONAL_QUALIFIER
-    assert rights["q81"] == Right.REATTRIBUTED_PLACE
-    assert rights["q82"] == Right.REATTRIBUTED_PLACE
-    assert "q83" not in rights
-    assert rights["a2"] == Right.COMMITTEE_QUOTA
-    assert len(result.qualified) == 1 + 82
-    assert result.open_places == ()
-
-
-def test_duo_qualification_is_lost_when_one_of_its_players_plays_the_qualifier():
-    rules = ChampionshipRules.current(ChampionshipKind.DUO)
-    pair = Entry("d1", ("1", "2"))
-    other = Entry("d2", ("3", "4"))
-    qualifier = [Standing(Entry("q", ("2", "9")), 1)]
-    result = qualify_for_national_final(
-        ChampionshipKind.DUO,
-        rules,
-        {"R01": 2},
-        {"R01": [Standing(pair, 1), Standing(other, 2)]},
-        national_qualifier=qualifier,
-    )
-    assert [lost.qualification.entry.entry_id for lost in result.lost] == ["d1"]
-    assert by_id(result) == {"d2": Right.COMMITTEE_QUOTA, "q": Right.NATIONAL_QUALIFIER}
-    (too_few,) = result.open_places
-    assert (too_few.count, too_few.reason) == (40, OpenReason.TOO_FEW_ENTRIES)
-
-
-def test_tie_across_the_last_quota_place_leaves_the_places_open_for_the_ccn():
-    ties = ranking(("a", 1), ("b", 2), ("c", 3), ("d", 3), ("e", 5))
-    result = qualify_for_national_final(
-        ChampionshipKind.INDIVIDUAL, INDIVIDUAL, {"R01": 3}, {"R01": ties}
-    )
-    assert by_id(result) == {"a": Right.COMMITTEE_QUOTA, "b": Right.COMMITTEE_QUOTA}
-    tie = next(o for o in result.open_places if o.committee == "R01")
-    assert (tie.count, tie.reason, tie.tied) == (1, OpenReason.TIE_AT_BOUNDARY, ("c", "d"))
-
-
-def test_tie_inside_the_quota_qualifies_everyone_tied():
-    ties = ranking(("a", 1), ("b", 2), ("c", 2), ("d", 4))
-    result = qualify_for_national_final(
-        ChampionshipKind.INDIVIDUAL, INDIVIDUAL, {"R01": 3}, {"R01": ties}
-    )
-    assert set(by_id(result)) == {"a", "b", "c"}
-
-
-def test_too_few_finishers_leave_places_open():
-    result = qualify_for_national_final(
-        ChampionshipKind.INDIVIDUAL, INDIVIDUAL, {"R01": 5}, {"R01": sequential("a", 3)}
-    )
-    short = next(o for o in result.open_places if o.committee == "R01")
-    assert (short.count, short.reason) == (2, OpenReason.TOO_FEW_ENTRIES)
-
-
-def team(entry_id: str, series: tuple[int, ...], club: str = "C01") -> Entry:
-    players = tuple(f"{entry_id}-{i}" for i in range(4))
-    return Entry(entry_id, players, TeamSnapshot(club, "R01", series, date(2026, 5, 30)))
-
-
-def test_interclubs_qualification_keeps_the_snapshot_of_the_qualification_day():
-    rules = ChampionshipRules.current(ChampionshipKind.INTERCLUBS)
-    teams = [Standing(team("t1", (2, 3, 3, 4)), 1), Standing(team("t2", (3, 3, 3, 3)), 2)]
-    result = qualify_for_national_final(
-        ChampionshipKind.INTERCLUBS, rules, {"R01": 1}, {"R01": teams}
-    )
-    (qualified,) = result.qualified
-    assert qualified.entry.team == TeamSnapshot("C01", "R01", (2, 3, 3, 4), date(2026, 5, 30))
-    assert result.open_places == ()  # no national qualifier for the interclubs
-
-
-def test_interclubs_outgoing_champion_must_still_be_a_valid_composition():
-    rules = ChampionshipRules.current(ChampionshipKind.INTERCLUBS)
-    result = qualify_for_national_final(
-        ChampionshipKind.INTERCLUBS, rules, {}, {}, outgoing_champion=team("champ", (1, 1, 2, 3))
-    )
-    assert result.qualified == ()
-    assert [p.code for p in result.problems] == ["composition_not_allowed"]
-    ok = qualify_for_national_final(
-        ChampionshipKind.INTERCLUBS, rules, {}, {}, outgoing_champion=team("champ", (1, 1, 4, 4))
-    )
-    assert by_id(ok) == {"champ": Right.OUTGOING_NATIONAL_CHAMPION}
-
-
-def test_interclubs_has_no_national_qualifier():
-    rules = ChampionshipRules.current(ChampionshipKind.INTERCLUBS)
-    with pytest.raises(RuleViolation) as refused:
-        qualify_for_national_final(
-            ChampionshipKind.INTERCLUBS, rules, {}, {}, national_qualifier=[]
-        )
-    assert [p.code for p in refused.value.problems] == ["no_national_qualifier"]
-
-
-def test_malformed_input_is_refused_with_every_problem():
-    bad = {"R01": ranking(("a", 1), ("b", 3)), "R09": ranking(("a", 1))}
-    with pytest.raises(RuleViolation) as refused:
-        qualify_for_national_final(ChampionshipKind.INDIVIDUAL, INDIVIDUAL, {"R01": -1}, bad)
-    assert sorted(p.code for p in refused.value.problems) == [
-        "negative_quota",
-        "no_quota",
-        "places_not_1224",
-        "ranked_in_two_committees",
-    ]
-
-
-def test_interclubs_entry_without_snapshot_is_refused():
-    rules = ChampionshipRules.current(ChampionshipKind.INTERCLUBS)
-    bare = Entry("t", ("1", "2", "3", "4"))
-    with pytest.raises(RuleViolation) as refused:
-        qualify_for_national_final(
-            ChampionshipKind.INTERCLUBS, rules, {"R01": 1}, {"R01": [Standing(bare, 1)]}
-        )
-    assert [p.field for p in refused.value.problems] == ["regional_finals.R01[0].entry.team"]
-
-
-def test_player_in_two_qualified_entries_is_reported():
-    rules = ChampionshipRules.current(ChampionshipKind.DUO)
-    champion = Entry("old", ("1", "2"))
-    regional = [Standing(Entry("new", ("1", "3")), 1)]
-    result = qualify_for_national_final(
-        ChampionshipKind.DUO, rules, {"R01": 1}, {"R01": regional}, champion
-    )
-    assert [p.code for p in result.problems] == ["player_qualified_twice"]
-
-
-def test_regional_title_needs_a_single_winner():
-    assert regional_title("R01", ranking(("a", 1), ("b", 2))) == RegionalTitle("R01", solo("a"))
-    assert regional_title("R01", ranking(("a", 1), ("b", 1))) is None
-
-
-@pytest.mark.parametrize("kind", [ChampionshipKind.INDIVIDUAL, ChampionshipKind.SENIORS])
-def test_regional_champion_is_carried_over_if_still_in_the_committee(kind):
-    rules = ChampionshipRules.current(kind)
-    titles = [
-        RegionalTitle("R01", solo("1")),
-        RegionalTitle("R01", solo("2")),
-        RegionalTitle("R01", solo("3")),
-    ]
-    now = {
-        "1": make_player("1", committee="R01", club="C05"),  # changed club, same committee: fine
-        "2": make_player("2", committee="R04"),
-        "3": make_player("3", club=None),
+    check = api.get(f"/api/championships/stages/{finals['individual']}/check/").json()
+    # 15 entries: no row of the published table either
+    assert {p["code"] for p in check["problems"]} == {
+        "field_below_minimum", "too_few_sessions", "no_plan_for_field"
+    }  # fmt: skip
+    refused = api.post(f"/api/championships/stages/{finals['individual']}/homologate/")
+    assert refused.status_code == 400
+    assert api.post(f"/api/tournaments/{tournament['id']}/homologate/").status_code == 400
+    tournament_homologate(tournament=stored, by=registry.users["committee_staff"])
+    as_user("federation_staff")
+    quota(api, championships["individual"], 4)
+    found = status(api, championships["individual"])
+    assert found["national_final"]["qualified"] == []
+    assert found["national_final"]["open"][0]["reason"] == "regional_final_pending"
+    assert {(p["field"], p["code"]) for p in found["problems"]} == {
+        ("regional_finals.1.entries", "field_below_minimum"),
+        ("regional_finals.1.sessions", "too_few_sessions"),
+        ("regional_finals.1.entries", "no_plan_for_field"),
     }
-    result = carry_over_regional_champions(kind, rules, titles, now)
-    assert [(q.entry.entry_id, q.right, q.stage) for q in result.qualified] == [
-        ("1", Right.REGIONAL_CHAMPION, StageKind.REGIONAL_FINAL)
-    ]
-    assert [(p.field, p.code) for p in result.refused] == [
-        ("titles[1].entry.licence_numbers[0]", "left_committee"),
-        ("titles[2].entry.licence_numbers[0]", "not_licensed"),
-    ]
 
 
-def test_duo_regional_champions_are_carried_over_only_if_both_stay():
-    rules = ChampionshipRules.current(ChampionshipKind.DUO)
-    titles = [RegionalTitle("R01", Entry("d", ("1", "2")))]
-    both = {"1": make_player("1"), "2": make_player("2", club="C08")}
+def test_the_ccn_may_name_no_outgoing_champion_and_quotas_are_required(
+    api, registry, as_user, finals, championships, field
+):
+    pk = championships["individual"]
+    play(as_user("committee_staff"), finals["individual"], results([[n] for n in field]))
+    as_user("federation_staff")
+    wrong = api.put(
+        f"/api/championships/{pk}/outgoing-champion/", {"licence_numbers": field[:2]}, format="json"
+    )
+    assert {e["code"] for e in wrong.json()["errors"]} == {"wrong_team_size"}
+    api.put(
+        f"/api/championships/{pk}/outgoing-champion/",
+        {"licence_numbers": [field[0]]},
+        format="json",
+    )
+    found = status(api, pk)
+    assert found["problems"] == [
+        {"field": "quotas.1", "code": "no_quota",
+         "message": "committee 1 has played its regional final but the CCN has set no quota "
+                    "for it."}
+    ]  # fmt: skip
+    assert [(r["key"], r["right"]) for r in found["national_final"]["qualified"]] == [
+        (str(field[0]), "outgoing_national_champion")
+    ]
+    quota(api, pk, 2)
+    assert [r["key"] for r in status(api, pk)["national_final"]["qualified"]] == [
+        str(n) for n in field[:3]
+    ]
+    # article 30 of fascicule 1: the CCN states there is no outgoing champion
+    api.put(f"/api/championships/{pk}/outgoing-champion/", {"licence_numbers": []}, format="json")
+    assert [r["right"] for r in status(api, pk)["national_final"]["qualified"]] == [
+        "committee_quota", "committee_quota"
+    ]  # fmt: skip
+
+
+def test_recorded_qualifications_keep_their_history(
+    api, registry, as_user, finals, championships, field
+):
+    pk = championships["individual"]
+    play(as_user("committee_staff"), finals["individual"], results([[n] for n in field]))
+    as_user("federation_staff")
+    quota(api, pk, 3)
     assert (
-        len(carry_over_regional_champions(ChampionshipKind.DUO, rules, titles, both).qualified) == 1
+        as_user("committee_staff").post(f"/api/championships/{pk}/qualification/").status_code
+        == 403
     )
-    one_left = {"1": make_player("1"), "2": make_player("2", committee="R02")}
-    result = carry_over_regional_champions(ChampionshipKind.DUO, rules, titles, one_left)
-    assert result.qualified == ()
-    assert [p.code for p in result.refused] == ["left_committee"]
-
-
-def test_interclubs_regional_champions_need_same_club_and_valid_composition():
-    rules = ChampionshipRules.current(ChampionshipKind.INTERCLUBS)
-    champions = team("t", (2, 3, 3, 4))
-    titles = [RegionalTitle("R01", champions)]
-    players = champions.licence_numbers
-    same = {n: make_player(n, series=s) for n, s in zip(players, (2, 3, 3, 4), strict=True)}
-    result = carry_over_regional_champions(ChampionshipKind.INTERCLUBS, rules, titles, same)
-    assert [q.entry.entry_id for q in result.qualified] == ["t"]
-
-    promoted = same | {players[3]: make_player(players[3], series=1)}  # 2×3×3×1 = 18: still fine
-    assert carry_over_regional_champions(
-        ChampionshipKind.INTERCLUBS, rules, titles, promoted
-    ).qualified
-
-    invalid = same | {
-        players[1]: make_player(players[1], series=1),
-        players[2]: make_player(players[2], series=1),
-    }
-    result = carry_over_regional_champions(ChampionshipKind.INTERCLUBS, rules, titles, invalid)
-    assert [p.code for p in result.refused] == ["composition_not_allowed"]
-
-    moved = same | {players[0]: make_player(players[0], club="C02", series=2)}
-    result = carry_over_regional_champions(ChampionshipKind.INTERCLUBS, rules, titles, moved)
-    assert [(p.field, p.code) for p in result.refused] == [
-        ("titles[0].entry.licence_numbers[0]", "left_club")
+    recorded = as_user("federation_staff").post(f"/api/championships/{pk}/qualification/").json()
+    assert [(r["key"], r["status"], r["source_stage"]) for r in recorded] == [
+        (str(n), "qualified", finals["individual"]) for n in field[:3]
     ]
+    quota(api, pk, 2)
+    api.post(f"/api/championships/{pk}/qualification/")
+    third = Qualification.objects.get(key=str(field[2]))
+    assert third.status == "withdrawn"
+    assert [h.status for h in third.history.order_by("history_date")] == ["qualified", "withdrawn"]
+    listed = api.get(f"/api/championships/{pk}/qualifications/").json()
+    assert {r["status"] for r in listed} == {"qualified", "withdrawn"}
 
 
-@st.composite
-def scenarios(draw):
-    committees = draw(st.integers(1, 4))
-    quotas, finals, pool = {}, {}, []
-    for c in range(committees):
-        quotas[f"R{c}"] = draw(st.integers(0, 6))
-        if draw(st.booleans()):
-            size = draw(st.integers(0, 10))
-            places = sorted(draw(st.lists(st.integers(1, 10), min_size=size, max_size=size)))
-            standings = []
-            for i, p in enumerate(places):  # make them 1224
-                place = standings[-1].place if i and p == places[i - 1] else i + 1
-                standings.append(Standing(solo(f"{c}-{i}"), place))
-            finals[f"R{c}"] = standings
-            pool += [s.entry.entry_id for s in standings]
-    champion = solo(draw(st.sampled_from(pool))) if pool and draw(st.booleans()) else None
-    qualifier = None
-    if draw(st.booleans()):
-        extra = [f"x{i}" for i in range(draw(st.integers(0, 12)))]
-        players = extra + draw(st.lists(st.sampled_from(pool), unique=True)) if pool else extra
-        qualifier = [Standing(solo(n), i + 1) for i, n in enumerate(players)]
-    return quotas, finals, champion, qualifier
-
-
-@settings(max_examples=150, deadline=None)
-@given(scenarios(), st.integers(1, 8))
-def test_never_more_qualified_than_quotas_plus_direct_rights(scenario, qualifier_quota):
-    quotas, finals, champion, qualifier = scenario
-    rules = ChampionshipRules(ChampionshipKind.INDIVIDUAL, national_qualifier_quota=qualifier_quota)
-    result = qualify_for_national_final(
-        ChampionshipKind.INDIVIDUAL, rules, quotas, finals, champion, qualifier
-    )
-    direct = 1 if champion else 0
+def test_staff_only_see_the_state_of_qualification(api, registry, as_user, championships):
+    pk = championships["individual"]
+    assert as_user("player").get(f"/api/championships/{pk}/qualification/").status_code == 403
+    assert as_user("club_manager").get(f"/api/championships/{pk}/qualification/").status_code == 403
     assert (
-        len(result.qualified) + result.open_count <= sum(quotas.values()) + direct + qualifier_quota
+        as_user("committee_staff").get(f"/api/championships/{pk}/qualification/").status_code == 200
     )
-    ids = [q.entry.entry_id for q in result.qualified]
-    assert len(ids) == len(set(ids))
-    played = {s.entry.entry_id for s in qualifier or []}
-    for q in result.qualified:  # nobody keeps an earlier right after playing the qualifier
-        if q.entry.entry_id in played:
-            assert q.right in (Right.NATIONAL_QUALIFIER, Right.REATTRIBUTED_PLACE)
-    through_qualifier = [
-        q
-        for q in result.qualified
-        if q.right in (Right.NATIONAL_QUALIFIER, Right.REATTRIBUTED_PLACE)
+    assert as_user("anonymous").get("/api/championships/me/").status_code == 401
+    assert as_user("club_manager").get("/api/championships/me/").status_code == 403
+
+
+def test_regional_champions_carried_over_only_if_still_in_the_committee(
+    api, registry, as_user, championships, published
+):
+    old = {"born": dt.date(1950, 1, 1)}
+    stay, leave = players(registry, 1, 101, **old), players(registry, 1, 102, **old)
+    rest = players(registry, 19, 101, **old)
+    as_user("federation_staff")
+    previous_regional_final(api, registry, "individual", "2026-03-14", [[n] for n in stay + rest])
+    previous_regional_final(api, registry, "seniors", "2026-03-15", [[n] for n in leave + rest])
+    # the seniors champion moved to committee 2 this season
+    Licence.objects.filter(player__licence_number=leave[0], season=registry.season).update(
+        club=registry.clubs[201]
+    )
+    individual = status(api, championships["individual"])
+    assert [
+        (r["key"], r["right"], r["committee"], r["place"])
+        for r in individual["regional_final"]["qualified"]
+    ] == [(str(stay[0]), "regional_champion", 1, 1)]
+    seniors = status(api, championships["seniors"])
+    assert seniors["regional_final"]["qualified"] == []
+    assert [e["code"] for e in seniors["regional_final"]["refused"]] == ["left_committee"]
+    assert "now in committee 2" in seniors["regional_final"]["refused"][0]["message"]
+
+
+def test_the_outgoing_interclubs_champion_must_still_be_a_valid_team(
+    api, registry, as_user, championships, series
+):
+    team = players(registry, 4, 101)
+    for n, value in zip(team, (1, 1, 2, 2), strict=True):
+        series[n] = value
+    as_user("federation_staff")
+    pk = championships["interclubs"]
+    api.put(f"/api/championships/{pk}/outgoing-champion/", {"licence_numbers": team}, format="json")
+    found = status(api, pk)
+    assert found["national_final"]["qualified"] == []
+    assert [p["code"] for p in found["problems"]] == ["composition_not_allowed"]
+    series[team[3]] = 4  # 1 × 1 × 2 × 4 = 8, still not allowed; 1 × 1 × 3 × 4 is
+    series[team[2]] = 3
+    found = status(api, pk)
+    assert [(r["right"], r["team"]["series"]) for r in found["national_final"]["qualified"]] == [
+        ("outgoing_national_champion", [1, 1, 3, 4])
     ]
-    assert len(through_qualifier) <= qualifier_quota + len(result.lost)

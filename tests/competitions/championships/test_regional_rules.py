@@ -1,292 +1,195 @@
-"""A committee's published regional rules, checked against chapter 3."""
+"""A committee publishes its regional rules; the service checks them against chapter 3."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-from datetime import date
+import copy
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from competitions.championships.championship_kinds import ChampionshipKind, StageKind
-from competitions.championships.championship_rules import ChampionshipRules
-from competitions.championships.regional_rules import (
-    FieldBracket,
-    PositionCut,
-    RegionalRules,
-    RegionalStage,
-    SessionPlan,
-    check_regional_rules,
-)
-from competitions.championships.seasons import Season
-from federation.problems import RuleViolation
+from competitions.models import ChampionshipRulesVersion, RegionalRulesVersion
+from tests.competitions.championships.builders import valid_rules
 
-SEASON = Season.starting_in(2025)
-
-# A plan in the spirit of article 3: 20 to 39 players present, two sessions of 24 deals,
-# the best 16 play the second session with points halved (4 of 20 = 20% eliminated).
-SMALL = FieldBracket(20, 39, (SessionPlan(24), SessionPlan(24, entries=16, points_divisor=2)))
-LARGE = FieldBracket(
-    40,
-    None,
-    (
-        SessionPlan(24),
-        SessionPlan(
-            24,
-            entries=28,
-            points_divisor=1.5,
-            position_cuts=(PositionCut(after_position=3, entries=16, points_divisor=2),),
-        ),
-        SessionPlan(20, entries=8),
-    ),
-)
+pytestmark = pytest.mark.django_db
 
 
-def final(**changes) -> RegionalStage:
-    stage = RegionalStage(
-        "Finale régionale",
-        StageKind.REGIONAL_FINAL,
-        date(2026, 3, 7),
-        date(2026, 3, 8),
-        (SMALL, LARGE),
+def open_regional(as_user, championship_id, committee=1, role="committee_staff"):
+    response = as_user(role).post(
+        f"/api/championships/{championship_id}/regionals/", {"committee": committee}, format="json"
     )
-    return replace(stage, **changes)
+    assert response.status_code in (200, 201), response.json()
+    return response.json()["id"]
 
 
-def regional(kind=ChampionshipKind.INDIVIDUAL, *stages: RegionalStage) -> RegionalRules:
-    return RegionalRules("R01", kind, stages or (final(),))
-
-
-def check(regional_rules: RegionalRules):
-    return check_regional_rules(
-        regional_rules, SEASON, ChampionshipRules.current(regional_rules.kind)
+def publish(api, regional_id, rules):
+    return api.post(
+        f"/api/championships/regionals/{regional_id}/rules/", {"rules": rules}, format="json"
     )
 
 
-def codes(problems):
-    return sorted(p.code for p in problems)
-
-
-def test_compliant_rules_pass():
-    semi = RegionalStage(
-        "Demi-finale", StageKind.REGIONAL_SEMI_FINAL, date(2026, 2, 1), date(2026, 2, 1)
+def test_the_ccn_creates_the_four_championships_once(api, registry, as_user):
+    assert (
+        as_user("committee_staff")
+        .post("/api/championships/", {"season": "2026-2027"}, format="json")
+        .status_code
+        == 403
     )
-    assert check(regional(ChampionshipKind.INDIVIDUAL, semi, final())) == []
-
-
-@pytest.mark.parametrize(
-    ("kind", "minimum"),
-    [
-        (ChampionshipKind.INDIVIDUAL, 20),
-        (ChampionshipKind.SENIORS, 20),
-        (ChampionshipKind.DUO, 10),
-        (ChampionshipKind.INTERCLUBS, 5),
-    ],
-)
-def test_minimum_field_of_the_regional_final(kind, minimum):
-    stage = final(
-        start=date(2025, 11, 8),
-        end=date(2025, 11, 8),
-        brackets=(FieldBracket(minimum, None, (SessionPlan(20), SessionPlan(20))),),
+    first = as_user("federation_staff").post(
+        "/api/championships/", {"season": "2026-2027"}, format="json"
     )
-    assert check(regional(kind, stage)) == []
-    below = replace(stage, brackets=(FieldBracket(minimum - 1, None, stage.brackets[0].sessions),))
-    (problem,) = check(regional(kind, below))
-    assert problem.code == "field_below_minimum"
-    assert problem.field == "stages[0].brackets[0].min_entries"
-
-
-def test_one_session_and_short_sessions_are_refused():
-    stage = final(brackets=(FieldBracket(20, None, (SessionPlan(19),)),))
-    problems = check(regional(ChampionshipKind.INDIVIDUAL, stage))
-    assert codes(problems) == ["too_few_deals", "too_few_sessions"]
-    assert {p.field for p in problems} == {
-        "stages[0].brackets[0].sessions",
-        "stages[0].brackets[0].sessions[0].deals",
-    }
-
-
-def test_earlier_stages_are_free_for_individual_but_not_for_seniors():
-    # Article 2 constrains the regional final only; article 19 every seniors qualifier.
-    stage = RegionalStage(
-        "Qualificatif départemental",
-        StageKind.REGIONAL_STAGE,
-        date(2025, 10, 4),
-        date(2025, 10, 4),
-        (FieldBracket(8, None, (SessionPlan(15),)),),
+    assert first.status_code == 201
+    assert sorted(c["kind"] for c in first.json()) == ["duo", "individual", "interclubs", "seniors"]
+    again = as_user("federation_staff").post(
+        "/api/championships/", {"season": "2026-2027"}, format="json"
     )
-    assert check(regional(ChampionshipKind.INDIVIDUAL, stage, final())) == []
-    assert codes(check(regional(ChampionshipKind.SENIORS, stage, final()))) == [
+    assert again.status_code == 200
+    assert [c["id"] for c in again.json()] == [c["id"] for c in first.json()]
+    # each kind's settings for the season, version 1 from the regulation
+    assert ChampionshipRulesVersion.objects.filter(season=registry.season).count() == 4
+
+
+def test_championship_rules_are_versioned_and_validated(api, registry, as_user, championships):
+    url = f"/api/championships/{championships['seniors']}/rules/"
+    assert api.get(url).json()["data"]["minimum_age"] == 60
+    assert as_user("committee_staff").post(url, {"data": {}}, format="json").status_code == 403
+    bad = as_user("federation_staff").post(url, {"data": {"minimum_age": 0}}, format="json")
+    assert bad.status_code == 400
+    assert bad.json()["errors"][0]["field"] == "minimum_age"
+    good = api.post(url, {"data": {"minimum_age": 65}, "note": "AG 2026"}, format="json")
+    assert good.status_code == 201
+    assert good.json()["version"] == 2
+    assert api.get(url).json()["data"]["minimum_age"] == 65
+
+
+@pytest.mark.parametrize("kind", ["individual", "duo", "interclubs", "seniors"])
+def test_valid_rules_are_published_as_versions(api, registry, as_user, championships, kind):
+    regional = open_regional(as_user, championships[kind])
+    response = publish(api, regional, valid_rules(kind))
+    assert response.status_code == 201, response.json()
+    assert response.json()["version"] == 1
+    assert publish(api, regional, valid_rules(kind)).json()["version"] == 2
+    detail = api.get(f"/api/championships/regionals/{regional}/").json()
+    assert [v["version"] for v in detail["rules_versions"]] == [2, 1]
+    assert detail["rules_versions"][0]["data"]["committee"] == "1"
+
+
+def broken(kind: str, change) -> dict:
+    rules = copy.deepcopy(valid_rules(kind))
+    change(rules["stages"][-1])
+    return rules
+
+
+BREAKS = {
+    # article 2: 20 players minimum at the regional final
+    "field": (
+        "individual",
+        lambda s: s["brackets"][0].update(min_entries=15),
+        "stages[1].brackets[0].min_entries",
         "field_below_minimum",
-        "too_few_deals",
+    ),
+    # articles 2, 8, 14: at least two sessions
+    "sessions": (
+        "duo",
+        lambda s: s["brackets"][0].update(sessions=[{"deals": 20}]),
+        "stages[1].brackets[0].sessions",
         "too_few_sessions",
-    ]
-
-
-def test_seniors_stage_without_table_is_refused():
-    stage = RegionalStage(
-        "Challenge 1", StageKind.REGIONAL_STAGE, date(2025, 10, 4), date(2025, 10, 4)
-    )
-    assert codes(check(regional(ChampionshipKind.SENIORS, stage, final()))) == ["missing_table"]
-
-
-def test_division_by_more_than_two_is_refused():
-    bracket = FieldBracket(20, 39, (SessionPlan(24), SessionPlan(24, entries=10, points_divisor=3)))
-    (problem,) = check(regional(ChampionshipKind.INDIVIDUAL, final(brackets=(bracket,))))
-    assert problem.code == "division_too_large"
-    assert problem.field == "stages[0].brackets[0].sessions[1].points_divisor"
-
-
-def test_division_without_eliminating_twenty_percent_is_refused():
-    # 20 to 39 present, 17 kept: only 3 of 20 (15%) eliminated in the smallest field.
-    bracket = FieldBracket(20, 39, (SessionPlan(24), SessionPlan(24, entries=17, points_divisor=2)))
-    (problem,) = check(regional(ChampionshipKind.INDIVIDUAL, final(brackets=(bracket,))))
-    assert problem.code == "too_few_eliminated"
-    assert "3 of 20 entries (15%)" in problem.message
-
-
-def test_division_with_everyone_kept_is_refused():
-    bracket = FieldBracket(20, 39, (SessionPlan(24), SessionPlan(24, points_divisor=2)))
-    assert codes(check(regional(ChampionshipKind.INDIVIDUAL, final(brackets=(bracket,))))) == [
-        "too_few_eliminated"
-    ]
-
-
-def test_elimination_without_division_is_free():
-    bracket = FieldBracket(20, 39, (SessionPlan(24), SessionPlan(24, entries=19)))
-    assert check(regional(ChampionshipKind.INDIVIDUAL, final(brackets=(bracket,)))) == []
-
-
-def test_division_at_a_position_is_checked_like_one_between_sessions():
-    cut = PositionCut(after_position=2, entries=12, points_divisor=2)  # 12 of 16 kept: 25%
-    bracket = FieldBracket(
-        20,
-        39,
-        (SessionPlan(24), SessionPlan(24, entries=16, points_divisor=2, position_cuts=(cut,))),
-    )
-    assert check(regional(ChampionshipKind.INDIVIDUAL, final(brackets=(bracket,)))) == []
-    bad = replace(cut, entries=14)  # 2 of 16: 12.5%
-    bracket = replace(
-        bracket, sessions=(SessionPlan(24), replace(bracket.sessions[1], position_cuts=(bad,)))
-    )
-    (problem,) = check(regional(ChampionshipKind.INDIVIDUAL, final(brackets=(bracket,))))
-    assert problem.field == "stages[0].brackets[0].sessions[1].position_cuts[0].points_divisor"
-    assert problem.code == "too_few_eliminated"
-
-
-def test_field_cannot_grow_and_positions_must_follow():
-    cuts = (PositionCut(3, 12), PositionCut(2, 8))
-    bracket = FieldBracket(
-        20, 39, (SessionPlan(24), SessionPlan(24, entries=24, position_cuts=cuts))
-    )
-    assert codes(check(regional(ChampionshipKind.INDIVIDUAL, final(brackets=(bracket,))))) == [
-        "field_exceeds_previous",
-        "position_order",
-    ]
-
-
-def test_first_session_cannot_divide_points():
-    bracket = FieldBracket(20, 39, (SessionPlan(24, points_divisor=2), SessionPlan(24)))
-    assert codes(check(regional(ChampionshipKind.INDIVIDUAL, final(brackets=(bracket,))))) == [
-        "nothing_to_divide"
-    ]
-
-
-def test_overlapping_and_gapped_rows_are_refused():
-    a = FieldBracket(20, 30, SMALL.sessions)
-    b = FieldBracket(28, 40, SMALL.sessions)
-    c = FieldBracket(45, None, SMALL.sessions)
-    problems = check(regional(ChampionshipKind.INDIVIDUAL, final(brackets=(a, b, c))))
-    assert codes(problems) == ["gap_between_brackets", "overlapping_brackets"]
-
-
-def test_regional_final_is_required_and_unique_and_last():
-    semi = RegionalStage(
-        "Demi", StageKind.REGIONAL_SEMI_FINAL, date(2026, 3, 14), date(2026, 3, 14)
-    )
-    assert codes(check(regional(ChampionshipKind.INDIVIDUAL, semi))) == ["no_regional_final"]
-    assert codes(check(regional(ChampionshipKind.INDIVIDUAL, final(), final()))) == [
-        "several_regional_finals"
-    ]
-    (problem,) = check(regional(ChampionshipKind.INDIVIDUAL, final(), semi))
-    assert (problem.code, problem.field) == ("after_regional_final", "stages[1].end")
-
-
-def test_national_stage_is_not_a_regional_stage():
-    stray = RegionalStage(
-        "Qualificatif", StageKind.NATIONAL_QUALIFIER, date(2026, 1, 4), date(2026, 1, 4)
-    )
-    assert codes(check(regional(ChampionshipKind.INDIVIDUAL, stray, final()))) == [
-        "not_a_regional_stage"
-    ]
-
-
-@pytest.mark.parametrize(
-    ("start", "end", "expected"),
-    [
-        (date(2025, 10, 1), date(2025, 12, 20), []),
-        (date(2025, 9, 30), date(2025, 10, 1), ["before_window"]),
-        (date(2025, 12, 20), date(2025, 12, 21), ["after_window"]),
-        (date(2026, 1, 10), date(2026, 1, 10), ["after_window"]),
-    ],
-)
-def test_duo_regional_championship_between_1_october_and_20_december(start, end, expected):
-    stage = final(
-        start=start, end=end, brackets=(FieldBracket(10, None, (SessionPlan(20), SessionPlan(20))),)
-    )
-    assert codes(check(regional(ChampionshipKind.DUO, stage))) == expected
-
-
-def test_interclubs_regional_championship_finished_by_30_june():
-    bracket = FieldBracket(5, None, (SessionPlan(20), SessionPlan(20)))
-    on_time = final(start=date(2026, 6, 27), end=date(2026, 6, 30), brackets=(bracket,))
-    assert check(regional(ChampionshipKind.INTERCLUBS, on_time)) == []
-    late = replace(on_time, end=date(2026, 7, 1))
-    assert codes(check(regional(ChampionshipKind.INTERCLUBS, late))) == [
-        "after_window",
+    ),
+    # ... of 20 deals at least
+    "deals": (
+        "interclubs",
+        lambda s: s["brackets"][0]["sessions"][1].update(deals=18),
+        "stages[1].brackets[0].sessions[1].deals",
+        "too_few_deals",
+    ),
+    # article 8: DUO between 1 October and 20 December
+    "duo_window": ("duo", lambda s: s.update(end="2026-12-22"), "stages[1].end", "after_window"),
+    # article 14: the interclubs finished by 30 June
+    "interclubs_window": (
+        "interclubs",
+        lambda s: s.update(end="2027-07-02"),
+        "stages[1].end",
         "outside_season",
-    ]
+    ),
+    # articles 3, 9, 15: points divided by at most 2 ...
+    "divisor": (
+        "individual",
+        lambda s: s["brackets"][0]["sessions"][1].update(entries=10, points_divisor=3),
+        "stages[1].brackets[0].sessions[1].points_divisor",
+        "division_too_large",
+    ),
+    # ... and only if 20 % of the field is eliminated there
+    "eliminated": (
+        "seniors",
+        lambda s: s["brackets"][0]["sessions"][1].update(entries=17, points_divisor=2),
+        "stages[1].brackets[0].sessions[1].points_divisor",
+        "too_few_eliminated",
+    ),
+}
 
 
-def test_stage_ending_before_it_starts_is_refused():
-    stage = final(start=date(2026, 3, 8), end=date(2026, 3, 7))
-    assert codes(check(regional(ChampionshipKind.INDIVIDUAL, stage))) == ["ends_before_start"]
-
-
-def test_round_trip_through_a_dict():
-    rules = regional(
-        ChampionshipKind.INDIVIDUAL,
-        RegionalStage("Demi", StageKind.REGIONAL_SEMI_FINAL, date(2026, 2, 1), date(2026, 2, 1)),
-        final(),
+@pytest.mark.parametrize("name", BREAKS)
+def test_rules_that_break_chapter_3_are_refused_and_not_stored(
+    api, registry, as_user, championships, name
+):
+    kind, change, field, code = BREAKS[name]
+    regional = open_regional(as_user, championships[kind])
+    response = publish(api, regional, broken(kind, change))
+    assert response.status_code == 400
+    assert (field, code) in {(e["field"], e["code"]) for e in response.json()["errors"]}, (
+        response.json()
     )
-    assert RegionalRules.from_dict(rules.to_dict()) == rules
-
-
-def test_malformed_dict_is_refused_with_a_location():
-    data = regional().to_dict()
-    del data["stages"][0]["brackets"][1]["sessions"][2]["deals"]
-    with pytest.raises(RuleViolation) as refused:
-        RegionalRules.from_dict(data)
-    assert refused.value.problems[0].field == "stages[0].brackets[1].sessions[2]"
-
-
-def test_rules_of_another_kind_are_a_programming_error():
-    with pytest.raises(ValueError, match="rules for duo"):
-        check_regional_rules(regional(), SEASON, ChampionshipRules.current("duo"))
-
-
-@settings(max_examples=200, deadline=None)
-@given(
-    low=st.integers(20, 200),
-    kept=st.integers(1, 200),
-    divisor=st.sampled_from([1.0, 1.25, 1.5, 2.0, 2.5]),
-)
-def test_a_cut_is_accepted_iff_the_rule_in_words_holds(low, kept, divisor):
-    bracket = FieldBracket(
-        low, None, (SessionPlan(20), SessionPlan(20, entries=kept, points_divisor=divisor))
+    assert not RegionalRulesVersion.objects.exists()
+    # the dry run says the same without storing anything
+    check = api.post(
+        f"/api/championships/regionals/{regional}/rules/check/",
+        {"rules": broken(kind, change)},
+        format="json",
     )
-    problems = check(regional(ChampionshipKind.INDIVIDUAL, final(brackets=(bracket,))))
-    eliminated = low - kept
-    expected = kept <= low and (divisor == 1 or (divisor <= 2 and 5 * eliminated >= low))
-    assert (problems == []) is expected
+    assert check.status_code == 200
+    assert (field, code) in {(e["field"], e["code"]) for e in check.json()["problems"]}
+
+
+def test_a_regional_final_is_required_and_is_the_last_stage(api, registry, as_user, championships):
+    regional = open_regional(as_user, championships["individual"])
+    rules = valid_rules("individual")
+    rules["stages"] = rules["stages"][:1]
+    response = publish(api, regional, rules)
+    assert {e["code"] for e in response.json()["errors"]} == {"no_regional_final"}
+
+
+def test_only_the_committees_staff_publish_and_the_zone_approves(
+    api, registry, as_user, championships
+):
+    regional = open_regional(as_user, championships["individual"])
+    for role in ("club_manager", "player"):
+        assert publish(as_user(role), regional, valid_rules("individual")).status_code == 403
+    other = open_regional(
+        as_user, championships["individual"], committee=2, role="federation_staff"
+    )
+    assert publish(as_user("committee_staff"), other, valid_rules("individual")).status_code == 403
+    assert (
+        publish(as_user("committee_staff"), regional, valid_rules("individual")).status_code == 201
+    )
+    url = f"/api/championships/regionals/{regional}/rules/1/approve/"
+    assert as_user("committee_staff").post(url).status_code == 403
+    approved = as_user("zone_staff").post(url)
+    assert approved.status_code == 200
+    assert approved.json()["approved_by"] == "zone_staff"
+    # committee 2 is in zone 2: zone 1's staff cannot approve it
+    publish(as_user("federation_staff"), other, valid_rules("individual"))
+    assert (
+        as_user("zone_staff")
+        .post(f"/api/championships/regionals/{other}/rules/1/approve/")
+        .status_code
+        == 403
+    )
+
+
+def test_rules_naming_another_committee_or_kind_are_refused(api, registry, as_user, championships):
+    regional = open_regional(as_user, championships["duo"])
+    response = publish(
+        api, regional, {**valid_rules("duo"), "committee": "2", "kind": "individual"}
+    )
+    assert {e["code"] for e in response.json()["errors"]} == {"committee_mismatch", "kind_mismatch"}
+    malformed = publish(api, regional, {"stages": [{"name": "x"}]})
+    assert malformed.status_code == 400
+    assert malformed.json()["errors"][0]["code"] == "malformed"

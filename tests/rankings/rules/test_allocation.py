@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from federation.problems import RuleViolation
+from core.problems import RuleViolation
 from rankings.rules.allocation import Allocation, RankedEntry, allocate
 from rankings.rules.rulebook import Format, Rulebook, StageKind
 from rankings.rules.scales import scale

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from federation.problems import RuleViolation
+from core.problems import RuleViolation
 from rankings.rules.homologation import (
     TournamentFacts,
     check_homologation,

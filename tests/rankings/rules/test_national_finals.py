@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from federation.problems import RuleViolation
+from core.problems import RuleViolation
 from rankings.rules.allocation import RankedEntry
 from rankings.rules.national_finals import (
     allocate_national_final,

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from federation.problems import RuleViolation
+from core.problems import RuleViolation
 from rankings.rules.national_ranking import (
     PlayerStanding,
     Ranking,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from federation.problems import RuleViolation
+from core.problems import RuleViolation
 from rankings.rules.allocation import RankedEntry, allocate
 from rankings.rules.rulebook import (
     BeneficiaryRounding,

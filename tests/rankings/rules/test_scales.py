@@ -23,7 +23,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from federation.problems import RuleViolation
+from core.problems import RuleViolation
 from rankings.rules.rulebook import Format, IndexOrder, Rulebook, StageKind
 from rankings.rules.scales import beneficiary_count, reduction_coefficient, scale
 

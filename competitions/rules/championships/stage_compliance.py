@@ -1,0 +1,289 @@
+"""Do a stage's results meet the championship's rules? Pure: no Django, no I/O.
+
+Chapter 3 fixes what a regional final must be (articles 2, 8, 14: the minimum field at the
+first session, at least two sessions of at least 20 deals; article 19: every seniors
+qualifying tournament), the committee publishes the table of sessions by field (articles 3,
+9, 15, 20), the national qualifier is played « en une séance » (articles 4, 10, 21), and
+only entries checked at entry may be ranked. The arbiter's late-arrival penalties
+(article 26) are recorded with the stage and must be in the submitted results.
+
+The results are read either from a submitted document or from a stored revision, so this
+module takes its own small description of them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from competitions.rules.championships.championship_kinds import ChampionshipKind, StageKind
+from competitions.rules.championships.championship_rules import ChampionshipRules
+from competitions.rules.championships.regional_rules import FieldBracket, RegionalStage
+from core.problems import Problem
+
+
+@dataclass(frozen=True, slots=True)
+class SessionPlayed:
+    number: int
+    tables: int
+    deals: int
+
+
+@dataclass(frozen=True, slots=True)
+class EntryPlayed:
+    number: int
+    place: int
+    licence_numbers: tuple[int | None, ...]
+    abandoned: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyPlayed:
+    licence_number: int
+    kind: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class StageResults:
+    """What a stage's results say: sessions, the final ranking, the penalties."""
+
+    sessions: tuple[SessionPlayed, ...]
+    entries: tuple[EntryPlayed, ...]
+    penalties: tuple[PenaltyPlayed, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RegisteredEntry:
+    """An entry of the stage as entered: its active players and its status."""
+
+    number: int
+    licence_numbers: frozenset[int]
+    status: str
+    """``eligible``, ``flagged``, ``forfeit`` or ``withdrawn``."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedPenalty:
+    """A late arrival recorded by the arbiter: points, or a forfeit."""
+
+    licence_number: int
+    points: int
+    forfeit: bool
+
+
+LATE_ARRIVAL = "late_arrival"
+
+
+def is_bound(kind: ChampionshipKind, stage: StageKind, rules: ChampionshipRules) -> bool:
+    """Whether the minima of a regional final apply to this stage."""
+    return stage is StageKind.REGIONAL_FINAL or (
+        stage.is_regional and rules.min_field_applies_to_every_stage
+    )
+
+
+def bracket_for(plan: RegionalStage, field: int) -> FieldBracket | None:
+    """The row of the published table for ``field`` entries at the first session."""
+    for bracket in plan.brackets:
+        top = bracket.max_entries
+        if bracket.min_entries <= field and (top is None or field <= top):
+            return bracket
+    return None
+
+
+def stage_results_problems(
+    *,
+    kind: ChampionshipKind,
+    stage: StageKind,
+    rules: ChampionshipRules,
+    results: StageResults,
+    entries: Sequence[RegisteredEntry],
+    plan: RegionalStage | None = None,
+    penalties: Sequence[RecordedPenalty] = (),
+) -> list[Problem]:
+    """Every way the results break the championship's rules (empty list: they comply)."""
+    kind, stage = ChampionshipKind(kind), StageKind(stage)
+    problems = _entry_problems(results, entries, penalties)
+    field = len(results.entries)
+    sessions = results.sessions
+    if is_bound(kind, stage, rules):
+        what = "regional final" if stage is StageKind.REGIONAL_FINAL else "seniors stage"
+        if field < rules.regional_final_min_field:
+            problems.append(
+                Problem(
+                    "entries",
+                    "field_below_minimum",
+                    f"{field} entries played the first session of this {what}; the {kind} "
+                    f"championship requires at least {rules.regional_final_min_field}.",
+                )
+            )
+        if len(sessions) < rules.min_sessions:
+            problems.append(
+                Problem(
+                    "sessions",
+                    "too_few_sessions",
+                    f"{len(sessions)} session(s) played; a {what} has at least "
+                    f"{rules.min_sessions}.",
+                )
+            )
+        for k, session in enumerate(sessions):
+            if session.deals < rules.min_deals_per_session:
+                problems.append(
+                    Problem(
+                        f"sessions[{k}].deals",
+                        "too_few_deals",
+                        f"session {session.number} was played in {session.deals} deals; each "
+                        f"session of a {what} has at least {rules.min_deals_per_session}.",
+                    )
+                )
+    if stage is StageKind.NATIONAL_QUALIFIER and len(sessions) != 1:
+        problems.append(
+            Problem(
+                "sessions",
+                "qualifier_one_session",
+                f"the national qualifier is played in one session, not {len(sessions)}.",
+            )
+        )
+    if plan is not None and plan.brackets:
+        problems += _plan_problems(plan, field, sessions)
+    return problems
+
+
+def _entry_problems(
+    results: StageResults,
+    entries: Sequence[RegisteredEntry],
+    penalties: Sequence[RecordedPenalty],
+) -> list[Problem]:
+    problems: list[Problem] = []
+    active = {e.licence_numbers: e for e in entries if e.status in ("eligible", "flagged")}
+    inactive = {e.licence_numbers: e for e in entries if e.status not in ("eligible", "flagged")}
+    entered_players = {n for e in active.values() for n in e.licence_numbers}
+    forfeited = {p.licence_number for p in penalties if p.forfeit}
+    for i, played in enumerate(results.entries):
+        where = f"entries[{i}]"
+        numbers = [n for n in played.licence_numbers if n is not None]
+        for j, n in enumerate(played.licence_numbers):
+            if n is None:
+                problems.append(
+                    Problem(
+                        f"{where}.players[{j}].licence_number",
+                        "player_without_licence",
+                        f"entry {played.number}: a championship stage ranks only licensed "
+                        "players entered in it; this player has no licence number.",
+                    )
+                )
+            elif n in forfeited:
+                problems.append(
+                    Problem(
+                        f"{where}.players[{j}].licence_number",
+                        "forfeit_player_played",
+                        f"licence {n} was declared forfeit by the arbiter (article 26) and "
+                        "cannot be ranked.",
+                    )
+                )
+        if len(numbers) != len(played.licence_numbers):
+            continue
+        key = frozenset(numbers)
+        registered = active.get(key)
+        if registered is not None:
+            if registered.status == "flagged":
+                problems.append(
+                    Problem(
+                        f"{where}.players",
+                        "team_flagged",
+                        f"entry {played.number} (licences {_listed(key)}) is entered as team "
+                        f"{registered.number}, flagged: its composition is no longer valid. "
+                        "Withdraw it or settle the flag before its results count.",
+                    )
+                )
+            continue
+        if key in inactive:
+            problems.append(
+                Problem(
+                    f"{where}.players",
+                    f"entry_{inactive[key].status}",
+                    f"entry {played.number} (licences {_listed(key)}) was {inactive[key].status}"
+                    " in this stage and cannot be ranked.",
+                )
+            )
+        elif key & entered_players:
+            problems.append(
+                Problem(
+                    f"{where}.players",
+                    "composition_differs",
+                    f"entry {played.number} (licences {_listed(key)}) is not an entry of this "
+                    "stage: its players are entered in other compositions.",
+                )
+            )
+        else:
+            problems.append(
+                Problem(
+                    f"{where}.players",
+                    "not_entered",
+                    f"entry {played.number} (licences {_listed(key)}) is not entered in this "
+                    "stage; only entries checked for eligibility may be ranked.",
+                )
+            )
+    recorded = Counter(
+        (p.licence_number, p.points) for p in penalties if not p.forfeit and p.points > 0
+    )
+    submitted = Counter(
+        (p.licence_number, p.points) for p in results.penalties if p.kind == LATE_ARRIVAL
+    )
+    for (number, points), count in sorted(recorded.items()):
+        if submitted[(number, points)] < count:
+            problems.append(
+                Problem(
+                    "penalties",
+                    "penalty_missing",
+                    f"the arbiter recorded a late-arrival penalty of {points} points against "
+                    f"licence {number} (article 26); the results must list it (kind "
+                    "late_arrival) and count it in the totals.",
+                )
+            )
+    return problems
+
+
+def _plan_problems(
+    plan: RegionalStage, field: int, sessions: Sequence[SessionPlayed]
+) -> list[Problem]:
+    bracket = bracket_for(plan, field)
+    if bracket is None:
+        rows = ", ".join(
+            f"{b.min_entries}–{'' if b.max_entries is None else b.max_entries}"
+            for b in plan.brackets
+        )
+        return [
+            Problem(
+                "entries",
+                "no_plan_for_field",
+                f"{field} entries at the first session: the committee's published table for "
+                f"stage {plan.name!r} has no row for that field (rows: {rows}).",
+            )
+        ]
+    problems: list[Problem] = []
+    if len(sessions) != len(bracket.sessions):
+        problems.append(
+            Problem(
+                "sessions",
+                "sessions_differ_from_plan",
+                f"{len(sessions)} session(s) played; the published table plans "
+                f"{len(bracket.sessions)} for {field} entries.",
+            )
+        )
+    for k, (session, planned) in enumerate(zip(sessions, bracket.sessions, strict=False)):
+        if session.deals < planned.deals:
+            problems.append(
+                Problem(
+                    f"sessions[{k}].deals",
+                    "fewer_deals_than_plan",
+                    f"session {session.number} was played in {session.deals} deals; the "
+                    f"published table plans {planned.deals}.",
+                )
+            )
+    return problems
+
+
+def _listed(numbers: frozenset[int]) -> str:
+    return ", ".join(str(n) for n in sorted(numbers))

@@ -1,0 +1,750 @@
+"""Player movements (mouvements des joueurs): which table and seat every player takes at each
+position of a tournament.
+
+Chapter 2 of the regulations ("Mouvements des joueurs", pages 25-27 of Fascicule 2) gives:
+
+* the Howell FFT movement for 3 and 4 tables, printed as tables of player numbers;
+* the normal FFT movement for 5 tables and more: North stays, South moves up one table,
+  East up two, West down two, with special cases for 6, 8, 9, 10, 12, 14, 15, 16, 18 and 20
+  tables;
+* tables of 3 players when the number of entrants is not a multiple of 4 (the North seat of
+  the highest tables is removed), page 17 ("Accueil des joueurs");
+* team tournaments (duo and teams of 4), whose first played position is the second position
+  of the movement, page 27.
+
+Players are numbered by their starting seat, as the Howell tables do: table 1 North is 1,
+South 2, East 3, West 4, table 2 North is 5, and so on. A plan is built from the printed data
+then checked by :func:`check_plan`; a request the regulations cannot honour is refused with a
+:class:`~core.problems.RuleViolation` saying why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import combinations
+
+from competitions.rules.engine.tables import Orientation
+from core.problems import Problem, RuleViolation
+
+SEAT_ORDER: tuple[Orientation, ...] = (Orientation.N, Orientation.S, Orientation.E, Orientation.W)
+"""The four seats of a table in numbering and printing order (Nord, Sud, Est, Ouest)."""
+
+
+class TournamentFormat(StrEnum):
+    """Who plays for whom: individual, duo (équipes de 2 joueurs) or team of 4 (équipes de 4)."""
+
+    INDIVIDUAL = "individual"
+    DUO = "duo"
+    TEAM4 = "team4"
+
+
+TEAM_SIZE: dict[TournamentFormat, int] = {
+    TournamentFormat.INDIVIDUAL: 1,
+    TournamentFormat.DUO: 2,
+    TournamentFormat.TEAM4: 4,
+}
+
+
+class MovementKind(StrEnum):
+    """Which movement of chapter 2 a plan follows."""
+
+    HOWELL = "howell"  # Mouvement Howell FFT : 3 et 4 tables
+    FFT_NORMAL = "fft_normal"  # Mouvement normal FFT : 5 tables et plus
+
+
+@dataclass(frozen=True, slots=True)
+class Moves:
+    """Tables each orientation moves by to reach a position (North stays: "NORD reste fixe")."""
+
+    south: int
+    east: int
+    west: int
+
+    def of(self, orientation: Orientation) -> int:
+        return {
+            Orientation.N: 0,
+            Orientation.S: self.south,
+            Orientation.E: self.east,
+            Orientation.W: self.west,
+        }[orientation]
+
+    def replaced(self, orientation: Orientation, tables: int) -> Moves:
+        if orientation is Orientation.S:
+            return Moves(tables, self.east, self.west)
+        if orientation is Orientation.E:
+            return Moves(self.south, tables, self.west)
+        if orientation is Orientation.W:
+            return Moves(self.south, self.east, tables)
+        raise ValueError("North never moves in the FFT movement")
+
+
+@dataclass(frozen=True, slots=True)
+class HowellTable:
+    """A printed Howell movement: for each position, the player numbers seated at table 1
+    North, South, East, West, then table 2 North, ..., in printing order."""
+
+    tables: int
+    rows: tuple[tuple[int, ...], ...]
+    repeats_allowed: bool
+    """True when the printed movement itself makes players meet more than once."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialCase:
+    """A table count whose normal movement is changed ("mouvements spéciaux")."""
+
+    tables: tuple[int, ...]
+    base: Moves
+    """The movement between positions not listed in ``deviations`` (the table's header)."""
+    deviations: tuple[tuple[int, Orientation, int], ...]
+    """``(position, orientation, tables)``: to reach that position, that orientation moves by
+    that many tables instead of its base move."""
+    max_positions: int | None
+    """The printed "(n positions maximum)", when the regulations print one."""
+
+
+# Howell FFT, 3 tables, 12 players numbered 1 to 12: Fascicule 2, chapter 2, page 25,
+# "3 TABLES : 12 JOUEURS NUMEROTES DE 1 à 12". This printed movement makes players meet up
+# to four times (11 opponents cannot fill 6 positions of 3 opponents each).
+HOWELL_3_TABLES = HowellTable(
+    tables=3,
+    rows=(
+        (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12),
+        (1, 2, 7, 12, 5, 6, 11, 3, 9, 10, 4, 8),
+        (1, 8, 7, 10, 5, 2, 11, 12, 9, 3, 4, 6),
+        (1, 8, 6, 11, 5, 2, 4, 10, 9, 3, 12, 7),
+        (1, 9, 5, 3, 7, 11, 4, 10, 2, 6, 12, 8),
+        (1, 9, 7, 2, 5, 11, 4, 12, 10, 6, 3, 8),
+    ),
+    repeats_allowed=True,
+)
+
+# Howell FFT, 4 tables, 16 players numbered 1 to 16: Fascicule 2, chapter 2, page 26,
+# "4 TABLES : 16 JOUEURS NUMEROTES DE 1 à 16". Every pair of players meets exactly once.
+HOWELL_4_TABLES = HowellTable(
+    tables=4,
+    rows=(
+        (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16),
+        (1, 8, 10, 15, 16, 9, 7, 2, 6, 3, 13, 12, 11, 14, 4, 5),
+        (1, 7, 12, 14, 15, 9, 6, 4, 8, 2, 13, 11, 10, 16, 3, 5),
+        (1, 6, 11, 16, 14, 9, 8, 3, 7, 4, 13, 10, 12, 15, 2, 5),
+        (1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 4, 8, 12, 16),
+    ),
+    repeats_allowed=False,
+)
+
+# "MOUVEMENT DE BASE PRECONISE PAR LA F.F.T.": page 26.
+BASE_MOVES = Moves(south=+1, east=+2, west=-2)
+
+_WEST_DOWN_ONE = Moves(south=+1, east=+2, west=-1)  # "ATTENTION : OUEST (-1)"
+
+# The special-case tables, page 27. A row "3ème | | | +3 |" under "EST (+2)" means that to
+# reach the 3rd position East moves 3 tables up instead of 2 (see docs/engine-movements.md
+# for why the row is the position reached, not the one left).
+SPECIAL_CASES: tuple[SpecialCase, ...] = (
+    SpecialCase(
+        tables=(6,),
+        base=_WEST_DOWN_ONE,
+        deviations=((3, Orientation.E, +3), (4, Orientation.W, -2)),
+        max_positions=5,
+    ),
+    SpecialCase(
+        tables=(8,),
+        base=_WEST_DOWN_ONE,
+        deviations=((5, Orientation.S, +2), (5, Orientation.E, +3), (6, Orientation.E, +4)),
+        max_positions=6,
+    ),
+    SpecialCase(
+        tables=(9,),
+        base=BASE_MOVES,
+        deviations=(
+            (4, Orientation.E, +3),
+            (4, Orientation.W, -3),
+            (5, Orientation.E, +3),
+            (5, Orientation.W, -3),
+        ),
+        max_positions=None,
+    ),
+    SpecialCase(
+        tables=(10,),
+        base=_WEST_DOWN_ONE,
+        deviations=((6, Orientation.E, +3), (6, Orientation.W, -2)),
+        max_positions=None,
+    ),
+    SpecialCase(
+        tables=(12,),
+        base=BASE_MOVES,
+        deviations=((4, Orientation.W, -3), (7, Orientation.E, +3)),
+        max_positions=None,
+    ),
+    SpecialCase(
+        tables=(14, 15),
+        base=BASE_MOVES,
+        deviations=((5, Orientation.W, -3),),
+        max_positions=None,
+    ),
+    SpecialCase(
+        tables=(16,),
+        base=BASE_MOVES,
+        deviations=((5, Orientation.W, -3), (6, Orientation.W, -3)),
+        max_positions=None,
+    ),
+    SpecialCase(
+        tables=(18, 20),
+        base=BASE_MOVES,
+        deviations=((6, Orientation.W, -3),),
+        max_positions=None,
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MovementSettings:
+    """What the federation could change between seasons; defaults are the current text."""
+
+    min_tables: int = 3  # the movements start at 3 tables (Howell FFT : 3 et 4 tables)
+    max_tables: int = 150  # "et jusqu'à 150 TABLES"
+    max_positions: int = 7  # "dans la limite de 7 positions jouées"
+    howell: tuple[HowellTable, ...] = (HOWELL_3_TABLES, HOWELL_4_TABLES)
+    base_moves: Moves = BASE_MOVES
+    special_cases: tuple[SpecialCase, ...] = SPECIAL_CASES
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeats:
+    """Who sits where at one table for one position; ``None`` is an empty seat."""
+
+    table: int
+    north: int | None
+    south: int | None
+    east: int | None
+    west: int | None
+
+    def number_at(self, orientation: Orientation) -> int | None:
+        return self.seats[SEAT_ORDER.index(orientation)]
+
+    @property
+    def seats(self) -> tuple[int | None, int | None, int | None, int | None]:
+        """The four seats in N, S, E, W order."""
+        return (self.north, self.south, self.east, self.west)
+
+    @property
+    def numbers(self) -> tuple[int, ...]:
+        """The players seated, in N, S, E, W order."""
+        return tuple(n for n in self.seats if n is not None)
+
+    @property
+    def is_short(self) -> bool:
+        """A table of 3 players (table à 3 joueurs)."""
+        return len(self.numbers) == 3
+
+
+@dataclass(frozen=True, slots=True)
+class PositionSeats:
+    """The seats of every table for one played position."""
+
+    position: int
+    """Played position, from 1."""
+    row: int
+    """Row of the printed movement: the position itself, or position + 1 in a team tournament
+    (its first played position is the movement's second)."""
+    moves: Moves | None
+    """Normal movement: how S, E, W moved to reach this row (announced by the arbiter);
+    ``None`` for the movement's first row and for Howell movements."""
+    tables: tuple[TableSeats, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetLine:
+    """One line of a player's personal sheet (fiche individuelle / fiche personnelle)."""
+
+    position: int
+    table: int
+    orientation: Orientation
+
+
+@dataclass(frozen=True, slots=True)
+class MovementPlan:
+    """Every position of a tournament, by starting number."""
+
+    format: TournamentFormat
+    kind: MovementKind
+    tables: int
+    players: int
+    vacant: tuple[int, ...]
+    """Starting numbers with no player: the North seats removed for tables of 3 players."""
+    teams: tuple[tuple[int, ...], ...]
+    """Partners by starting number (duo: N/S or E/W of a table; team of 4: a whole table)."""
+    repeats_allowed: bool
+    """True only for the printed 3-table Howell, which itself repeats meetings."""
+    positions: tuple[PositionSeats, ...]
+
+    @property
+    def numbers(self) -> tuple[int, ...]:
+        """The starting numbers of the players present."""
+        vacant = set(self.vacant)
+        return tuple(n for n in range(1, 4 * self.tables + 1) if n not in vacant)
+
+    def position(self, position: int) -> PositionSeats:
+        if not 1 <= position <= len(self.positions):
+            raise RuleViolation.single(
+                "position",
+                "unknown_position",
+                f"Position {position} is not in this plan, which has "
+                f"{len(self.positions)} positions.",
+            )
+        return self.positions[position - 1]
+
+    def short_tables(self, position: int) -> tuple[int, ...]:
+        """Tables played by 3 players at ``position``."""
+        return tuple(t.table for t in self.position(position).tables if t.is_short)
+
+    def personal_sheet(self, number: int) -> tuple[SheetLine, ...]:
+        """The fiche individuelle of player ``number``: table and orientation at each position."""
+        if number not in self.numbers:
+            raise RuleViolation.single(
+                "number",
+                "unknown_number",
+                f"No player has starting number {number}: this plan seats numbers 1 to "
+                f"{4 * self.tables}" + (f" except {_listed(self.vacant)}." if self.vacant else "."),
+            )
+        lines = []
+        for seats in self.positions:
+            for table in seats.tables:
+                if number in table.seats:
+                    orientation = SEAT_ORDER[table.seats.index(number)]
+                    lines.append(SheetLine(seats.position, table.table, orientation))
+        return tuple(lines)
+
+
+def seat_number(table: int, orientation: Orientation) -> int:
+    """The starting number of a seat: table 1 North is 1, South 2, East 3, West 4, table 2
+    North 5, ... (the Howell tables' numbering)."""
+    return 4 * (table - 1) + SEAT_ORDER.index(orientation) + 1
+
+
+def starting_seat(number: int) -> tuple[int, Orientation]:
+    """The table and orientation of starting number ``number`` at the movement's first row."""
+    return (number - 1) // 4 + 1, SEAT_ORDER[(number - 1) % 4]
+
+
+def tables_for(players: int) -> int:
+    """Tables needed: 4 players a table, the last ones at 3 when ``players`` is not a multiple
+    of 4."""
+    return -(-players // 4)
+
+
+# ---------------------------------------------------------------------------------------------
+# Planning
+
+
+def plan_movement(
+    players: int,
+    positions: int,
+    format: TournamentFormat = TournamentFormat.INDIVIDUAL,
+    settings: MovementSettings | None = None,
+) -> MovementPlan:
+    """The FFT movement for ``players`` players over ``positions`` played positions.
+
+    Refuses (``RuleViolation``) an entry count with no movement, a team entry that does not
+    fill its tables, and more positions than the movement allows without a repeated meeting,
+    partners meeting or a player sitting twice at a table of 3.
+    """
+    settings = settings or MovementSettings()
+    format = TournamentFormat(format)
+    _check_request(players, positions, format, settings)
+    attempt = _attempt(players, positions, format, settings)
+    if isinstance(attempt, MovementPlan):
+        return attempt
+    allowed = max_positions(players, format, settings)
+    first_failure = _attempt(players, allowed + 1, format, settings)
+    assert not isinstance(first_failure, MovementPlan)
+    reason = first_failure[0]
+    tables = tables_for(players)
+    if allowed == 0:
+        raise RuleViolation.single(
+            "format",
+            "no_movement",
+            f"No {format} movement is possible at {tables} tables: "
+            f"{_uncapitalised(reason.message)}",
+        )
+    raise RuleViolation.single(
+        "positions",
+        "too_many_positions",
+        f"{positions} positions requested but at {tables} tables the {format} movement allows "
+        f"at most {allowed}{_WITHOUT.get(reason.code, '')}: at {allowed + 1} positions, "
+        f"{_uncapitalised(reason.message)}",
+    )
+
+
+def max_positions(
+    players: int,
+    format: TournamentFormat = TournamentFormat.INDIVIDUAL,
+    settings: MovementSettings | None = None,
+) -> int:
+    """The most played positions :func:`plan_movement` accepts for ``players`` (0 if none)."""
+    settings = settings or MovementSettings()
+    format = TournamentFormat(format)
+    _check_request(players, 1, format, settings)
+    allowed = 0
+    while isinstance(_attempt(players, allowed + 1, format, settings), MovementPlan):
+        allowed += 1
+    return allowed
+
+
+_WITHOUT = {
+    "repeated_meeting": " without a repeated meeting",
+    "partners_meet": " without partners meeting",
+    "no_short_table_choice": " without a player sitting twice at a table of 3",
+}
+
+
+def _check_request(
+    players: int, positions: int, format: TournamentFormat, settings: MovementSettings
+) -> None:
+    problems = []
+    tables = tables_for(players)
+    if tables < settings.min_tables:
+        problems.append(
+            Problem(
+                "players",
+                "too_few_players",
+                f"{players} players cannot play a movement: the regulations' movements start "
+                f"at {settings.min_tables} tables ({4 * settings.min_tables - 3} players).",
+            )
+        )
+    elif tables > settings.max_tables:
+        problems.append(
+            Problem(
+                "players",
+                "too_many_players",
+                f"{players} players need {tables} tables but the FFT movement is given for "
+                f"at most {settings.max_tables} tables.",
+            )
+        )
+    if format is not TournamentFormat.INDIVIDUAL and players % 4:
+        problems.append(
+            Problem(
+                "players",
+                "incomplete_team_tables",
+                f"{players} players do not fill whole tables of 4: in a {format} tournament "
+                "each team starts together at one table (a duo as N/S or E/W) and the "
+                "regulations give no table of 3 players for team tournaments.",
+            )
+        )
+    if positions < 1:
+        problems.append(
+            Problem(
+                "positions",
+                "no_positions",
+                f"{positions} positions requested: a tournament plays at least 1 position.",
+            )
+        )
+    if problems:
+        raise RuleViolation(problems)
+
+
+def _attempt(
+    players: int, positions: int, format: TournamentFormat, settings: MovementSettings
+) -> MovementPlan | tuple[Problem, ...]:
+    """The plan, or the problems that make it impossible."""
+    tables = tables_for(players)
+    first_row = 1 if format is TournamentFormat.INDIVIDUAL else 2
+    last_row = first_row + positions - 1
+    howell = next((h for h in settings.howell if h.tables == tables), None)
+    limit, source = _row_limit(tables, howell, settings)
+    if last_row > limit:
+        team_note = (
+            ""
+            if first_row == 1
+            else " and a team tournament starts at the movement's second position"
+        )
+        return (Problem("positions", "beyond_printed_movement", f"{source}{team_note}."),)
+    if howell is not None:
+        kind, rows, moves, repeats_allowed = (
+            MovementKind.HOWELL,
+            howell.rows[:last_row],
+            (None,) * last_row,
+            howell.repeats_allowed,
+        )
+    else:
+        kind, repeats_allowed = MovementKind.FFT_NORMAL, False
+        rows, moves = _normal_rows(tables, last_row, settings)
+    vacant = _choose_vacancies(rows[first_row - 1 :], tables, 4 * tables - players, repeats_allowed)
+    if vacant is None:
+        return (
+            Problem(
+                "players",
+                "no_short_table_choice",
+                f"with {players} players, {4 * tables - players} tables play at 3 and no choice "
+                f"of North seats to remove (table {tables} first) keeps every player from a "
+                "second table of 3.",
+            ),
+        )
+    plan = MovementPlan(
+        format=format,
+        kind=kind,
+        tables=tables,
+        players=players,
+        vacant=tuple(sorted(vacant)),
+        teams=_teams(tables, format),
+        repeats_allowed=repeats_allowed,
+        positions=tuple(
+            _position_seats(position, row, rows[row - 1], moves[row - 1], set(vacant))
+            for position, row in enumerate(range(first_row, last_row + 1), start=1)
+        ),
+    )
+    problems = check_plan(plan)
+    return problems or plan
+
+
+def _row_limit(
+    tables: int, howell: HowellTable | None, settings: MovementSettings
+) -> tuple[int, str]:
+    if howell is not None:
+        limit = len(howell.rows)
+        return limit, f"the {tables}-table Howell movement is printed for {limit} positions"
+    special = _special_case(tables, settings)
+    if special is not None and special.max_positions is not None:
+        limit = min(special.max_positions, settings.max_positions)
+        return limit, f"the regulations limit the {tables}-table movement to {limit} positions"
+    return settings.max_positions, (
+        f"the regulations give the FFT movement for at most {settings.max_positions} positions"
+    )
+
+
+def _special_case(tables: int, settings: MovementSettings) -> SpecialCase | None:
+    return next((s for s in settings.special_cases if tables in s.tables), None)
+
+
+def _normal_rows(
+    tables: int, rows: int, settings: MovementSettings
+) -> tuple[list[tuple[int, ...]], list[Moves | None]]:
+    """Rows of the normal movement in Howell printing order, and the moves reaching each."""
+    special = _special_case(tables, settings)
+    base = special.base if special else settings.base_moves
+    offsets = dict.fromkeys(SEAT_ORDER, 0)
+    all_rows: list[tuple[int, ...]] = []
+    all_moves: list[Moves | None] = [None]
+    for row in range(1, rows + 1):
+        if row > 1:
+            moves = base
+            for position, orientation, by in special.deviations if special else ():
+                if position == row:
+                    moves = moves.replaced(orientation, by)
+            all_moves.append(moves)
+            for orientation in SEAT_ORDER:
+                offsets[orientation] += moves.of(orientation)
+        shifts = [offsets[orientation] for orientation in SEAT_ORDER]
+        all_rows.append(
+            tuple(
+                4 * ((table - shift) % tables) + seat + 1
+                for table in range(tables)
+                for seat, shift in enumerate(shifts)
+            )
+        )
+    return all_rows, all_moves
+
+
+def _choose_vacancies(
+    rows: Iterable[tuple[int, ...]], tables: int, count: int, repeats_allowed: bool
+) -> tuple[int, ...] | None:
+    """North seats to remove: that of the highest table, then the highest others such that no
+    player sits twice at a table of 3 (unless the movement itself repeats meetings) and no two
+    removed seats ever share a table. ``None`` if no choice works."""
+    if count == 0:
+        return ()
+    candidates = [seat_number(table, Orientation.N) for table in range(tables, 0, -1)]
+    met: dict[int, set[int]] = {c: set() for c in candidates}
+    for row in rows:
+        for start in range(0, len(row), 4):
+            at_table = row[start : start + 4]
+            for number in at_table:
+                if number in met:
+                    met[number].update(n for n in at_table if n != number)
+
+    def pair_ok(a: int, b: int) -> bool:
+        return b not in met[a] and (repeats_allowed or met[a].isdisjoint(met[b]))
+
+    first = candidates[0]
+    others = [c for c in candidates[1:] if pair_ok(first, c)]
+    for rest in combinations(others, count - 1):
+        if all(pair_ok(a, b) for a, b in combinations(rest, 2)):
+            return (first, *rest)
+    return None
+
+
+def _teams(tables: int, format: TournamentFormat) -> tuple[tuple[int, ...], ...]:
+    size = TEAM_SIZE[format]
+    if size == 1:
+        return ()
+    return tuple(tuple(range(first, first + size)) for first in range(1, 4 * tables + 1, size))
+
+
+def _position_seats(
+    position: int, row: int, numbers: tuple[int, ...], moves: Moves | None, vacant: set[int]
+) -> PositionSeats:
+    seated = [None if n in vacant else n for n in numbers]
+    return PositionSeats(
+        position=position,
+        row=row,
+        moves=moves,
+        tables=tuple(TableSeats(i // 4 + 1, *seated[i : i + 4]) for i in range(0, len(seated), 4)),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking
+
+
+def check_plan(
+    plan: MovementPlan, partners: Iterable[Collection[int]] | None = None
+) -> tuple[Problem, ...]:
+    """Every fault of ``plan``, located: a seat with an unknown or removed number, a player
+    seated twice or missing at a position, a table of fewer than 3 players, partners at the same
+    table, and, unless the plan's movement repeats meetings by design (3-table Howell), two
+    players meeting twice or a player sitting twice at a table of 3.
+
+    ``partners`` defaults to the plan's teams.
+    """
+    problems: list[Problem] = []
+    expected = set(plan.numbers)
+    vacant = set(plan.vacant)
+    team_of: dict[int, int] = {}
+    for index, team in enumerate(plan.teams if partners is None else partners):
+        for number in team:
+            team_of[number] = index
+    met: dict[tuple[int, int], tuple[int, int]] = {}
+    first_short: dict[int, int] = {}
+    for p, seats in enumerate(plan.positions):
+        where = f"positions[{p}]"
+        if seats.position != p + 1:
+            problems.append(
+                Problem(
+                    f"{where}.position",
+                    "position_numbering",
+                    f"Position at index {p} is numbered {seats.position}; positions are "
+                    "numbered from 1 in order.",
+                )
+            )
+        if [t.table for t in seats.tables] != list(range(1, plan.tables + 1)):
+            problems.append(
+                Problem(
+                    f"{where}.tables",
+                    "table_numbering",
+                    f"Position {seats.position} lists tables "
+                    f"{[t.table for t in seats.tables]}, expected 1 to {plan.tables} in order.",
+                )
+            )
+        seen: set[int] = set()
+        for t, table in enumerate(seats.tables):
+            at = f"{where}.tables[{t}]"
+            for orientation, number in zip(SEAT_ORDER, table.seats, strict=True):
+                if number is None:
+                    continue
+                field = f"{at}.{_SEAT_FIELD[orientation]}"
+                if number in vacant:
+                    problems.append(
+                        Problem(
+                            field,
+                            "vacant_number_seated",
+                            f"Number {number} is seated at table {table.table} position "
+                            f"{seats.position} but its seat was removed (table of 3 players).",
+                        )
+                    )
+                elif number not in expected:
+                    problems.append(
+                        Problem(
+                            field,
+                            "unknown_number",
+                            f"Number {number} at table {table.table} position {seats.position} "
+                            f"is not a starting number of this {plan.tables}-table plan.",
+                        )
+                    )
+                elif number in seen:
+                    problems.append(
+                        Problem(
+                            field,
+                            "number_seated_twice",
+                            f"Player {number} is seated twice at position {seats.position}.",
+                        )
+                    )
+                seen.add(number)
+            present = table.numbers
+            if len(present) < 3:
+                problems.append(
+                    Problem(
+                        at,
+                        "table_too_short",
+                        f"Table {table.table} has {len(present)} players at position "
+                        f"{seats.position}; a table seats 4 players, or 3 at least.",
+                    )
+                )
+            if len(present) == 3 and not plan.repeats_allowed:
+                for number in present:
+                    if number in first_short:
+                        problems.append(
+                            Problem(
+                                at,
+                                "short_table_twice",
+                                f"Player {number} sits at a table of 3 again at position "
+                                f"{seats.position} (table {table.table}) after position "
+                                f"{first_short[number]}; nobody should play twice at a "
+                                "table of 3.",
+                            )
+                        )
+                    else:
+                        first_short[number] = seats.position
+            for a, b in combinations(sorted(present), 2):
+                if a in team_of and team_of[a] == team_of.get(b):
+                    problems.append(
+                        Problem(
+                            at,
+                            "partners_meet",
+                            f"Partners {a} and {b} sit at the same table ({table.table}) at "
+                            f"position {seats.position}; team-mates never play each other.",
+                        )
+                    )
+                elif (a, b) in met and not plan.repeats_allowed:
+                    before_position, before_table = met[(a, b)]
+                    problems.append(
+                        Problem(
+                            at,
+                            "repeated_meeting",
+                            f"Players {a} and {b} meet again at position {seats.position} "
+                            f"(table {table.table}) after position {before_position} "
+                            f"(table {before_table}); the FFT movement lets nobody meet an "
+                            "opponent twice.",
+                        )
+                    )
+                else:
+                    met.setdefault((a, b), (seats.position, table.table))
+        missing = expected - seen
+        if missing:
+            problems.append(
+                Problem(
+                    where,
+                    "player_missing",
+                    f"Players {_listed(sorted(missing))} have no seat at position "
+                    f"{seats.position}.",
+                )
+            )
+    return tuple(problems)
+
+
+_SEAT_FIELD = {
+    Orientation.N: "north",
+    Orientation.S: "south",
+    Orientation.E: "east",
+    Orientation.W: "west",
+}
+
+
+def _listed(numbers: Iterable[int]) -> str:
+    return ", ".join(str(n) for n in numbers)
+
+
+def _uncapitalised(sentence: str) -> str:
+    return sentence[:1].lower() + sentence[1:]

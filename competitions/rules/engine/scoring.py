@@ -1,0 +1,511 @@
+"""Scoring one deal (donne) at a table of 3, 4 or 5 players.
+
+Source: fascicule 2, chapter 1 ("Le calcul des scores", "La marque en donnes
+libres", "Le chelem", "La poignée", "Le petit au bout", "Le jeu à 3 joueurs",
+"Le jeu à 5 joueurs") and the official 5-player regulation.
+
+The deal's value ``x`` is what each defender pays the attack (negative when
+the attack pays)::
+
+    x = ±(25 + points of gain or loss) × contract multiplier
+        ± poignée bonuses (to the side that wins the deal)
+        ± 10 × multiplier for the petit au bout (to the side that took it)
+        + chelem bonus or penalty
+
+Each defender marks ``-x``; the attack shares what the defenders pay: the
+taker alone marks ``x`` times the number of defenders (3x at 4 players, 2x at
+3, 4x alone at 5); at 5 players with a called partner the taker marks 2x (2/3)
+and the partner x (1/3). Every deal sums to zero.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+from fractions import Fraction
+from types import MappingProxyType
+from typing import TypeVar
+
+from competitions.rules.engine.tables import Orientation, TableSize, seats
+from core.problems import Problem, RuleViolation
+
+TOTAL_POINTS = 91  # points in the 78 cards
+TOTAL_TRUMPS = 22  # the 21 trumps and the excuse, which may stand in for a trump in a poignée
+OUDLER_MIN_POINTS = 4  # an oudler is worth 4.5, but the excuse "compte pour 4 points" on a chelem
+
+EnumT = TypeVar("EnumT", bound=StrEnum)
+
+
+class Contract(StrEnum):
+    """The contract the taker bid (chapter 1, "Les enchères")."""
+
+    PRISE = "prise"  # prise (ou petite)
+    GARDE = "garde"
+    GARDE_SANS = "garde_sans"  # garde sans le chien
+    GARDE_CONTRE = "garde_contre"  # garde contre le chien
+
+
+class Side(StrEnum):
+    """One side of a deal."""
+
+    ATTACK = "attack"  # le camp preneur (déclarant), with the called partner at 5 players
+    DEFENCE = "defence"  # la défense
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringRules:
+    """The figures of chapter 1 the federation could change; defaults are the 2017 text."""
+
+    contract_value: int = 25  # "tout contrat valant arbitrairement 25 points"
+    prise_multiplier: int = 1
+    garde_multiplier: int = 2
+    garde_sans_multiplier: int = 4
+    garde_contre_multiplier: int = 6
+    # points the attack needs with 0, 1, 2, 3 oudlers
+    points_needed: tuple[int, int, int, int] = (56, 51, 41, 36)
+    # trumps of a simple, double, triple poignée by table size
+    poignee_trumps_three_players: tuple[int, int, int] = (13, 15, 18)
+    poignee_trumps_four_players: tuple[int, int, int] = (10, 13, 15)
+    poignee_trumps_five_players: tuple[int, int, int] = (8, 10, 13)
+    # bonus of a simple, double, triple poignée, whatever the contract
+    poignee_bonuses: tuple[int, int, int] = (20, 30, 40)
+    petit_au_bout_bonus: int = 10  # multiplied by the contract multiplier
+    chelem_announced_made_bonus: int = 400
+    chelem_unannounced_made_bonus: int = 200
+    chelem_announced_failed_penalty: int = 200
+    chelem_by_defence_bonus: int = 200  # to each defender
+
+    def multiplier(self, contract: Contract) -> int:
+        """The coefficient of ``contract`` (×1, ×2, ×4, ×6)."""
+        return {
+            Contract.PRISE: self.prise_multiplier,
+            Contract.GARDE: self.garde_multiplier,
+            Contract.GARDE_SANS: self.garde_sans_multiplier,
+            Contract.GARDE_CONTRE: self.garde_contre_multiplier,
+        }[contract]
+
+    def poignee_trumps(self, size: TableSize) -> tuple[int, int, int]:
+        """Trumps of a simple, double and triple poignée at a table of ``size`` players."""
+        return {
+            TableSize.THREE: self.poignee_trumps_three_players,
+            TableSize.FOUR: self.poignee_trumps_four_players,
+            TableSize.FIVE: self.poignee_trumps_five_players,
+        }[size]
+
+
+DEFAULT_SCORING_RULES = ScoringRules()
+
+
+@dataclass(frozen=True, slots=True)
+class Poignee:
+    """A poignée (simple, double or triple) shown by the player at ``seat``."""
+
+    seat: Orientation
+    trumps: int  # trumps shown (the excuse may stand in for a missing one)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """What happened at the table in one deal.
+
+    ``contract`` is ``None`` when everyone passed: the deal is dealt again and
+    scores nothing (chapter 1, "Les enchères"); no other fact may then be given.
+    ``attack_points`` are the points in the attack's tricks (with the chien or
+    écart as the contract says); at 3 and 5 players they may end in a half point.
+    ``called_partner`` is only for 5 players, and empty when the taker plays
+    alone against four (called card in the chien, or the taker called himself).
+    """
+
+    table_size: TableSize
+    contract: Contract | None
+    taker: Orientation | None = None
+    called_partner: Orientation | None = None
+    oudlers: int | None = None
+    attack_points: int | Decimal | Fraction | float | None = None
+    poignees: tuple[Poignee, ...] = ()
+    petit_au_bout: Side | None = None  # the side that took the last trick holding the petit
+    chelem_announced: bool = False  # chelem demandé by the taker
+    chelem_made_by: Side | None = None  # the side that took every trick
+
+    @classmethod
+    def all_passed(cls, table_size: TableSize) -> Deal:
+        """A deal where every player passed."""
+        return cls(table_size=table_size, contract=None)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreBreakdown:
+    """How ``x`` is made, every amount signed from the attack's side (per defender)."""
+
+    points_needed: int  # 56, 51, 41 or 36 by oudlers
+    counted_points: int  # the attack's points once the half point went to the winning side
+    contract_won: bool  # "juste fait" (difference 0) is won
+    difference: int  # points de gain or de perte, never negative
+    contract_value: int  # 25
+    multiplier: int
+    contract_points: int  # ±(contract_value + difference) × multiplier
+    petit_au_bout: int
+    poignees: int
+    chelem: int
+
+    @property
+    def total(self) -> int:
+        """x: what each defender pays the attack (negative: what the attack pays each)."""
+        return self.contract_points + self.petit_au_bout + self.poignees + self.chelem
+
+
+@dataclass(frozen=True, slots=True)
+class DealScore:
+    """The result of a deal: ``base`` is x, ``marks`` each seat's mark, summing to zero."""
+
+    base: int
+    marks: Mapping[Orientation, int]
+    breakdown: ScoreBreakdown | None  # None when everyone passed
+
+    @property
+    def all_passed(self) -> bool:
+        return self.breakdown is None
+
+
+def deal_problems(
+    deal: Deal, rules: ScoringRules = DEFAULT_SCORING_RULES, prefix: str = ""
+) -> list[Problem]:
+    """Every problem of ``deal``; field paths start with ``prefix`` (e.g. ``"deals[2]."``)."""
+    problems: list[Problem] = []
+
+    def report(name: str, code: str, message: str) -> None:
+        problems.append(Problem(f"{prefix}{name}", code, message))
+
+    try:
+        size = TableSize(deal.table_size)
+    except (ValueError, TypeError):
+        report(
+            "table_size",
+            "unknown_table_size",
+            f"A table seats 3, 4 or 5 players, not {deal.table_size!r}.",
+        )
+        return problems
+
+    if deal.contract is None:
+        _check_passed_deal(deal, report)
+        return problems
+    contract = _member(Contract, deal.contract)
+    if contract is None:
+        report(
+            "contract",
+            "unknown_contract",
+            f"{shown(deal.contract)} is not a contract; one of: {', '.join(Contract)}.",
+        )
+
+    taker = _check_seat(deal.taker, "taker", size, report, required=True)
+    _check_partner(deal, size, taker, report)
+    oudlers = _check_oudlers(deal.oudlers, report)
+    points = _check_points(deal.attack_points, size, report)
+    if oudlers is not None and points is not None:
+        _check_points_against_oudlers(points, oudlers, report)
+    _check_poignees(deal.poignees, size, rules, report)
+
+    petit_au_bout = _check_side(deal.petit_au_bout, "petit_au_bout", report)
+    chelem_by = _check_side(deal.chelem_made_by, "chelem_made_by", report)
+    if not isinstance(deal.chelem_announced, bool):
+        report(
+            "chelem_announced",
+            "not_a_boolean",
+            f"chelem_announced must be true or false, not {deal.chelem_announced!r}.",
+        )
+    if chelem_by is not None and petit_au_bout is not None and chelem_by != petit_au_bout:
+        report(
+            "petit_au_bout",
+            "petit_au_bout_against_chelem",
+            f"The {chelem_by} took every trick (chelem), so the {petit_au_bout} cannot have "
+            "taken the last trick with the petit.",
+        )
+    if chelem_by is not None and oudlers is not None and points is not None:
+        won = points >= rules.points_needed[oudlers]
+        if chelem_by == Side.ATTACK and not won:
+            report(
+                "chelem_made_by",
+                "chelem_on_failed_contract",
+                "An attack that takes every trick cannot fail its contract; check the "
+                "attack's points and oudlers.",
+            )
+        if chelem_by == Side.DEFENCE and won:
+            report(
+                "chelem_made_by",
+                "chelem_on_made_contract",
+                "A defence that takes every trick leaves the attack too few points to make "
+                "its contract; check the attack's points and oudlers.",
+            )
+    return problems
+
+
+def score_deal(deal: Deal, rules: ScoringRules = DEFAULT_SCORING_RULES) -> DealScore:
+    """Score ``deal``; raise :class:`RuleViolation` with every problem if it is impossible."""
+    problems = deal_problems(deal, rules)
+    if problems:
+        raise RuleViolation(problems)
+    size = TableSize(deal.table_size)
+    if deal.contract is None:
+        return DealScore(
+            base=0, marks=MappingProxyType(dict.fromkeys(seats(size), 0)), breakdown=None
+        )
+    breakdown = _breakdown(deal, rules)
+    base = breakdown.total
+    taker = Orientation(deal.taker)
+    partner = None if deal.called_partner is None else Orientation(deal.called_partner)
+    return DealScore(base=base, marks=marks_for(size, taker, partner, base), breakdown=breakdown)
+
+
+def _breakdown(deal: Deal, rules: ScoringRules) -> ScoreBreakdown:
+    contract = Contract(deal.contract)
+    multiplier = rules.multiplier(contract)
+    needed = rules.points_needed[deal.oudlers]
+    points = Fraction(deal.attack_points)
+    won = points >= needed
+    # At 3 and 5 players the half point goes to the side that wins the deal.
+    counted = math.ceil(points) if won else math.floor(points)
+    difference = abs(counted - needed)
+    sign = 1 if won else -1
+
+    petit = 0
+    if deal.petit_au_bout is not None:
+        petit_sign = 1 if deal.petit_au_bout == Side.ATTACK else -1
+        petit = petit_sign * rules.petit_au_bout_bonus * multiplier
+
+    size = TableSize(deal.table_size)
+    sizes = rules.poignee_trumps(size)
+    poignees = sign * sum(rules.poignee_bonuses[sizes.index(p.trumps)] for p in deal.poignees)
+
+    chelem = 0
+    if deal.chelem_made_by == Side.ATTACK:
+        chelem = (
+            rules.chelem_announced_made_bonus
+            if deal.chelem_announced
+            else rules.chelem_unannounced_made_bonus
+        )
+    else:
+        if deal.chelem_announced:
+            chelem -= rules.chelem_announced_failed_penalty
+        if deal.chelem_made_by == Side.DEFENCE:
+            chelem -= rules.chelem_by_defence_bonus
+
+    return ScoreBreakdown(
+        points_needed=needed,
+        counted_points=counted,
+        contract_won=won,
+        difference=difference,
+        contract_value=rules.contract_value,
+        multiplier=multiplier,
+        contract_points=sign * (rules.contract_value + difference) * multiplier,
+        petit_au_bout=petit,
+        poignees=poignees,
+        chelem=chelem,
+    )
+
+
+def marks_for(
+    size: TableSize, taker: Orientation, called_partner: Orientation | None, base: int
+) -> Mapping[Orientation, int]:
+    """Each seat's mark when each defender pays ``base`` to the attack ("la marque")."""
+    defenders = [seat for seat in seats(size) if seat not in (taker, called_partner)]
+    attack_share = base * len(defenders)
+    marks = dict.fromkeys(defenders, -base)
+    if called_partner is None:
+        marks[taker] = attack_share
+    else:  # 2/3 of the attack's share for the taker, 1/3 for the partner (exact: share = 3x)
+        marks[taker] = attack_share * 2 // 3
+        marks[called_partner] = attack_share // 3
+    return MappingProxyType({seat: marks[seat] for seat in seats(size)})
+
+
+def _member(enum: type[EnumT], value: object) -> EnumT | None:
+    try:
+        return enum(value)
+    except (ValueError, TypeError):
+        return None
+
+
+def shown(value: object) -> str:
+    """``value`` as a message shows it: enum members and strings bare, anything else repr'd."""
+    return str(value) if isinstance(value, str) else repr(value)
+
+
+def _check_passed_deal(deal: Deal, report) -> None:
+    given = {
+        "taker": deal.taker is not None,
+        "called_partner": deal.called_partner is not None,
+        "oudlers": deal.oudlers is not None,
+        "attack_points": deal.attack_points is not None,
+        "poignees": bool(deal.poignees),
+        "petit_au_bout": deal.petit_au_bout is not None,
+        "chelem_announced": bool(deal.chelem_announced),
+        "chelem_made_by": deal.chelem_made_by is not None,
+    }
+    for name, is_given in given.items():
+        if is_given:
+            report(
+                name,
+                "fact_on_passed_deal",
+                f"Everyone passed (no contract): the deal is dealt again and scores nothing, "
+                f"so it cannot have a {name}.",
+            )
+
+
+def _check_seat(value, name: str, size: TableSize, report, *, required: bool):
+    if value is None:
+        if required:
+            report(name, "missing", f"The {name} seat is required when a contract was bid.")
+        return None
+    seat = _member(Orientation, value)
+    if seat is None or seat not in seats(size):
+        allowed = ", ".join(seats(size))
+        report(
+            name,
+            "seat_not_at_table",
+            f"{shown(value)} is not a seat of a {int(size)}-player table (seats: {allowed}).",
+        )
+        return None
+    return seat
+
+
+def _check_partner(deal: Deal, size: TableSize, taker, report) -> None:
+    if deal.called_partner is None:
+        return
+    if size != TableSize.FIVE:
+        report(
+            "called_partner",
+            "partner_only_at_five_players",
+            f"Only at 5 players does the taker call a partner; at {int(size)} players the "
+            "taker plays alone.",
+        )
+        return
+    partner = _check_seat(deal.called_partner, "called_partner", size, report, required=False)
+    if partner is not None and partner == taker:
+        report(
+            "called_partner",
+            "partner_is_taker",
+            "A taker who calls a card of his own hand plays alone against four: leave "
+            "called_partner empty instead of naming the taker.",
+        )
+
+
+def _check_oudlers(value, report) -> int | None:
+    if value is None:
+        report("oudlers", "missing", "The number of oudlers in the attack's tricks is required.")
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        report("oudlers", "not_an_integer", f"oudlers must be a whole number, not {value!r}.")
+        return None
+    if not 0 <= value <= 3:
+        report(
+            "oudlers",
+            "oudlers_out_of_range",
+            f"There are 3 oudlers (the 21, the petit and the excuse); the attack cannot hold "
+            f"{value}.",
+        )
+        return None
+    return value
+
+
+def _check_points(value, size: TableSize, report) -> Fraction | None:
+    if value is None:
+        report("attack_points", "missing", "The points made by the attack are required.")
+        return None
+    points = None
+    if not isinstance(value, bool) and isinstance(value, int | Decimal | Fraction | float):
+        try:
+            points = Fraction(value)
+        except (ValueError, OverflowError, ArithmeticError):
+            points = None
+    if points is None:
+        report("attack_points", "not_a_number", f"attack_points must be a number, not {value!r}.")
+        return None
+    if not 0 <= points <= TOTAL_POINTS:
+        report(
+            "attack_points",
+            "points_out_of_range",
+            f"The 78 cards are worth {TOTAL_POINTS} points; the attack cannot make {value}.",
+        )
+        return None
+    if (points * 2).denominator != 1:
+        report(
+            "attack_points",
+            "not_a_half_point",
+            f"Points are counted to the half point at most; {value} is not.",
+        )
+        return None
+    if points.denominator != 1 and size == TableSize.FOUR:
+        report(
+            "attack_points",
+            "half_point_at_four_players",
+            f"At 4 players the points are whole (the cards are counted two by two); only at "
+            f"3 and 5 players is the count to the half point, so {value} is impossible.",
+        )
+        return None
+    return points
+
+
+def _check_points_against_oudlers(points: Fraction, oudlers: int, report) -> None:
+    if points < OUDLER_MIN_POINTS * oudlers:
+        report(
+            "attack_points",
+            "points_too_low_for_oudlers",
+            f"An attack holding {oudlers} oudlers has at least {OUDLER_MIN_POINTS * oudlers} "
+            f"points (4.5 each); {points} is impossible.",
+        )
+    ceiling = TOTAL_POINTS - OUDLER_MIN_POINTS * (3 - oudlers)
+    if points > ceiling:
+        report(
+            "attack_points",
+            "points_too_high_for_oudlers",
+            f"With {3 - oudlers} oudlers in the defence's tricks the attack has at most "
+            f"{ceiling} points; {points} is impossible.",
+        )
+
+
+def _check_poignees(poignees, size: TableSize, rules: ScoringRules, report) -> None:
+    allowed = rules.poignee_trumps(size)
+    shown: set[Orientation] = set()
+    total_trumps = 0
+    for index, poignee in enumerate(poignees):
+        where = f"poignees[{index}]"
+        seat = _check_seat(poignee.seat, f"{where}.seat", size, report, required=True)
+        if seat is not None:
+            if seat in shown:
+                report(
+                    f"{where}.seat",
+                    "duplicate_poignee",
+                    f"The player at {seat} already showed a poignée in this deal; a player "
+                    "shows at most one.",
+                )
+            shown.add(seat)
+        trumps = poignee.trumps
+        if isinstance(trumps, bool) or not isinstance(trumps, int) or trumps not in allowed:
+            simple, double, triple = allowed
+            report(
+                f"{where}.trumps",
+                "poignee_size_not_allowed",
+                f"At {int(size)} players a poignée shows exactly {simple}, {double} or {triple} "
+                f"trumps (simple, double, triple); {trumps!r} is not allowed.",
+            )
+        else:
+            total_trumps += trumps
+    if total_trumps > TOTAL_TRUMPS:
+        report(
+            "poignees",
+            "poignees_exceed_trumps",
+            f"The poignées show {total_trumps} trumps in all, but there are only "
+            f"{TOTAL_TRUMPS} (21 trumps and the excuse).",
+        )
+
+
+def _check_side(value, name: str, report) -> Side | None:
+    if value is None:
+        return None
+    side = _member(Side, value)
+    if side is None:
+        report(name, "unknown_side", f"{shown(value)} is not a side; one of: attack, defence.")
+    return side

@@ -1,0 +1,321 @@
+"""Score sheets (feuilles de marque): one table, one position, one line per deal.
+
+Chapter 1, "La marque en donnes libres": North fills in the sheet (table
+number, position number, the players by orientation) and each deal's marks;
+each player checks his balance (bilan) and that the four scores sum to zero.
+Chapter 2 repeats the check: at each position the positive scores and the
+negative scores must balance.
+
+A line may carry the deal's facts (the engine computes the marks), the marks
+as written on the paper sheet (the engine checks them), or both (the engine
+also checks that they agree). Each player's total is the sum of his positive
+marks (``plus``), of his negative marks written without sign (``minus``, as
+in the "-" column of the sheet) and their difference (``balance``, the bilan).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from competitions.rules.engine.scoring import (
+    DEFAULT_SCORING_RULES,
+    Deal,
+    ScoringRules,
+    deal_problems,
+    marks_for,
+    score_deal,
+    shown,
+)
+from competitions.rules.engine.tables import Orientation, TableSize, seats
+from core.problems import Problem, RuleViolation
+
+
+@dataclass(frozen=True, slots=True)
+class DealLine:
+    """One line of the sheet: the deal's facts, the marks written on paper, or both."""
+
+    facts: Deal | None = None
+    marks: Mapping[Orientation, int] | None = None  # signed: + column positive, - negative
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """A table's feuille de marque for one position."""
+
+    table: int  # n° de table
+    position: int  # n° de position
+    players: Mapping[Orientation, str]  # player id (licence number) by orientation
+    deals: tuple[DealLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTotal:
+    """One player's column of the sheet, totalled."""
+
+    seat: Orientation
+    player: str
+    plus: int  # total of the "+" column
+    minus: int  # total of the "-" column, without sign
+    balance: int  # bilan = plus - minus
+
+
+@dataclass(frozen=True, slots=True)
+class SheetTotals:
+    """The totals of a valid sheet."""
+
+    table: int
+    position: int
+    table_size: TableSize
+    deal_marks: tuple[Mapping[Orientation, int], ...]  # each line's marks, computed or written
+    players: Mapping[Orientation, PlayerTotal]  # in sheet order: N, S, E, W, fifth
+
+
+def total_sheet(sheet: ScoreSheet, rules: ScoringRules = DEFAULT_SCORING_RULES) -> SheetTotals:
+    """Check ``sheet`` and total it; raise :class:`RuleViolation` with every problem found."""
+    problems: list[Problem] = []
+    for name in ("table", "position"):
+        number = getattr(sheet, name)
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            problems.append(
+                Problem(
+                    name,
+                    "not_a_positive_integer",
+                    f"The {name} number must be 1 or more, not {shown(number)}.",
+                )
+            )
+
+    size = _table_size(sheet, problems)
+    if size is None:
+        raise RuleViolation(problems)
+    players = _check_players(sheet.players, size, problems)
+
+    deal_marks: list[Mapping[Orientation, int]] = []
+    for index, line in enumerate(sheet.deals):
+        marks = _line_marks(line, index, size, rules, problems)
+        if marks is not None:
+            deal_marks.append(marks)
+    if problems:
+        raise RuleViolation(problems)
+
+    totals = {}
+    for seat in seats(size):
+        column = [marks[seat] for marks in deal_marks]
+        plus = sum(mark for mark in column if mark > 0)
+        minus = -sum(mark for mark in column if mark < 0)
+        totals[seat] = PlayerTotal(seat, players[seat], plus, minus, plus - minus)
+    if sum(total.balance for total in totals.values()) != 0:  # follows from every line's check
+        raise RuleViolation.single(
+            "deals", "balances_do_not_sum_to_zero", "The balances of the sheet do not sum to zero."
+        )
+    return SheetTotals(
+        table=sheet.table,
+        position=sheet.position,
+        table_size=size,
+        deal_marks=tuple(deal_marks),
+        players=MappingProxyType(totals),
+    )
+
+
+def _table_size(sheet: ScoreSheet, problems: list[Problem]) -> TableSize | None:
+    """The size the deals' facts agree on, else the number of players named."""
+    stated = set()
+    for line in sheet.deals:
+        if line.facts is not None and line.facts.table_size in set(TableSize):
+            stated.add(TableSize(line.facts.table_size))
+    if len(stated) == 1:
+        return stated.pop()
+    if len(sheet.players) in set(TableSize):
+        return TableSize(len(sheet.players))
+    problems.append(
+        Problem(
+            "players",
+            "wrong_player_count",
+            f"A table seats 3, 4 or 5 players; the sheet names {len(sheet.players)}.",
+        )
+    )
+    return None
+
+
+def _check_players(
+    players: Mapping[object, str], size: TableSize, problems: list[Problem]
+) -> dict[Orientation, str]:
+    found: dict[Orientation, str] = {}
+    for key, player in players.items():
+        seat = _seat(key)
+        if seat is None or seat not in seats(size):
+            problems.append(
+                Problem(
+                    f"players.{shown(key)}",
+                    "seat_not_at_table",
+                    f"{shown(key)} is not a seat of a {int(size)}-player table (seats: "
+                    f"{', '.join(seats(size))}; a 3-player table has no North).",
+                )
+            )
+        else:
+            found[seat] = player
+    seen: dict[str, Orientation] = {}
+    for seat in seats(size):
+        player = found.get(seat)
+        if player is None or player == "":
+            problems.append(
+                Problem(
+                    f"players.{seat}",
+                    "missing_player",
+                    f"No player is named at {seat}; a {int(size)}-player table's sheet names "
+                    f"a player at each of {', '.join(seats(size))}.",
+                )
+            )
+        elif player in seen:
+            problems.append(
+                Problem(
+                    f"players.{seat}",
+                    "duplicate_player",
+                    f"Player {player} is named both at {seen[player]} and at {seat}.",
+                )
+            )
+        else:
+            seen[player] = seat
+    return found
+
+
+def _line_marks(
+    line: DealLine,
+    index: int,
+    size: TableSize,
+    rules: ScoringRules,
+    problems: list[Problem],
+) -> Mapping[Orientation, int] | None:
+    """The line's marks (computed from the facts, else as written), or None if faulty."""
+    where = f"deals[{index}]"
+    if line.facts is None and line.marks is None:
+        problems.append(
+            Problem(where, "empty_line", f"Deal {index + 1} has neither facts nor marks.")
+        )
+        return None
+
+    computed = None
+    if line.facts is not None:
+        if line.facts.table_size != size:
+            problems.append(
+                Problem(
+                    f"{where}.table_size",
+                    "table_size_mismatch",
+                    f"Deal {index + 1} is scored for {shown(line.facts.table_size)} players but "
+                    f"the sheet is for a {int(size)}-player table.",
+                )
+            )
+        else:
+            found = deal_problems(line.facts, rules, prefix=f"{where}.")
+            problems.extend(found)
+            if not found:
+                computed = score_deal(line.facts, rules).marks
+
+    if line.marks is None:
+        return computed
+    written = _check_written_marks(line.marks, where, index, size, problems)
+    if written is None:
+        return None
+    if line.facts is None:
+        if not _fits_a_deal(written, size):
+            problems.append(
+                Problem(
+                    f"{where}.marks",
+                    "marks_fit_no_deal",
+                    f"Deal {index + 1}: these marks fit no taker. Each defender marks the same "
+                    f"amount and the attack the opposite of their sum (taker 3x at 4 players, "
+                    f"2x at 3, 4x alone or 2x with a partner marking x at 5).",
+                )
+            )
+            return None
+        return MappingProxyType(written)
+    if computed is None:  # the facts' problems are already reported
+        return None
+    disagreements = [seat for seat in seats(size) if written[seat] != computed[seat]]
+    for seat in disagreements:
+        problems.append(
+            Problem(
+                f"{where}.marks.{seat}",
+                "mark_disagrees_with_facts",
+                f"Deal {index + 1}: {seat} is written {written[seat]:+d} but the deal's facts "
+                f"give {computed[seat]:+d}.",
+            )
+        )
+    return None if disagreements else computed
+
+
+def _check_written_marks(
+    marks: Mapping[object, int],
+    where: str,
+    index: int,
+    size: TableSize,
+    problems: list[Problem],
+) -> dict[Orientation, int] | None:
+    written: dict[Orientation, int] = {}
+    before = len(problems)
+    for key, mark in marks.items():
+        seat = _seat(key)
+        if seat is None or seat not in seats(size):
+            problems.append(
+                Problem(
+                    f"{where}.marks.{shown(key)}",
+                    "seat_not_at_table",
+                    f"Deal {index + 1}: {shown(key)} is not a seat of a {int(size)}-player table.",
+                )
+            )
+        elif isinstance(mark, bool) or not isinstance(mark, int):
+            problems.append(
+                Problem(
+                    f"{where}.marks.{seat}",
+                    "not_an_integer",
+                    f"Deal {index + 1}: the mark at {seat} must be a whole number, not "
+                    f"{shown(mark)}.",
+                )
+            )
+        else:
+            written[seat] = mark
+    for seat in seats(size):
+        if seat not in written and not any(_seat(key) == seat for key in marks):
+            problems.append(
+                Problem(
+                    f"{where}.marks.{seat}",
+                    "missing_mark",
+                    f"Deal {index + 1} has no mark for {seat}; every player at the table "
+                    "marks every deal.",
+                )
+            )
+    if len(problems) > before:
+        return None
+    total = sum(written.values())
+    if total != 0:
+        problems.append(
+            Problem(
+                f"{where}.marks",
+                "marks_do_not_sum_to_zero",
+                f"Deal {index + 1}: the marks sum to {total:+d}; the scores of a deal must "
+                "sum to zero (chapter 1, 'La marque en donnes libres').",
+            )
+        )
+        return None
+    return written
+
+
+def _fits_a_deal(marks: Mapping[Orientation, int], size: TableSize) -> bool:
+    """Whether some taker (and partner, at 5 players) gives exactly these marks."""
+    for taker in seats(size):
+        partners = [None]
+        if size == TableSize.FIVE:
+            partners += [seat for seat in seats(size) if seat != taker]
+        for partner in partners:
+            defender = next(seat for seat in seats(size) if seat not in (taker, partner))
+            if marks_for(size, taker, partner, -marks[defender]) == marks:
+                return True
+    return False
+
+
+def _seat(key: object) -> Orientation | None:
+    try:
+        return Orientation(key)
+    except (ValueError, TypeError):
+        return None

@@ -1,0 +1,110 @@
+"""The canonical form of a results document and its SHA-256, for idempotent submissions.
+
+The canonical form is the JSON format itself with every optional field written
+out and everything in a fixed order: sessions by number, entries by number, an
+entry's players by licence number (players without one last, by name), a
+player's position scores by session, position and table, penalties by licence
+number, kind, points and reason; tie-break contracts always list the four
+contracts. Object keys are sorted, separators compact, text UTF-8 (not
+escaped). The same results therefore hash the same whether submitted as JSON
+(in any order, with or without the optional fields) or as CSV, and
+``parse_json(canonical_dict(document))`` reads the document back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from competitions.rules.results.document import (
+    CONTRACTS,
+    EntryResult,
+    PenaltyRecord,
+    PlayerResult,
+    ResultsDocument,
+    TieBreakData,
+)
+
+
+def canonical_dict(document: ResultsDocument) -> dict[str, Any]:
+    """The document as plain JSON values, in canonical order."""
+    sessions = sorted(document.sessions, key=lambda s: (s.number, s.tables, s.tables_of_three))
+    entries = [_entry(entry) for entry in document.entries]
+    entries.sort(key=lambda e: (e["number"], _dumps(e)))
+    penalties = [_penalty(p) for p in document.penalties]
+    penalties.sort(key=lambda p: (p["licence_number"], p["kind"], p["points"], p["reason"]))
+    return {
+        "format_version": document.format_version,
+        "sessions": [
+            {
+                "number": s.number,
+                "tables": s.tables,
+                "tables_of_three": s.tables_of_three,
+                "deals": s.deals,
+            }
+            for s in sessions
+        ],
+        "entries": entries,
+        "penalties": penalties,
+    }
+
+
+def canonical_json(document: ResultsDocument) -> bytes:
+    """The canonical form as UTF-8 bytes: sorted keys, no spaces."""
+    return _dumps(canonical_dict(document)).encode("utf-8")
+
+
+def results_sha256(document: ResultsDocument) -> str:
+    """The hex SHA-256 of :func:`canonical_json`: equal for the same results, however sent."""
+    return hashlib.sha256(canonical_json(document)).hexdigest()
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _entry(entry: EntryResult) -> dict[str, Any]:
+    players = sorted(
+        entry.players,
+        key=lambda p: (p.licence_number is None, p.licence_number or 0, p.name, p.total or 0),
+    )
+    return {
+        "number": entry.number,
+        "place": entry.place,
+        "total": entry.total,
+        "abandoned": entry.abandoned,
+        "players": [_player(player) for player in players],
+        "tiebreak": _tiebreak(entry.tiebreak),
+    }
+
+
+def _player(player: PlayerResult) -> dict[str, Any]:
+    positions = sorted(player.positions, key=lambda p: (p.session, p.position, p.table, p.score))
+    return {
+        "licence_number": player.licence_number,
+        "name": player.name,
+        "total": player.total,
+        "positions": [
+            {"session": p.session, "position": p.position, "table": p.table, "score": p.score}
+            for p in positions
+        ],
+    }
+
+
+def _tiebreak(tiebreak: TieBreakData | None) -> dict[str, Any] | None:
+    if tiebreak is None:
+        return None
+    return {
+        "best_position_score": tiebreak.best_position_score,
+        "contracts_made": {c.value: tiebreak.contracts_made.get(c, 0) for c in CONTRACTS},
+    }
+
+
+def _penalty(penalty: PenaltyRecord) -> dict[str, Any]:
+    return {
+        "licence_number": penalty.licence_number,
+        "points": penalty.points,
+        "kind": str(penalty.kind),
+        "reason": penalty.reason,
+    }

@@ -1,0 +1,231 @@
+"""The results of a tournament as submitted: sessions, entries, players, penalties.
+
+A tournament is declared separately (its format, its planned sessions); a
+results document carries only what happened. It is read from JSON
+(:mod:`competitions.rules.results.json_format`), CSV
+(:mod:`competitions.rules.results.csv_format`) or deal-by-deal score sheets
+(:mod:`competitions.rules.results.score_sheets`), checked by
+:mod:`competitions.rules.results.validation` and hashed by
+:mod:`competitions.rules.results.canonical`.
+
+Every total in a document is *after* penalties: a player's total is the sum of
+his position scores (*bilans*) less the points of his penalties, and an entry's
+total is the sum of its players' totals. This is the number the ranking orders.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from competitions.rules.engine.penalties import PenaltyKind
+from competitions.rules.engine.scoring import Contract
+
+FORMAT_VERSION = 1
+"""The only version of the interchange format this code reads."""
+
+# Sizes a document may not exceed (a national final has a few hundred players).
+MAX_SESSIONS = 20
+MAX_ENTRIES = 5_000
+MAX_PLAYERS_PER_ENTRY = 10  # above any team size: a wrong team size is reported, not cut
+MAX_POSITIONS_PER_PLAYER = 200
+MAX_PENALTIES = 5_000
+MAX_NAME_LENGTH = 200
+MAX_REASON_LENGTH = 300
+MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
+MAX_LICENCE_NUMBER = 2_147_483_647  # the registry stores licence numbers as 32-bit integers
+MAX_SCORE = 10_000_000  # far above anything a tournament can produce; keeps totals in 32 bits
+MAX_COUNT = 32_767  # tables, deals, positions, places... (16-bit columns of the registry)
+
+CONTRACTS: tuple[Contract, ...] = tuple(Contract)
+"""The contracts counted for article 29, lowest first: prise, garde, garde sans, garde contre."""
+
+
+def _no_contracts() -> Mapping[Contract, int]:
+    return MappingProxyType(dict.fromkeys(CONTRACTS, 0))
+
+
+@dataclass(frozen=True, slots=True)
+class SessionResult:
+    """A session (*séance*): how many tables played it, how many of them at 3, how many deals."""
+
+    number: int
+    tables: int
+    tables_of_three: int
+    deals: int
+
+    @property
+    def players(self) -> int:
+        """Players seated: 4 per table, less one per table of 3."""
+        return 4 * self.tables - self.tables_of_three
+
+
+@dataclass(frozen=True, slots=True)
+class PositionScore:
+    """A player's score (*bilan*) at one table for one position of one session."""
+
+    session: int
+    position: int
+    table: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """A player of an entry.
+
+    ``licence_number`` is ``None`` for a player without one (ranked, but gets no
+    points); such a player must then be named. ``total`` is optional (after
+    penalties); ``positions`` are optional, but given for every player or none.
+    """
+
+    licence_number: int | None
+    name: str = ""
+    total: int | None = None
+    positions: tuple[PositionScore, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreakData:
+    """An entry's figures for article 29 (*ex-æquo*).
+
+    ``best_position_score``: the entry's best score on one position (for a team,
+    the best sum of its players' scores on the same position); ``None`` if not
+    given (it is then computed from the position scores, when given).
+    ``contracts_made``: contracts made by the entry's players as takers, by
+    contract; always holds the four contracts (missing ones count 0).
+    """
+
+    best_position_score: int | None = None
+    contracts_made: Mapping[Contract, int] = field(default_factory=_no_contracts)
+
+    def __post_init__(self) -> None:
+        given = dict(self.contracts_made)
+        counts = {contract: given.get(contract, 0) for contract in CONTRACTS}
+        extra = {key: value for key, value in given.items() if key not in counts}
+        object.__setattr__(self, "contracts_made", MappingProxyType({**counts, **extra}))
+
+
+@dataclass(frozen=True, slots=True)
+class EntryResult:
+    """A line of the final ranking: one player, a duo or a team of four."""
+
+    number: int
+    place: int
+    total: int
+    players: tuple[PlayerResult, ...]
+    abandoned: bool = False  # left before the end (article 27): ranked after everyone else
+    tiebreak: TieBreakData | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyRecord:
+    """A penalty in points the arbiter recorded against a player (already in the totals)."""
+
+    licence_number: int
+    points: int
+    kind: PenaltyKind
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SourceMap:
+    """Where the parts of a document were read, to locate problems in what was submitted.
+
+    ``parts`` maps the path of a part of the document (``sessions[0]``,
+    ``entries[3]``, ``entries[3].players[1]``,
+    ``entries[3].players[1].positions[2]``, ``penalties[0]``) to where it was
+    read: a CSV line (``lines[12]``, header = line 1) or a score sheet
+    (``score_sheets[4]``); the lists themselves (``sessions``...) may be mapped
+    too (``lines``: the whole file). With ``columns``, the rest of a path is translated to
+    the CSV column (``entries[3].total`` → ``lines[9].entry_total``).
+    """
+
+    parts: Mapping[str, str]
+    columns: bool = True
+
+    def locate(self, path: str) -> str:
+        """Where ``path`` is in what was submitted; unchanged when no part of it was mapped."""
+        for pattern, columns in _PARTS:
+            match = pattern.match(path)
+            if match is None:
+                continue
+            where = self.parts.get(match.group(1))
+            if where is None:
+                return path
+            rest = match.group(2)
+            if rest is None or not self.columns:
+                return where
+            column = columns.get(rest, columns.get(rest.split(".")[0]))
+            return f"{where}.{column}" if column else where
+        return self.parts.get(path, path)  # a whole list: "sessions", "entries", "penalties"
+
+
+_CONTRACT_COLUMNS = {f"tiebreak.contracts_made.{c.value}": c.value for c in CONTRACTS}
+_PARTS: tuple[tuple[re.Pattern[str], Mapping[str, str]], ...] = (
+    (
+        re.compile(r"^(entries\[\d+\]\.players\[\d+\]\.positions\[\d+\])(?:\.(.+))?$"),
+        {"session": "session", "position": "position", "table": "table", "score": "score"},
+    ),
+    (
+        re.compile(r"^(entries\[\d+\]\.players\[\d+\])(?:\.(.+))?$"),
+        {
+            "licence_number": "licence_number",
+            "name": "name",
+            "total": "player_total",
+            "positions": "licence_number",
+        },
+    ),
+    (
+        re.compile(r"^(entries\[\d+\])(?:\.(.+))?$"),
+        {
+            "number": "entry",
+            "place": "place",
+            "total": "entry_total",
+            "abandoned": "abandoned",
+            "players": "entry",
+            "tiebreak": "best_position_score",
+            "tiebreak.best_position_score": "best_position_score",
+            **_CONTRACT_COLUMNS,
+        },
+    ),
+    (
+        re.compile(r"^(sessions\[\d+\])(?:\.(.+))?$"),
+        {
+            "number": "session",
+            "tables": "tables",
+            "tables_of_three": "tables_of_three",
+            "deals": "deals",
+        },
+    ),
+    (
+        re.compile(r"^(penalties\[\d+\])(?:\.(.+))?$"),
+        {
+            "licence_number": "licence_number",
+            "points": "points",
+            "kind": "kind",
+            "reason": "reason",
+        },
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultsDocument:
+    """The results of one tournament, in the order they were given.
+
+    ``source`` is set when the document was read from CSV, so that problems
+    found later name the file's lines; it takes no part in comparisons.
+    """
+
+    format_version: int
+    sessions: tuple[SessionResult, ...]
+    entries: tuple[EntryResult, ...]
+    penalties: tuple[PenaltyRecord, ...] = ()
+    source: SourceMap | None = field(default=None, compare=False, repr=False)
+
+    def locate(self, path: str) -> str:
+        """Where ``path`` is in what was submitted (itself for JSON, a CSV cell for CSV)."""
+        return path if self.source is None else self.source.locate(path)

@@ -1,0 +1,590 @@
+"""The JSON form of a results document (see ``docs/results-format.md``).
+
+:func:`parse_json` reads bytes, text or an already decoded object and returns a
+:class:`~competitions.rules.results.document.ResultsDocument`, or raises
+:class:`~core.problems.RuleViolation` with every structural problem
+(malformed JSON, missing or unknown field, wrong type, number out of range,
+unknown penalty kind, too many items). What the results *mean* (places against
+totals, table counts...) is checked afterwards by
+:func:`competitions.rules.results.validation.validate`.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from competitions.rules.engine.penalties import PenaltyKind
+from competitions.rules.results.document import (
+    CONTRACTS,
+    FORMAT_VERSION,
+    MAX_COUNT,
+    MAX_DOCUMENT_BYTES,
+    MAX_ENTRIES,
+    MAX_LICENCE_NUMBER,
+    MAX_NAME_LENGTH,
+    MAX_PENALTIES,
+    MAX_PLAYERS_PER_ENTRY,
+    MAX_POSITIONS_PER_PLAYER,
+    MAX_REASON_LENGTH,
+    MAX_SCORE,
+    MAX_SESSIONS,
+    EntryResult,
+    PenaltyRecord,
+    PlayerResult,
+    PositionScore,
+    ResultsDocument,
+    SessionResult,
+    TieBreakData,
+)
+from core.problems import Problem, RuleViolation
+
+T = TypeVar("T")
+
+MISSING = object()
+"""Marks a field absent from its object (``None`` is JSON's ``null``)."""
+
+
+def _join(where: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{where}[{key}]"
+    return f"{where}.{key}" if where else key
+
+
+def _kind_of(value: object) -> str:
+    """How a JSON value is called in a message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a decimal number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+class JsonReader:
+    """Reads decoded JSON values, collecting every problem instead of stopping at the first."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def report(self, where: str, code: str, message: str) -> None:
+        self.problems.append(Problem(where, code, message))
+
+    def object(
+        self,
+        value: object,
+        where: str,
+        *,
+        required: Iterable[str],
+        optional: Iterable[str] = (),
+        what: str = "an object",
+    ) -> dict[str, Any] | None:
+        """``value`` if it is an object with every required key and no unknown one."""
+        if not isinstance(value, dict):
+            self.report(
+                where or "document",
+                "wrong_type",
+                f"Expected {what} here, got {_kind_of(value)}.",
+            )
+            return None
+        required = tuple(required)
+        known = set(required) | set(optional)
+        for key in required:
+            if key not in value:
+                self.report(_join(where, key), "missing_field", f"The field '{key}' is required.")
+        for key in value:
+            if key not in known:
+                self.report(
+                    _join(where, str(key)),
+                    "unknown_field",
+                    f"'{key}' is not a field here; the fields are: {', '.join(sorted(known))}.",
+                )
+        return value
+
+    def array(
+        self, value: object, where: str, *, limit: int, what: str, optional: bool = False
+    ) -> list[Any]:
+        """``value`` if it is an array of at most ``limit`` items (else an empty list)."""
+        if value is MISSING or (optional and value is None):
+            return []
+        if not isinstance(value, list):
+            self.report(where, "wrong_type", f"Expected an array of {what}, got {_kind_of(value)}.")
+            return []
+        if len(value) > limit:
+            self.report(
+                where,
+                "too_many_items",
+                f"At most {limit} {what} are accepted in one document, got {len(value)}.",
+            )
+            return []
+        return value
+
+    def integer(
+        self,
+        value: object,
+        where: str,
+        *,
+        minimum: int,
+        maximum: int,
+        nullable: bool = False,
+    ) -> int | None:
+        """``value`` if it is a whole number within [minimum, maximum]."""
+        if value is MISSING or (nullable and value is None):
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, float) and value.is_integer():
+                shown = f"{value!r} (write it without a decimal point)"
+            else:
+                shown = _kind_of(value)
+            self.report(where, "not_an_integer", f"Expected a whole number, got {shown}.")
+            return None
+        if value < minimum:
+            code = "negative_number" if minimum == 0 else "number_too_small"
+            self.report(where, code, f"Expected a number of at least {minimum}, got {value}.")
+            return None
+        if value > maximum:
+            self.report(
+                where, "number_too_large", f"Expected a number of at most {maximum}, got {value}."
+            )
+            return None
+        return value
+
+    def string(
+        self, value: object, where: str, *, maximum: int, required: bool = False
+    ) -> str | None:
+        """``value`` trimmed and in Unicode NFC, if it is a string of at most ``maximum`` chars."""
+        if value is MISSING or value is None:
+            if required:
+                self.report(where, "missing_field", "A non-empty text is required here.")
+            return None if required else ""
+        if not isinstance(value, str):
+            self.report(where, "wrong_type", f"Expected a string, got {_kind_of(value)}.")
+            return None
+        text = unicodedata.normalize("NFC", value.strip())
+        if len(text) > maximum:
+            self.report(
+                where,
+                "text_too_long",
+                f"At most {maximum} characters are accepted, got {len(text)}.",
+            )
+            return None
+        if required and not text:
+            self.report(where, "blank_text", "A non-empty text is required here.")
+            return None
+        return text
+
+    def boolean(self, value: object, where: str, *, default: bool) -> bool | None:
+        if value is MISSING or value is None:
+            return default
+        if not isinstance(value, bool):
+            self.report(where, "wrong_type", f"Expected true or false, got {_kind_of(value)}.")
+            return None
+        return value
+
+    def items(
+        self, values: list[Any], where: str, read: Callable[[Any, str], T | None]
+    ) -> tuple[T, ...] | None:
+        """Each item read; ``None`` if any could not be."""
+        results = [read(value, _join(where, i)) for i, value in enumerate(values)]
+        if any(result is None for result in results):
+            return None
+        return tuple(results)  # type: ignore[arg-type]
+
+
+def decode_json(data: bytes | str | dict[str, Any], *, what: str) -> dict[str, Any]:
+    """``data`` as a decoded JSON object; raise RuleViolation if it is not valid JSON."""
+    if isinstance(data, dict):
+        return data
+    if isinstance(data, bytes | bytearray):
+        if len(data) > MAX_DOCUMENT_BYTES:
+            raise RuleViolation.single(
+                "document",
+                "document_too_large",
+                f"A {what} may be at most {MAX_DOCUMENT_BYTES} bytes, got {len(data)}.",
+            )
+        try:
+            text = bytes(data).decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise RuleViolation.single(
+                "document",
+                "not_utf8",
+                f"The {what} is not UTF-8 text: byte {error.start} "
+                f"(0x{data[error.start]:02x}) cannot be decoded. Save it as UTF-8.",
+            ) from None
+    elif isinstance(data, str):
+        text = data.removeprefix("\ufeff")
+        if len(text) > MAX_DOCUMENT_BYTES:
+            raise RuleViolation.single(
+                "document",
+                "document_too_large",
+                f"A {what} may be at most {MAX_DOCUMENT_BYTES} characters, got {len(text)}.",
+            )
+    else:
+        raise RuleViolation.single(
+            "document",
+            "wrong_type",
+            f"A {what} is JSON text or a decoded JSON object, not {type(data).__name__}.",
+        )
+    duplicates: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        found = dict(items)
+        if len(found) != len(items):
+            keys = [key for key, _ in items]
+            duplicates.extend(key for key in found if keys.count(key) > 1)
+        return found
+
+    def constant(name: str) -> float:
+        raise ValueError(f"{name} is not a JSON number")
+
+    try:
+        decoded = json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
+    except json.JSONDecodeError as error:
+        raise RuleViolation.single(
+            "document",
+            "invalid_json",
+            f"The {what} is not valid JSON: {error.msg} at line {error.lineno}, "
+            f"column {error.colno}.",
+        ) from None
+    except (ValueError, RecursionError) as error:
+        raise RuleViolation.single(
+            "document", "invalid_json", f"The {what} is not valid JSON: {error}."
+        ) from None
+    if duplicates:
+        raise RuleViolation(
+            Problem(
+                "document",
+                "duplicate_key",
+                f"The key '{key}' appears twice in the same JSON object; each field is given once.",
+            )
+            for key in dict.fromkeys(duplicates)
+        )
+    if not isinstance(decoded, dict):
+        raise RuleViolation.single(
+            "document",
+            "wrong_type",
+            f"A {what} is a JSON object, not {_kind_of(decoded)}.",
+        )
+    return decoded
+
+
+def parse_json(data: bytes | str | dict[str, Any]) -> ResultsDocument:
+    """Read a results document in its JSON form; raise RuleViolation with every problem."""
+    root = decode_json(data, what="results document")
+    reader = JsonReader()
+    document = _read_document(reader, root)
+    if reader.problems or document is None:
+        raise RuleViolation(reader.problems)
+    return document
+
+
+def _read_document(reader: JsonReader, root: dict[str, Any]) -> ResultsDocument | None:
+    if "score_sheets" in root:
+        reader.report(
+            "score_sheets",
+            "score_sheets_not_expected",
+            "This document carries score sheets: submit it as score sheets, not as results.",
+        )
+        return None
+    obj = reader.object(
+        root,
+        "",
+        required=("format_version", "sessions", "entries"),
+        optional=("penalties",),
+        what="a results document",
+    )
+    if obj is None:
+        return None
+    version = obj.get("format_version", MISSING)
+    if version is not MISSING and version != FORMAT_VERSION:
+        reader.report(
+            "format_version",
+            "unsupported_format_version",
+            f"Only format_version {FORMAT_VERSION} is supported, got {version!r}.",
+        )
+    sessions = reader.items(
+        reader.array(obj.get("sessions", MISSING), "sessions", limit=MAX_SESSIONS, what="sessions"),
+        "sessions",
+        lambda value, where: read_session(reader, value, where),
+    )
+    entries = reader.items(
+        reader.array(obj.get("entries", MISSING), "entries", limit=MAX_ENTRIES, what="entries"),
+        "entries",
+        lambda value, where: _read_entry(reader, value, where),
+    )
+    penalties = read_penalties(reader, obj.get("penalties", MISSING))
+    if sessions is None or entries is None or penalties is None or reader.problems:
+        return None
+    return ResultsDocument(
+        format_version=FORMAT_VERSION, sessions=sessions, entries=entries, penalties=penalties
+    )
+
+
+def read_session(reader: JsonReader, value: object, where: str) -> SessionResult | None:
+    obj = reader.object(
+        value,
+        where,
+        required=("number", "tables", "deals"),
+        optional=("tables_of_three",),
+        what="a session",
+    )
+    if obj is None:
+        return None
+    number = reader.integer(obj.get("number", MISSING), f"{where}.number", minimum=1, maximum=99)
+    tables = reader.integer(
+        obj.get("tables", MISSING), f"{where}.tables", minimum=0, maximum=MAX_COUNT
+    )
+    three = reader.integer(
+        obj.get("tables_of_three", 0), f"{where}.tables_of_three", minimum=0, maximum=MAX_COUNT
+    )
+    deals = reader.integer(
+        obj.get("deals", MISSING), f"{where}.deals", minimum=0, maximum=MAX_COUNT
+    )
+    if number is None or tables is None or three is None or deals is None:
+        return None
+    return SessionResult(number=number, tables=tables, tables_of_three=three, deals=deals)
+
+
+def _read_entry(reader: JsonReader, value: object, where: str) -> EntryResult | None:
+    before = len(reader.problems)
+    obj = reader.object(
+        value,
+        where,
+        required=("number", "place", "total", "players"),
+        optional=("abandoned", "tiebreak"),
+        what="an entry",
+    )
+    if obj is None:
+        return None
+    number = reader.integer(
+        obj.get("number", MISSING), f"{where}.number", minimum=1, maximum=MAX_LICENCE_NUMBER
+    )
+    place = reader.integer(
+        obj.get("place", MISSING), f"{where}.place", minimum=1, maximum=MAX_ENTRIES
+    )
+    total = reader.integer(
+        obj.get("total", MISSING), f"{where}.total", minimum=-MAX_SCORE, maximum=MAX_SCORE
+    )
+    abandoned = reader.boolean(obj.get("abandoned", MISSING), f"{where}.abandoned", default=False)
+    players = reader.items(
+        reader.array(
+            obj.get("players", MISSING),
+            f"{where}.players",
+            limit=MAX_PLAYERS_PER_ENTRY,
+            what="players",
+        ),
+        f"{where}.players",
+        lambda item, at: _read_player(reader, item, at),
+    )
+    tiebreak_value = obj.get("tiebreak")
+    tiebreak = None
+    if tiebreak_value is not None:
+        tiebreak = _read_tiebreak(reader, tiebreak_value, f"{where}.tiebreak")
+    if len(reader.problems) > before or number is None or place is None or total is None:
+        return None
+    if abandoned is None or players is None:
+        return None
+    return EntryResult(
+        number=number,
+        place=place,
+        total=total,
+        players=players,
+        abandoned=abandoned,
+        tiebreak=tiebreak,
+    )
+
+
+def _read_player(reader: JsonReader, value: object, where: str) -> PlayerResult | None:
+    before = len(reader.problems)
+    obj = reader.object(
+        value,
+        where,
+        required=("licence_number",),
+        optional=("name", "total", "positions"),
+        what="a player",
+    )
+    if obj is None:
+        return None
+    licence = reader.integer(
+        obj.get("licence_number", MISSING),
+        f"{where}.licence_number",
+        minimum=1,
+        maximum=MAX_LICENCE_NUMBER,
+        nullable=True,
+    )
+    name = reader.string(obj.get("name"), f"{where}.name", maximum=MAX_NAME_LENGTH)
+    if obj.get("licence_number", MISSING) is None and name == "":
+        reader.report(
+            f"{where}.name",
+            "unidentified_player",
+            "A player without a licence number must be named.",
+        )
+    total = reader.integer(
+        obj.get("total"), f"{where}.total", minimum=-MAX_SCORE, maximum=MAX_SCORE, nullable=True
+    )
+    positions = reader.items(
+        reader.array(
+            obj.get("positions", MISSING),
+            f"{where}.positions",
+            limit=MAX_POSITIONS_PER_PLAYER,
+            what="position scores",
+            optional=True,
+        ),
+        f"{where}.positions",
+        lambda item, at: read_position(reader, item, at),
+    )
+    if len(reader.problems) > before or name is None or positions is None:
+        return None
+    return PlayerResult(licence_number=licence, name=name, total=total, positions=positions)
+
+
+_POSITION_FIELDS = frozenset(("session", "position", "table", "score"))
+
+
+def read_position(reader: JsonReader, value: object, where: str) -> PositionScore | None:
+    if type(value) is dict and value.keys() == _POSITION_FIELDS:  # the common case, fast
+        session, position = value["session"], value["position"]
+        table, score = value["table"], value["score"]
+        if (
+            type(session) is int
+            and type(position) is int
+            and type(table) is int
+            and type(score) is int
+            and 1 <= session <= 99
+            and 1 <= position <= MAX_COUNT
+            and 1 <= table <= MAX_COUNT
+            and -MAX_SCORE <= score <= MAX_SCORE
+        ):
+            return PositionScore(session, position, table, score)
+    obj = reader.object(
+        value,
+        where,
+        required=("session", "position", "table", "score"),
+        what="a position score",
+    )
+    if obj is None:
+        return None
+    session = reader.integer(obj.get("session", MISSING), f"{where}.session", minimum=1, maximum=99)
+    position = reader.integer(
+        obj.get("position", MISSING), f"{where}.position", minimum=1, maximum=MAX_COUNT
+    )
+    table = reader.integer(
+        obj.get("table", MISSING), f"{where}.table", minimum=1, maximum=MAX_COUNT
+    )
+    score = reader.integer(
+        obj.get("score", MISSING), f"{where}.score", minimum=-MAX_SCORE, maximum=MAX_SCORE
+    )
+    if session is None or position is None or table is None or score is None:
+        return None
+    return PositionScore(session=session, position=position, table=table, score=score)
+
+
+def _read_tiebreak(reader: JsonReader, value: object, where: str) -> TieBreakData | None:
+    obj = reader.object(
+        value,
+        where,
+        required=(),
+        optional=("best_position_score", "contracts_made"),
+        what="tie-break data",
+    )
+    if obj is None:
+        return None
+    before = len(reader.problems)
+    best = reader.integer(
+        obj.get("best_position_score"),
+        f"{where}.best_position_score",
+        minimum=-MAX_SCORE,
+        maximum=MAX_SCORE,
+        nullable=True,
+    )
+    counts = {}
+    contracts = obj.get("contracts_made", {})
+    if contracts is None:
+        contracts = {}
+    if not isinstance(contracts, dict):
+        reader.report(
+            f"{where}.contracts_made",
+            "wrong_type",
+            f"Expected an object counting contracts made, got {_kind_of(contracts)}.",
+        )
+    else:
+        names = {contract.value: contract for contract in CONTRACTS}
+        for key, count in contracts.items():
+            at = f"{where}.contracts_made.{key}"
+            if key not in names:
+                reader.report(
+                    at,
+                    "unknown_contract",
+                    f"'{key}' is not a contract; the contracts are {', '.join(names)}.",
+                )
+                continue
+            number = reader.integer(count, at, minimum=0, maximum=MAX_COUNT)
+            if number is not None:
+                counts[names[key]] = number
+    if len(reader.problems) > before:
+        return None
+    return TieBreakData(best_position_score=best, contracts_made=counts)
+
+
+def read_penalties(reader: JsonReader, value: object) -> tuple[PenaltyRecord, ...] | None:
+    return reader.items(
+        reader.array(value, "penalties", limit=MAX_PENALTIES, what="penalties", optional=True),
+        "penalties",
+        lambda item, where: _read_penalty(reader, item, where),
+    )
+
+
+def _read_penalty(reader: JsonReader, value: object, where: str) -> PenaltyRecord | None:
+    obj = reader.object(
+        value,
+        where,
+        required=("licence_number", "points", "kind", "reason"),
+        what="a penalty",
+    )
+    if obj is None:
+        return None
+    licence = reader.integer(
+        obj.get("licence_number", MISSING),
+        f"{where}.licence_number",
+        minimum=1,
+        maximum=MAX_LICENCE_NUMBER,
+    )
+    points = reader.integer(
+        obj.get("points", MISSING), f"{where}.points", minimum=0, maximum=MAX_SCORE
+    )
+    kind = penalty_kind(reader, obj.get("kind", MISSING), f"{where}.kind")
+    reason = reader.string(
+        obj.get("reason", MISSING), f"{where}.reason", maximum=MAX_REASON_LENGTH, required=True
+    )
+    if licence is None or points is None or kind is None or reason is None:
+        return None
+    return PenaltyRecord(licence_number=licence, points=points, kind=kind, reason=reason)
+
+
+def penalty_kind(reader: JsonReader, value: object, where: str) -> PenaltyKind | None:
+    """``value`` as a kind of the penalty catalogue (chapter 4 and article 26)."""
+    if value is MISSING:
+        return None
+    if isinstance(value, str):
+        try:
+            return PenaltyKind(value.strip())
+        except ValueError:
+            pass
+    reader.report(
+        where,
+        "unknown_penalty_kind",
+        f"{value!r} is not a kind of penalty; the kinds are: "
+        f"{', '.join(kind.value for kind in PenaltyKind)}.",
+    )
+    return None

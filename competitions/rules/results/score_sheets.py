@@ -1,0 +1,603 @@
+"""Results given as the score sheets themselves (*feuilles de marque*), deal by deal.
+
+Instead of totals and places, the organiser sends every table's sheet for
+every position; the tournament engine totals each sheet
+(:func:`competitions.rules.engine.sheets.total_sheet`: every line checked, every
+balance computed), and this module turns the balances into a
+:class:`ResultsDocument`: each player's position scores, totals after
+penalties, the article 29 figures (best position score; contracts made, when
+every line carries the deal's facts), and places ranked by
+:func:`competitions.rules.engine.standings.rank` ("1224" convention, abandons last,
+article 29 in championship mode). Sessions are counted from the sheets: a
+session's tables and tables of 3 are those of its position with the most
+tables, its deals the sum over its positions of the longest sheet.
+
+The document returned is then checked like any other with
+:func:`competitions.rules.results.validation.validate`; its problems name the sheets.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from competitions.rules.engine.penalties import Penalty
+from competitions.rules.engine.scoring import (
+    DEFAULT_SCORING_RULES,
+    Deal,
+    Poignee,
+    ScoringRules,
+)
+from competitions.rules.engine.sheets import DealLine, ScoreSheet, total_sheet
+from competitions.rules.engine.standings import (
+    Entry,
+    MemberResult,
+    RankingMode,
+    rank,
+)
+from competitions.rules.engine.standings import (
+    TieBreakData as EngineTieBreak,
+)
+from competitions.rules.engine.tables import Orientation
+from competitions.rules.results.document import (
+    CONTRACTS,
+    FORMAT_VERSION,
+    MAX_ENTRIES,
+    MAX_LICENCE_NUMBER,
+    MAX_NAME_LENGTH,
+    MAX_PLAYERS_PER_ENTRY,
+    EntryResult,
+    PenaltyRecord,
+    PlayerResult,
+    PositionScore,
+    ResultsDocument,
+    SessionResult,
+    SourceMap,
+    TieBreakData,
+)
+from competitions.rules.results.json_format import (
+    MISSING,
+    JsonReader,
+    decode_json,
+    read_penalties,
+)
+from core.problems import Problem, RuleViolation
+from rankings.rules.rulebook import Format
+
+MAX_SHEETS = 20_000
+MAX_DEALS_PER_SHEET = 60
+
+_FACTS = (
+    "contract",
+    "taker",
+    "called_partner",
+    "oudlers",
+    "attack_points",
+    "poignees",
+    "petit_au_bout",
+    "chelem_announced",
+    "chelem_made_by",
+)
+
+PlayerKey = int | str  # a licence number, or the name of a player without one
+
+
+@dataclass(slots=True)
+class _Seated:
+    """One player of the tournament, as the sheets and entries name him."""
+
+    key: PlayerKey
+    name: str
+    positions: list[PositionScore] = field(default_factory=list)
+    where: list[str] = field(default_factory=list)  # sheet of each position score
+    contracts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CONTRACTS, 0))
+
+
+@dataclass(slots=True)
+class _Team:
+    number: int
+    players: list[PlayerKey]
+    names: list[str]
+    abandoned: bool
+    where: str
+
+
+@dataclass(slots=True)
+class _Sheets:
+    """The totalled sheets: each round's tables as (players, deal lines, sheet path)."""
+
+    rounds: dict[tuple[int, int], dict[int, tuple[int, int, str]]]
+    every_line_has_facts: bool
+
+
+def parse_score_sheets(
+    data: bytes | str | dict[str, Any],
+    *,
+    format: Format | str,  # the tournament's declared format
+    ranking: RankingMode = RankingMode.PLAIN,
+    rules: ScoringRules = DEFAULT_SCORING_RULES,
+) -> ResultsDocument:
+    """Read score sheets (JSON) and compute the results document; raise every problem.
+
+    ``ranking`` is :attr:`RankingMode.PLAIN` for an ordinary tournament (level
+    entries share a place) and :attr:`RankingMode.CHAMPIONSHIP` where article 29
+    separates them.
+    """
+    try:
+        fmt = Format(format)
+    except ValueError:
+        raise RuleViolation.single(
+            "format",
+            "unknown_format",
+            f"{format!r} is not a tournament format; one of: {', '.join(f.value for f in Format)}.",
+        ) from None
+    root = decode_json(data, what="score sheets document")
+    reader = JsonReader()
+    obj = reader.object(
+        root,
+        "",
+        required=("format_version", "score_sheets"),
+        optional=("entries", "penalties"),
+        what="a score sheets document",
+    )
+    if obj is None:
+        raise RuleViolation(reader.problems)
+    version = obj.get("format_version", MISSING)
+    if version is not MISSING and version != FORMAT_VERSION:
+        reader.report(
+            "format_version",
+            "unsupported_format_version",
+            f"Only format_version {FORMAT_VERSION} is supported, got {version!r}.",
+        )
+    teams = _read_entries(reader, obj.get("entries", MISSING), fmt)
+    sheets = reader.array(
+        obj.get("score_sheets", MISSING), "score_sheets", limit=MAX_SHEETS, what="score sheets"
+    )
+    penalties = read_penalties(reader, obj.get("penalties", MISSING))
+    players: dict[PlayerKey, _Seated] = {}
+    if teams is not None:
+        for team in teams:
+            for key, name in zip(team.players, team.names, strict=True):
+                players[key] = _Seated(key, name)
+    totals = _total_sheets(reader, sheets, players, teams is not None, rules)
+    if reader.problems or totals is None or penalties is None:
+        raise RuleViolation(reader.problems)
+    if teams is None:
+        teams = [
+            _Team(k + 1, [player.key], [player.name], False, player.where[0])
+            for k, player in enumerate(players.values())
+        ]
+    else:
+        _check_everyone_played(reader, teams, players)
+    if teams and len(teams) > MAX_ENTRIES:
+        reader.report("entries", "too_many_items", f"At most {MAX_ENTRIES} entries are accepted.")
+    if reader.problems:
+        raise RuleViolation(reader.problems)
+    return _document(teams, players, totals, penalties, ranking)
+
+
+def _read_entries(reader: JsonReader, value: object, fmt: Format) -> list[_Team] | None:
+    if value is MISSING or value is None:
+        if fmt is not Format.INDIVIDUAL:
+            reader.report(
+                "entries",
+                "missing_field",
+                f"A {fmt.value} tournament's score sheets need its entries (which players "
+                f"make each team).",
+            )
+        return None
+    items = reader.array(value, "entries", limit=MAX_ENTRIES, what="entries")
+    teams: list[_Team] = []
+    for i, item in enumerate(items):
+        where = f"entries[{i}]"
+        obj = reader.object(
+            item, where, required=("number", "players"), optional=("abandoned",), what="an entry"
+        )
+        if obj is None:
+            continue
+        number = reader.integer(
+            obj.get("number", MISSING), f"{where}.number", minimum=1, maximum=MAX_LICENCE_NUMBER
+        )
+        abandoned = reader.boolean(obj.get("abandoned"), f"{where}.abandoned", default=False)
+        keys: list[PlayerKey] = []
+        names: list[str] = []
+        members = reader.array(
+            obj.get("players", MISSING),
+            f"{where}.players",
+            limit=MAX_PLAYERS_PER_ENTRY,
+            what="players",
+        )
+        for j, member in enumerate(members):
+            at = f"{where}.players[{j}]"
+            player = reader.object(
+                member, at, required=("licence_number",), optional=("name",), what="a player"
+            )
+            if player is None:
+                continue
+            licence = reader.integer(
+                player.get("licence_number", MISSING),
+                f"{at}.licence_number",
+                minimum=1,
+                maximum=MAX_LICENCE_NUMBER,
+                nullable=True,
+            )
+            name = reader.string(player.get("name"), f"{at}.name", maximum=MAX_NAME_LENGTH)
+            if licence is not None and name is not None:
+                keys.append(licence)
+                names.append(name)
+            elif player.get("licence_number", MISSING) is None and name:
+                keys.append(name)
+                names.append(name)
+            elif player.get("licence_number", MISSING) is None:
+                reader.report(
+                    f"{at}.name",
+                    "unidentified_player",
+                    "A player without a licence number must be named (the sheets seat him "
+                    "by that name).",
+                )
+        if number is not None and abandoned is not None:
+            teams.append(_Team(number, keys, names, abandoned, where))
+    seen: dict[PlayerKey, str] = {}
+    for i, team in enumerate(teams):
+        for j, key in enumerate(team.players):
+            if key in seen:
+                reader.report(
+                    f"{team.where}.players[{j}]",
+                    "duplicate_player",
+                    f"Player {key!r} is already in {seen[key]}; a player is in one entry.",
+                )
+            seen[key] = f"entries[{i}]"
+    return teams
+
+
+def _total_sheets(
+    reader: JsonReader,
+    sheets: list[Any],
+    players: dict[PlayerKey, _Seated],
+    entries_given: bool,
+    rules: ScoringRules,
+) -> _Sheets | None:
+    """Total every sheet and record each player's balances."""
+    rounds: dict[tuple[int, int], dict[int, tuple[int, int, str]]] = defaultdict(dict)
+    every_line_has_facts = True
+    seated_at: dict[tuple[PlayerKey, int, int], str] = {}
+    for k, value in enumerate(sheets):
+        where = f"score_sheets[{k}]"
+        obj = reader.object(
+            value,
+            where,
+            required=("session", "position", "table", "players", "deals"),
+            what="a score sheet",
+        )
+        if obj is None:
+            continue
+        session = reader.integer(
+            obj.get("session", MISSING), f"{where}.session", minimum=1, maximum=99
+        )
+        seat_players = _read_seats(reader, obj.get("players", MISSING), f"{where}.players")
+        lines = _read_lines(
+            reader, obj.get("deals", MISSING), f"{where}.deals", len(seat_players or {})
+        )
+        if session is None or seat_players is None or lines is None:
+            continue
+        if "table" not in obj or "position" not in obj:
+            continue  # reported as missing fields
+        sheet = ScoreSheet(
+            table=obj.get("table"),  # type: ignore[arg-type]  # the engine checks it
+            position=obj.get("position"),  # type: ignore[arg-type]
+            players={seat: str(key) for seat, key in seat_players.items()},
+            deals=tuple(lines),
+        )
+        try:
+            totals = total_sheet(sheet, rules)
+        except RuleViolation as refused:
+            for problem in refused.problems:
+                reader.report(f"{where}.{problem.field}", problem.code, problem.message)
+            continue
+        round_ = (session, totals.position)
+        if totals.table in rounds[round_]:
+            reader.report(
+                f"{where}.table",
+                "duplicate_score_sheet",
+                f"Session {session}, position {totals.position}, table {totals.table} already "
+                f"has a sheet ({rounds[round_][totals.table][2]}).",
+            )
+            continue
+        rounds[round_][totals.table] = (len(seat_players), len(lines), where)
+        for seat, key in seat_players.items():
+            at = f"{where}.players.{seat}"
+            earlier = seated_at.get((key, *round_))
+            if earlier is not None:
+                reader.report(
+                    at,
+                    "player_at_two_tables",
+                    f"Player {key!r} is also seated at {earlier} in session {session}, "
+                    f"position {totals.position}; a player sits at one table per position.",
+                )
+                continue
+            seated_at[(key, *round_)] = where
+            player = players.get(key)
+            if player is None:
+                if entries_given:
+                    reader.report(
+                        at,
+                        "player_not_in_entries",
+                        f"Player {key!r} is seated here but is in none of the entries.",
+                    )
+                    continue
+                player = players[key] = _Seated(key, key if isinstance(key, str) else "")
+            player.positions.append(
+                PositionScore(session, totals.position, totals.table, totals.players[seat].balance)
+            )
+            player.where.append(at)
+        _count_contracts(sheet, seat_players, players, rules)
+        every_line_has_facts &= all(line.facts is not None for line in lines)
+    return None if reader.problems else _Sheets(rounds, every_line_has_facts)
+
+
+def _count_contracts(
+    sheet: ScoreSheet,
+    seat_players: dict[Orientation, PlayerKey],
+    players: dict[PlayerKey, _Seated],
+    rules: ScoringRules,
+) -> None:
+    """Credit each taker with the contracts he made (article 29: *contrats réussis*).
+
+    A contract is made when the attack's points reach what its oudlers require
+    (the engine's rule; the facts were checked by :func:`total_sheet`).
+    """
+    for line in sheet.deals:
+        facts = line.facts
+        if facts is None or facts.contract is None:
+            continue
+        made = Fraction(facts.attack_points) >= rules.points_needed[facts.oudlers]
+        taker = players.get(seat_players[Orientation(facts.taker)])
+        if made and taker is not None:
+            taker.contracts[facts.contract] += 1
+
+
+def _read_seats(
+    reader: JsonReader, value: object, where: str
+) -> dict[Orientation, PlayerKey] | None:
+    if not isinstance(value, dict):
+        reader.report(
+            where,
+            "wrong_type",
+            "Expected an object naming the player at each seat (N, S, E, W).",
+        )
+        return None
+    seats: dict[Orientation, PlayerKey] = {}
+    failed = False
+    for seat, player in value.items():
+        at = f"{where}.{seat}"
+        try:
+            orientation = Orientation(seat)
+        except ValueError:
+            reader.report(
+                at, "unknown_seat", f"{seat!r} is not a seat; the seats are N, S, E, W (and 5)."
+            )
+            failed = True
+            continue
+        if isinstance(player, bool) or not isinstance(player, int | str):
+            reader.report(
+                at,
+                "wrong_type",
+                "A seat holds a licence number, or the name of a player without one.",
+            )
+            failed = True
+        elif isinstance(player, int) and not 1 <= player <= MAX_LICENCE_NUMBER:
+            reader.report(at, "number_out_of_range", f"{player} is not a licence number.")
+            failed = True
+        elif isinstance(player, str) and not player.strip():
+            reader.report(at, "blank_text", "A seat names its player.")
+            failed = True
+        else:
+            seats[orientation] = player.strip() if isinstance(player, str) else player
+    return None if failed else seats
+
+
+def _read_lines(
+    reader: JsonReader, value: object, where: str, table_size: int
+) -> list[DealLine] | None:
+    items = reader.array(value, where, limit=MAX_DEALS_PER_SHEET, what="deals")
+    lines: list[DealLine] = []
+    failed = False
+    for i, item in enumerate(items):
+        at = f"{where}[{i}]"
+        obj = reader.object(item, at, required=(), optional=(*_FACTS, "marks"), what="a deal")
+        if obj is None:
+            failed = True
+            continue
+        marks = obj.get("marks")
+        if marks is not None and not isinstance(marks, dict):
+            reader.report(f"{at}.marks", "wrong_type", "Expected the marks by seat (N, S, E, W).")
+            failed = True
+            continue
+        facts = None
+        if "contract" in obj:
+            facts = _read_facts(reader, obj, at, table_size)
+            if facts is None:
+                failed = True
+                continue
+        elif any(name in obj for name in _FACTS):
+            reader.report(
+                f"{at}.contract",
+                "missing_field",
+                "A deal given by its facts names the contract (null if everyone passed).",
+            )
+            failed = True
+            continue
+        lines.append(DealLine(facts=facts, marks=marks))
+    return None if failed else lines
+
+
+def _read_facts(reader: JsonReader, obj: dict[str, Any], where: str, size: int) -> Deal | None:
+    poignees = []
+    raw = obj.get("poignees") or []
+    if not isinstance(raw, list):
+        reader.report(f"{where}.poignees", "wrong_type", "Expected an array of poignées.")
+        return None
+    for i, item in enumerate(raw):
+        found = reader.object(
+            item, f"{where}.poignees[{i}]", required=("seat", "trumps"), what="a poignée"
+        )
+        if found is None:
+            return None
+        poignees.append(Poignee(found.get("seat"), found.get("trumps")))  # type: ignore[arg-type]
+    announced = obj.get("chelem_announced", False)
+    return Deal(
+        table_size=size,  # type: ignore[arg-type]  # the engine checks every fact
+        contract=obj.get("contract"),
+        taker=obj.get("taker"),
+        called_partner=obj.get("called_partner"),
+        oudlers=obj.get("oudlers"),
+        attack_points=obj.get("attack_points"),
+        poignees=tuple(poignees),
+        petit_au_bout=obj.get("petit_au_bout"),
+        chelem_announced=False if announced is None else announced,
+        chelem_made_by=obj.get("chelem_made_by"),
+    )
+
+
+def _check_everyone_played(
+    reader: JsonReader, teams: list[_Team], players: dict[PlayerKey, _Seated]
+) -> None:
+    for team in teams:
+        for j, key in enumerate(team.players):
+            player = players.get(key)
+            if player is not None and not player.positions:
+                reader.report(
+                    f"{team.where}.players[{j}]",
+                    "player_without_score_sheet",
+                    f"Player {key!r} of entry {team.number} is seated on no score sheet.",
+                )
+
+
+def _document(
+    teams: list[_Team],
+    players: dict[PlayerKey, _Seated],
+    sheets: _Sheets,
+    penalties: tuple[PenaltyRecord, ...],
+    ranking: RankingMode,
+) -> ResultsDocument:
+    parts: dict[str, str] = {"sessions": "score_sheets"}
+    penalty_points: dict[PlayerKey, int] = defaultdict(int)
+    for penalty in penalties:
+        penalty_points[penalty.licence_number] += penalty.points
+    contracts_known = sheets.every_line_has_facts
+
+    engine_entries = []
+    results: list[tuple[int, bool, int, tuple[PlayerResult, ...], TieBreakData | None]] = []
+    for i, team in enumerate(teams):
+        members: list[PlayerResult] = []
+        engine_members = []
+        by_round: dict[tuple[int, int], int] = defaultdict(int)
+        made = dict.fromkeys(CONTRACTS, 0)
+        for j, key in enumerate(team.players):
+            player = players[key]
+            order = sorted(
+                range(len(player.positions)),
+                key=lambda k, p=player: (p.positions[k].session, p.positions[k].position),
+            )
+            positions = tuple(player.positions[k] for k in order)
+            for k, index in enumerate(order):
+                parts[f"entries[{i}].players[{j}].positions[{k}]"] = player.where[index]
+            for score in positions:
+                by_round[(score.session, score.position)] += score.score
+            for contract, count in player.contracts.items():
+                made[contract] += count
+            balance = sum(score.score for score in positions)
+            penalty = penalty_points.get(key, 0) if isinstance(key, int) else 0
+            members.append(
+                PlayerResult(
+                    licence_number=key if isinstance(key, int) else None,
+                    name=player.name,
+                    total=balance - penalty,
+                    positions=positions,
+                )
+            )
+            engine_members.append(
+                MemberResult(
+                    player=str(key),
+                    total=balance,
+                    tie_break=EngineTieBreak(
+                        position_scores=tuple(score.score for score in positions),
+                        contracts_made={c.value: n for c, n in player.contracts.items()},
+                    )
+                    if contracts_known
+                    else None,
+                )
+            )
+        tiebreak = None
+        if contracts_known and by_round:
+            tiebreak = TieBreakData(best_position_score=max(by_round.values()), contracts_made=made)
+        engine_entries.append(
+            Entry(
+                entry_id=str(i),
+                members=tuple(engine_members),
+                penalties=tuple(
+                    Penalty(str(p.licence_number), p.kind, p.points, p.reason)
+                    for p in penalties
+                    if p.licence_number in team.players
+                ),
+                abandoned=team.abandoned,
+            )
+        )
+        total = sum(member.total or 0 for member in members)
+        results.append((team.number, team.abandoned, total, tuple(members), tiebreak))
+        if team.where.startswith("score_sheets"):
+            parts[f"entries[{i}]"] = team.where
+            parts[f"entries[{i}].players[0]"] = team.where
+
+    try:
+        ranked = rank(engine_entries, ranking)
+    except RuleViolation as refused:
+        raise RuleViolation(
+            Problem(re.sub(r"\.members\[", ".players[", p.field), p.code, p.message)
+            for p in refused.problems
+        ) from None
+    places = {int(placing.entry_id): placing.place for placing in ranked.placings}
+
+    sessions = []
+    first_sheet: dict[int, str] = {}
+    by_session: dict[int, list[tuple[int, dict[int, tuple[int, int, str]]]]] = defaultdict(list)
+    for (session, position), tables in sorted(sheets.rounds.items()):
+        by_session[session].append((position, tables))
+        first_sheet.setdefault(session, min((t[2] for t in tables.values()), key=_sheet_index))
+    for i, (number, positions) in enumerate(sorted(by_session.items())):
+        widest = max(positions, key=lambda p: (len(p[1]), -p[0]))[1]
+        sessions.append(
+            SessionResult(
+                number=number,
+                tables=len(widest),
+                tables_of_three=sum(1 for seats, _, _ in widest.values() if seats == 3),
+                deals=sum(max(lines for _, lines, _ in tables.values()) for _, tables in positions),
+            )
+        )
+        parts[f"sessions[{i}]"] = first_sheet[number]
+
+    return ResultsDocument(
+        format_version=FORMAT_VERSION,
+        sessions=tuple(sessions),
+        entries=tuple(
+            EntryResult(
+                number=number,
+                place=places[i],
+                total=total,
+                players=members,
+                abandoned=abandoned,
+                tiebreak=tiebreak,
+            )
+            for i, (number, abandoned, total, members, tiebreak) in enumerate(results)
+        ),
+        penalties=penalties,
+        source=SourceMap(parts=parts, columns=False),
+    )
+
+
+def _sheet_index(where: str) -> int:
+    """The index of a sheet path (``score_sheets[12]`` → 12), to order sheets as sent."""
+    return int(where[where.index("[") + 1 : where.index("]")])

@@ -1,0 +1,172 @@
+"""Writes on tournaments: declare, submit results, homologate, refuse, correct.
+
+Each service is one transaction. Permissions are checked here (a service is
+the only way to write), against the caller's scope.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from competitions.models import OrganizerKind, Tournament
+from competitions.tournaments import access
+from core.errors import PermissionDenied
+from core.problems import Problem, RuleViolation
+from federation.access import scope_of
+from federation.models import ArbiterAccreditation, Club, Committee, Player, Zone
+from federation.selectors import season_for_date
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What an organiser declares about a tournament."""
+
+    name: str
+    date: dt.date
+    venue: str
+    format: str
+    organizer_kind: str
+    organizer_number: int | None
+    arbiter_licence_number: int
+    arbiter_plays: bool = False
+    planned_sessions: int = 1
+    stage: str = "ordinary"
+    reference: str = ""
+
+
+class DeclarationConflict(Exception):
+    """The organiser's reference is already used by a different declaration."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+        super().__init__(f"reference already used by tournament {tournament.pk}")
+
+
+def _organizer(declaration: Declaration, problems: list[Problem]):
+    kind, number = declaration.organizer_kind, declaration.organizer_number
+    zone = committee = club = None
+    if kind == OrganizerKind.FEDERATION:
+        return zone, committee, club
+    if number is None:
+        problems.append(
+            Problem("organizer_number", "required", f"A {kind} organiser needs its number.")
+        )
+        return zone, committee, club
+    model = {
+        OrganizerKind.ZONE: Zone,
+        OrganizerKind.COMMITTEE: Committee,
+        OrganizerKind.CLUB: Club,
+    }[kind]
+    found = (
+        model.objects.select_related(*(["committee__zone"] if model is Club else []))
+        .filter(number=number)
+        .first()
+    )
+    if found is None:
+        problems.append(Problem("organizer_number", "unknown", f"No {kind} numbered {number}."))
+    zone, committee, club = (
+        (found, None, None)
+        if model is Zone
+        else (None, found, None)
+        if model is Committee
+        else (None, None, found)
+    )
+    return zone, committee, club
+
+
+@transaction.atomic
+def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, bool]:
+    """Declare a tournament; returns it and whether it was created.
+
+    Declaring again with the same organiser reference returns the existing
+    tournament (a client retrying after a timeout creates nothing twice).
+    """
+    problems: list[Problem] = []
+    season = season_for_date(declaration.date)
+    if season is None:
+        problems.append(
+            Problem(
+                "date", "no_season", f"No federation season contains {declaration.date:%Y-%m-%d}."
+            )
+        )
+    zone, committee, club = _organizer(declaration, problems)
+    arbiter = Player.objects.filter(licence_number=declaration.arbiter_licence_number).first()
+    if arbiter is None:
+        problems.append(
+            Problem(
+                "arbiter_licence_number",
+                "unknown",
+                f"No player with licence number {declaration.arbiter_licence_number}.",
+            )
+        )
+    elif (
+        season is not None
+        and not ArbiterAccreditation.objects.filter(player=arbiter, season=season).exists()
+    ):
+        problems.append(
+            Problem(
+                "arbiter_licence_number",
+                "not_an_arbiter",
+                f"Licence {arbiter.licence_number} is not an official FFT arbiter "
+                f"for season {season}.",
+            )
+        )
+    if declaration.planned_sessions < 1:
+        problems.append(
+            Problem("planned_sessions", "min_value", "A tournament has at least one session.")
+        )
+    if problems:
+        raise RuleViolation(problems)
+
+    scope = scope_of(by)
+    if not access.may_declare(
+        scope,
+        kind=declaration.organizer_kind,
+        zone=zone,
+        committee=committee,
+        club=club,
+        stage=declaration.stage,
+    ):
+        raise PermissionDenied(
+            "You may not declare tournaments for this organiser or at this stage."
+        )
+
+    fields = {
+        "season": season,
+        "name": declaration.name,
+        "date": declaration.date,
+        "venue": declaration.venue,
+        "format": declaration.format,
+        "stage": declaration.stage,
+        "organizer_kind": declaration.organizer_kind,
+        "organizer_zone": zone,
+        "organizer_committee": committee,
+        "organizer_club": club,
+        "arbiter": arbiter,
+        "arbiter_plays": declaration.arbiter_plays,
+        "planned_sessions": declaration.planned_sessions,
+    }
+    if declaration.reference:
+        existing = (
+            Tournament.objects.select_for_update(of=("self",))
+            .filter(
+                season=season,
+                organizer_kind=declaration.organizer_kind,
+                organizer_zone=zone,
+                organizer_committee=committee,
+                organizer_club=club,
+                reference=declaration.reference,
+            )
+            .first()
+        )
+        if existing is not None:
+            if all(getattr(existing, name) == value for name, value in fields.items()):
+                return existing, False
+            raise DeclarationConflict(existing)
+    tournament = Tournament(**fields, reference=declaration.reference, declared_by=by)
+    tournament._history_user = by
+    tournament.save()
+    return tournament, True

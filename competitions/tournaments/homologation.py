@@ -1,0 +1,236 @@
+"""Homologation: staff turn a submitted ranking into PCN and PP, refuse it with
+reasons, or correct a homologated tournament with a new revision.
+
+Allocations are computed by the pure rules (``rankings.rules``) from the
+revision's places and sessions, under the season's rulebook in force; the
+version used is stored with each allocation. A correction keeps the previous
+revision and its allocations (no longer current) and replaces them in the
+same transaction. The affected players' season totals are refreshed by a
+Celery task sent once the transaction has committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from django.db import transaction
+
+from competitions.models import (
+    ResultRevision,
+    Stage,
+    Tournament,
+    TournamentStatus,
+)
+from competitions.rules.results.canonical import results_sha256
+from competitions.tournaments import access
+from competitions.tournaments.homologation_conditions import require_conditions
+from competitions.tournaments.submission import (
+    Submitted,
+    parse_results,
+    store_revision,
+    validate_for,
+)
+from core.errors import PermissionDenied
+from core.problems import Problem, RuleViolation
+from federation.access import scope_of
+from rankings import tasks
+from rankings.models import Allocation, RulebookVersion
+from rankings.rulebooks import rulebook_in_force
+from rankings.rules.allocation import RankedEntry, allocate
+from rankings.rules.national_finals import allocate_national_final
+from rankings.rules.rulebook import Format, NationalFinal, Rulebook, StageKind
+
+
+def _locked(tournament: Tournament, by) -> Tournament:
+    tournament = (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("season", "organizer_club", "organizer_committee__zone", "organizer_zone")
+        .get(pk=tournament.pk)
+    )
+    if not access.may_homologate(scope_of(by), tournament):
+        raise PermissionDenied(
+            "Only federation or committee staff above the organiser may do this."
+        )
+    return tournament
+
+
+def national_final_kind(tournament: Tournament) -> NationalFinal:
+    """The fixed table of a national final: the seniors' for the seniors championship's
+    stage, else the one of the tournament's format (the interclubs play ``team4``)."""
+    stage = getattr(tournament, "championship_stage", None)  # None: not a championship stage
+    if stage is not None and stage.championship.kind == "seniors":
+        return NationalFinal.SENIORS
+    return NationalFinal(tournament.format)
+
+
+def compute_allocations(
+    tournament: Tournament, revision: ResultRevision, version: RulebookVersion, rulebook: Rulebook
+) -> list[Allocation]:
+    """The allocation rows of a revision: one per licensed player of a paid entry."""
+    entries = list(revision.entries.prefetch_related("players"))
+    ranking = [RankedEntry(entry_id=str(e.number), place=e.place) for e in entries]
+    stage = StageKind(tournament.stage)
+    # Ties that reach a competition with its own tie-breaks survived them when the
+    # tie-break data was submitted (article 29): then they share.
+    survived = any(e.tiebreak for e in entries)
+    if stage is StageKind.NATIONAL_FINAL:
+        result = allocate_national_final(
+            ranking, national_final_kind(tournament), rulebook, ties_after_tie_break=survived
+        )
+    else:
+        tables = [s.tables for s in revision.sessions.order_by("number")]
+        result = allocate(
+            ranking,
+            Format(tournament.format),
+            tables,
+            stage,
+            rulebook,
+            ties_after_tie_break=survived,
+        )
+    awards = {award.entry_id: award for award in result.awards}
+    rows = []
+    for entry in entries:
+        award = awards[str(entry.number)]
+        for player in entry.players.all():
+            if player.licensed and player.player_id is not None:
+                rows.append(
+                    Allocation(
+                        season_id=tournament.season_id,
+                        tournament=tournament,
+                        revision=revision,
+                        rulebook=version,
+                        player_id=player.player_id,
+                        place=entry.place,
+                        pcn=award.pcn_per_player,
+                        pp=award.pp_per_player,
+                    )
+                )
+    return rows
+
+
+def _allocate(tournament: Tournament, revision: ResultRevision) -> set[int]:
+    """Replace the tournament's current allocations by the revision's; return
+    the players whose totals change."""
+    version, rulebook = rulebook_in_force(season=tournament.season)
+    require_conditions(tournament, revision, rulebook)
+    rows = compute_allocations(tournament, revision, version, rulebook)
+    previous = set(
+        Allocation.objects.filter(tournament=tournament, current=True).values_list(
+            "player_id", flat=True
+        )
+    )
+    Allocation.objects.filter(tournament=tournament, current=True).update(current=False)
+    Allocation.objects.bulk_create(rows)
+    return previous | {row.player_id for row in rows}
+
+
+_deferred_updates: ContextVar[dict[int, set[int]] | None] = ContextVar(
+    "deferred_ranking_updates", default=None
+)
+
+
+@contextmanager
+def ranking_updates_deferred() -> Iterator[dict[int, set[int]]]:
+    """Within this block, homologations collect the players whose totals change
+    (``{season_id: player_ids}``) instead of queuing one ranking update each;
+    the caller queues them once at the end (bulk loads of past seasons)."""
+    token = _deferred_updates.set({})
+    try:
+        yield _deferred_updates.get()
+    finally:
+        _deferred_updates.reset(token)
+
+
+def _refresh_totals_on_commit(tournament: Tournament, player_ids: set[int]) -> None:
+    season_id, ids = tournament.season_id, sorted(player_ids)
+    pending = _deferred_updates.get()
+    if pending is not None:
+        transaction.on_commit(lambda: pending.setdefault(season_id, set()).update(ids))
+        return
+    transaction.on_commit(lambda: tasks.refresh_season_totals.delay(season_id, ids))
+
+
+@transaction.atomic
+def tournament_homologate(*, tournament: Tournament, by) -> Tournament:
+    """Homologate the latest revision: store every licensed player's PCN and PP."""
+    tournament = _locked(tournament, by)
+    if tournament.status != TournamentStatus.RESULTS_SUBMITTED:
+        raise RuleViolation.single(
+            "status",
+            "not_submitted",
+            f"Only submitted results can be homologated (status: {tournament.status}).",
+        )
+    revision = tournament.revisions.order_by("-number").first()
+    affected = _allocate(tournament, revision)
+    tournament.status = TournamentStatus.HOMOLOGATED
+    tournament.homologated_revision = revision
+    tournament.refusal_reasons = []
+    tournament._history_user = by
+    tournament.save(update_fields=["status", "homologated_revision", "refusal_reasons"])
+    _refresh_totals_on_commit(tournament, affected)
+    return tournament
+
+
+@transaction.atomic
+def tournament_refuse(*, tournament: Tournament, reasons: list[str], by) -> Tournament:
+    """Refuse homologation, with reasons; the organiser may submit again."""
+    tournament = _locked(tournament, by)
+    if tournament.status != TournamentStatus.RESULTS_SUBMITTED:
+        raise RuleViolation.single(
+            "status",
+            "not_submitted",
+            f"Only submitted results can be refused (status: {tournament.status}).",
+        )
+    reasons = [r.strip() for r in reasons if r and r.strip()]
+    if not reasons:
+        raise RuleViolation.single("reasons", "required", "A refusal states at least one reason.")
+    tournament.status = TournamentStatus.REFUSED
+    tournament.refusal_reasons = reasons
+    tournament._history_user = by
+    tournament.save(update_fields=["status", "refusal_reasons"])
+    return tournament
+
+
+@transaction.atomic
+def tournament_correct(
+    *, tournament: Tournament, content, source: str, reason: str, by
+) -> Submitted:
+    """Correct a homologated tournament: a new revision, new allocations, the
+    previous ones kept (not current). Same results again: nothing changes."""
+    tournament = _locked(tournament, by)
+    if tournament.status != TournamentStatus.HOMOLOGATED:
+        raise RuleViolation.single(
+            "status",
+            "not_homologated",
+            "Only a homologated tournament is corrected; resubmit instead.",
+        )
+    if not reason.strip():
+        raise RuleViolation.single("reason", "required", "A correction states its reason.")
+    document = parse_results(
+        content=content,
+        source=source,
+        format=tournament.format,
+        championship=tournament.stage != Stage.ORDINARY,
+    )
+    sha256 = results_sha256(document)
+    current = tournament.homologated_revision
+    if current.sha256 == sha256:
+        return Submitted(current, False, tuple(Problem(**w) for w in current.warnings))
+    validated = validate_for(tournament, document)
+    revision = store_revision(
+        tournament=tournament,
+        validated=validated,
+        sha256=sha256,
+        source=source,
+        by=by,
+        reason=reason.strip(),
+    )
+    affected = _allocate(tournament, revision)
+    tournament.homologated_revision = revision
+    tournament._history_user = by
+    tournament._change_reason = reason.strip()[:100]
+    tournament.save(update_fields=["homologated_revision"])
+    _refresh_totals_on_commit(tournament, affected)
+    return Submitted(revision, True, validated.warnings)

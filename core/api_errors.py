@@ -1,0 +1,96 @@
+"""One error shape for every API refusal.
+
+Every 4xx body is ``{"errors": [{"field": ..., "code": ..., "message": ...}]}``:
+DRF validation errors are flattened to dotted field paths
+(``entries[3].players[1].licence_number``), a :class:`RuleViolation` from a pure
+rules package keeps the problems it carries, and other API exceptions
+(403, 404, 405, 429…) get ``field`` ``null``. The services' own errors
+(:mod:`core.errors`) are mapped to their HTTP status here, and only here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+from core import errors
+from core.problems import Problem, RuleViolation
+
+NON_FIELD = "non_field_errors"
+
+#: The HTTP status of each of the services' own errors.
+SERVICE_ERROR_STATUS: dict[type[errors.ServiceError], int] = {
+    errors.PermissionDenied: status.HTTP_403_FORBIDDEN,
+    errors.NotFound: status.HTTP_404_NOT_FOUND,
+    errors.Conflict: status.HTTP_409_CONFLICT,
+}
+
+
+def _join(prefix: str | None, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{prefix or ''}[{key}]"
+    if key == NON_FIELD:
+        return prefix or ""
+    return f"{prefix}.{key}" if prefix else str(key)
+
+
+def flatten(detail: Any, prefix: str | None = None) -> Iterator[Problem]:
+    """Flatten DRF's nested error detail into located problems."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            yield from flatten(value, _join(prefix, key))
+    elif isinstance(detail, list):
+        if all(isinstance(item, exceptions.ErrorDetail | str) for item in detail):
+            for item in detail:
+                yield from flatten(item, prefix)
+        else:
+            for index, item in enumerate(detail):
+                if item:
+                    yield from flatten(item, _join(prefix, index))
+    else:
+        code = getattr(detail, "code", "invalid") or "invalid"
+        yield Problem(field=prefix or "", code=str(code), message=str(detail))
+
+
+def problems_response(problems: tuple[Problem, ...] | list[Problem], status_code: int = 400):
+    body = {
+        "errors": [
+            {"field": p.field or None, "code": p.code, "message": p.message} for p in problems
+        ]
+    }
+    return Response(body, status=status_code)
+
+
+def exception_handler(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, RuleViolation):
+        set_rollback()
+        return problems_response(exc.problems)
+    if isinstance(exc, errors.ServiceError):
+        set_rollback()
+        status_code = next(
+            code for kind, code in SERVICE_ERROR_STATUS.items() if isinstance(exc, kind)
+        )
+        body = {"errors": [{"field": None, "code": exc.code, "message": exc.message}]}
+        return Response(body, status=status_code)
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(
+            exc.message_dict if hasattr(exc, "error_dict") else exc.messages
+        )
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        return problems_response(list(flatten(exc.detail)), response.status_code)
+    detail = getattr(exc, "detail", str(exc))
+    code = getattr(detail, "code", None) or exc.__class__.__name__.lower()
+    response.data = {"errors": [{"field": None, "code": str(code), "message": str(detail)}]}
+    return response
+
+
+__all__ = ["exception_handler", "flatten", "problems_response", "status"]

@@ -1,0 +1,97 @@
+"""``manage.py seed_demo``: fill an empty registry with a realistic demo federation.
+
+Idempotent: if the registry already holds a federation it says so and changes
+nothing, unless ``--reset`` (which deletes the whole registry first: demo only).
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.db.models import ProtectedError
+
+from demo.registry import (
+    DEFAULT_CLUBS,
+    DEFAULT_CURRENT_SEASON,
+    DEFAULT_PLAYERS,
+    DEFAULT_SEED,
+    DEMO_PASSWORD,
+    build_demo_registry,
+    registry_counts,
+    registry_is_populated,
+    reset_registry,
+)
+
+
+class Command(BaseCommand):
+    help = (
+        "Build a realistic, deterministic demo federation (zones, committees, clubs, "
+        "players, licences over two seasons, arbiters, demo users). Does nothing if the "
+        "registry is already populated, unless --reset."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="random seed")
+        parser.add_argument(
+            "--players", type=int, default=DEFAULT_PLAYERS, help="number of players"
+        )
+        parser.add_argument("--clubs", type=int, default=DEFAULT_CLUBS, help="number of clubs")
+        parser.add_argument(
+            "--season",
+            type=int,
+            default=DEFAULT_CURRENT_SEASON,
+            help="year the current season starts (the previous season is written too)",
+        )
+        parser.add_argument(
+            "--reset",
+            action="store_true",
+            help="delete the whole registry (all seasons, clubs, players, licences…) first",
+        )
+
+    def handle(self, *args, **options):
+        started = time.perf_counter()
+        with transaction.atomic():
+            if registry_is_populated():
+                if not options["reset"]:
+                    counts = ", ".join(f"{n} {label}" for label, n in registry_counts().items())
+                    self.stdout.write(
+                        f"The registry is already populated ({counts}): nothing done. "
+                        "Use --reset to delete it and build the demo again."
+                    )
+                    return
+                try:
+                    deleted = reset_registry()
+                except ProtectedError as exc:
+                    raise CommandError(
+                        "Cannot reset: rows outside the registry still use it "
+                        f"({exc.args[0]}). Delete them first."
+                    ) from exc
+                summary = ", ".join(f"{n} {label}" for label, n in deleted.items() if n)
+                self.stdout.write(f"Deleted {summary}.")
+            try:
+                registry = build_demo_registry(
+                    seed=options["seed"],
+                    players=options["players"],
+                    clubs=options["clubs"],
+                    current_season=options["season"],
+                )
+            except ValueError as exc:  # sizes out of range
+                raise CommandError(str(exc)) from exc
+        elapsed = time.perf_counter() - started
+
+        self.stdout.write(
+            self.style.SUCCESS(f"Demo federation built in {elapsed:.1f} s (seed {registry.seed}):")
+        )
+        for label, n in registry.counts().items():
+            self.stdout.write(f"  {label:<28} {n:>6}")
+        self.stdout.write("")
+        self.stdout.write(f"Demo users (password « {DEMO_PASSWORD} », demo only):")
+        for username, demo in registry.users.items():
+            note = "" if demo.created else "  (already existed: left unchanged)"
+            self.stdout.write(f"  {username:<8} {demo.description}{note}")
+        if registry.club_token:
+            self.stdout.write(
+                f"  API token of « club »: Authorization: Token {registry.club_token}"
+            )

@@ -1,0 +1,228 @@
+"""parse_score_sheets(): deal-by-deal sheets turned into a results document by the engine."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+
+from competitions.rules.engine.standings import RankingMode
+from competitions.rules.results import parse_json, results_sha256, validate
+from competitions.rules.results.score_sheets import parse_score_sheets
+from tests.competitions.rules.results.conftest import licensed, messages, refusal
+from tests.competitions.rules.results.tournament_builder import play
+
+
+def sheet(table: int, players: dict[str, Any], *deals: dict[str, Any], **where: int):
+    return {
+        "session": where.get("session", 1),
+        "position": where.get("position", 1),
+        "table": table,
+        "players": players,
+        "deals": [dict(deal) for deal in deals],
+    }
+
+
+GARDE_N = {"contract": "garde", "taker": "N", "oudlers": 2, "attack_points": 51}  # x = 70
+PRISE_N = {"contract": "prise", "taker": "N", "oudlers": 2, "attack_points": 51}  # x = 35
+
+
+def level_leaders() -> dict[str, Any]:
+    """Players 1 and 5 end level on 210: one garde made against two prises made."""
+    return {
+        "format_version": 1,
+        "score_sheets": [
+            sheet(1, {"N": 1, "S": 2, "E": 3, "W": 4}, GARDE_N),
+            sheet(2, {"N": 5, "S": 6, "E": 7, "W": 8}, PRISE_N, PRISE_N),
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("team_size", "fmt", "sessions"), [(1, "individual", 2), (2, "duo", 1), (4, "team4", 2)]
+)
+def test_the_engine_totals_match_an_independent_count(team_size, fmt, sessions):
+    tournament = play(
+        random.Random(team_size),
+        players=24,
+        team_size=team_size,
+        sessions=sessions,
+        positions=3,
+        deals=3,
+        penalties=2,
+        unlicensed=1,
+    )
+    document = parse_score_sheets(json.dumps(tournament.sheets_document()), format=fmt)
+    expected = parse_json(tournament.results_document())
+    assert results_sha256(document) == results_sha256(expected)
+    assert validate(document, format=fmt, licences=licensed(document))
+
+
+def test_individual_entries_may_be_left_to_the_sheets():
+    document = parse_score_sheets(level_leaders(), format="individual")
+    assert [e.players[0].licence_number for e in document.entries] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert [e.number for e in document.entries] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert [e.total for e in document.entries] == [210, -70, -70, -70, 210, -70, -70, -70]
+    assert [e.place for e in document.entries] == [1, 3, 3, 3, 1, 3, 3, 3]
+    assert document.sessions[0].tables == 2
+    assert document.sessions[0].deals == 2  # the longest sheet of the position
+    leader = document.entries[4]
+    assert leader.tiebreak.best_position_score == 210
+    assert leader.tiebreak.contracts_made["prise"] == 2
+
+
+def test_article_29_separates_level_entries_in_championship_mode():
+    document = parse_score_sheets(
+        level_leaders(), format="individual", ranking=RankingMode.CHAMPIONSHIP
+    )
+    assert [e.place for e in document.entries] == [2, 3, 3, 3, 1, 3, 3, 3]
+    validate(document, format="individual", licences={}, minimum_entries=1)
+
+
+def test_a_player_without_licence_number_is_seated_by_name():
+    sheets = level_leaders()
+    sheets["score_sheets"][0]["players"]["W"] = "LEBLANC Hugo"
+    document = parse_score_sheets(sheets, format="individual")
+    guest = document.entries[3].players[0]
+    assert (guest.licence_number, guest.name, guest.total) == (None, "LEBLANC Hugo", -70)
+
+
+def test_marks_alone_give_totals_but_no_contracts():
+    sheets = level_leaders()
+    sheets["score_sheets"][0]["deals"] = [{"marks": {"N": 210, "S": -70, "E": -70, "W": -70}}]
+    document = parse_score_sheets(sheets, format="individual")
+    assert document.entries[0].total == 210
+    assert all(e.tiebreak is None for e in document.entries)
+    assert refusal(
+        lambda: parse_score_sheets(sheets, format="individual", ranking=RankingMode.CHAMPIONSHIP)
+    )[0] == ("entries[0].players[0].tie_break", "missing_tie_break_data")
+
+
+def test_facts_and_marks_together_must_agree():
+    sheets = level_leaders()
+    sheets["score_sheets"][0]["deals"][0] = {
+        **GARDE_N,
+        "marks": {"N": 213, "S": -71, "E": -71, "W": -71},
+    }
+    assert refusal(lambda: parse_score_sheets(sheets, format="individual")) == [
+        ("score_sheets[0].deals[0].marks.N", "mark_disagrees_with_facts"),
+        ("score_sheets[0].deals[0].marks.S", "mark_disagrees_with_facts"),
+        ("score_sheets[0].deals[0].marks.E", "mark_disagrees_with_facts"),
+        ("score_sheets[0].deals[0].marks.W", "mark_disagrees_with_facts"),
+    ]
+
+
+def test_the_engine_problems_of_every_sheet_are_located_on_the_sheet():
+    sheets = level_leaders()
+    sheets["score_sheets"][0]["deals"][0]["oudlers"] = 4
+    sheets["score_sheets"][1]["deals"].append({"marks": {"N": 30, "S": -10, "E": -10, "W": -9}})
+    sheets["score_sheets"][1]["players"]["X"] = 9
+    problems = refusal(lambda: parse_score_sheets(sheets, format="individual"))
+    assert problems == [
+        ("score_sheets[0].deals[0].oudlers", "oudlers_out_of_range"),
+        ("score_sheets[1].players.X", "unknown_seat"),
+    ]
+    del sheets["score_sheets"][1]["players"]["X"]
+    assert refusal(lambda: parse_score_sheets(sheets, format="individual")) == [
+        ("score_sheets[0].deals[0].oudlers", "oudlers_out_of_range"),
+        ("score_sheets[1].deals[2].marks", "marks_do_not_sum_to_zero"),
+    ]
+
+
+def test_a_sheet_twice_and_a_player_at_two_tables():
+    sheets = level_leaders()
+    sheets["score_sheets"].append(sheet(1, {"N": 11, "S": 12, "E": 13, "W": 14}, GARDE_N))
+    sheets["score_sheets"].append(sheet(3, {"N": 1, "S": 22, "E": 23, "W": 24}, GARDE_N))
+    assert refusal(lambda: parse_score_sheets(sheets, format="individual")) == [
+        ("score_sheets[2].table", "duplicate_score_sheet"),
+        ("score_sheets[3].players.N", "player_at_two_tables"),
+    ]
+
+
+def test_malformed_sheets_are_refused_with_every_problem():
+    sheets = level_leaders()
+    sheets["score_sheets"].append(sheet(4, {"N": 31, "S": 32, "E": 33, "W": 34}, {"taker": "N"}))
+    sheets["score_sheets"].append({"session": 1, "position": 1, "table": 5, "players": [1]})
+    sheets["score_sheets"].append(sheet(6, {"N": True, "S": 0, "E": " ", "W": 4.0}))
+    assert refusal(lambda: parse_score_sheets(sheets, format="individual")) == [
+        ("score_sheets[2].deals[0].contract", "missing_field"),
+        ("score_sheets[3].deals", "missing_field"),
+        ("score_sheets[3].players", "wrong_type"),
+        ("score_sheets[4].players.N", "wrong_type"),
+        ("score_sheets[4].players.S", "number_out_of_range"),
+        ("score_sheets[4].players.E", "blank_text"),
+        ("score_sheets[4].players.W", "wrong_type"),
+    ]
+
+
+def test_team_formats_need_their_entries_and_every_player_in_one():
+    tournament = play(random.Random(1), players=12, team_size=2)
+    sheets = tournament.sheets_document()
+    without = {k: v for k, v in sheets.items() if k != "entries"}
+    assert refusal(lambda: parse_score_sheets(without, format="duo")) == [
+        ("entries", "missing_field")
+    ]
+    changed = copy.deepcopy(sheets)
+    removed = changed["entries"][0]["players"].pop()  # seated but in no entry
+    changed["entries"][2]["players"].append(changed["entries"][3]["players"][0])  # in two entries
+    problems = refusal(lambda: parse_score_sheets(changed, format="duo"))
+    assert problems[0] == ("entries[3].players[0]", "duplicate_player")
+    assert {code for _, code in problems[1:]} == {"player_not_in_entries"}
+    assert all(
+        f"Player {removed['licence_number']} is seated here" in message
+        for message in messages(lambda: parse_score_sheets(changed, format="duo"))[1:]
+    )
+
+
+def test_a_player_of_an_entry_seated_nowhere():
+    tournament = play(random.Random(1), players=12, team_size=2)
+    sheets = tournament.sheets_document()
+    sheets["entries"][1]["players"].append({"licence_number": 999, "name": "Z"})
+    assert refusal(lambda: parse_score_sheets(sheets, format="duo")) == [
+        ("entries[1].players[2]", "player_without_score_sheet")
+    ]
+
+
+def test_an_abandoned_team_is_ranked_last():
+    tournament = play(random.Random(4), players=12, team_size=2)
+    tournament.abandoned = {1}
+    document = parse_score_sheets(tournament.sheets_document(), format="duo")
+    assert document.entries[0].abandoned
+    assert document.entries[0].place == 6
+    assert results_sha256(document) == results_sha256(parse_json(tournament.results_document()))
+
+
+def test_validation_problems_of_sheets_point_at_the_sheets():
+    tournament = play(random.Random(9), players=12, sessions=2, positions=1, deals=2)
+    sheets = tournament.sheets_document()
+    for item in sheets["score_sheets"]:
+        if item["session"] == 2:
+            item["session"] = 3
+    document = parse_score_sheets(sheets, format="individual")
+    problems = refusal(lambda: validate(document, format="individual", licences={}))
+    assert problems == [("score_sheets[3]", "session_numbers_not_consecutive")]
+
+
+def test_unknown_format_and_malformed_json():
+    assert refusal(lambda: parse_score_sheets(level_leaders(), format="solo")) == [
+        ("format", "unknown_format")
+    ]
+    assert refusal(lambda: parse_score_sheets(b"{", format="individual")) == [
+        ("document", "invalid_json")
+    ]
+    assert refusal(lambda: parse_score_sheets({"format_version": 1}, format="individual")) == [
+        ("score_sheets", "missing_field")
+    ]
+
+
+def test_a_sheet_without_table_or_position_is_reported_once():
+    sheets = level_leaders()
+    del sheets["score_sheets"][0]["table"]
+    sheets["score_sheets"][1]["position"] = 0
+    assert refusal(lambda: parse_score_sheets(sheets, format="individual")) == [
+        ("score_sheets[0].table", "missing_field"),
+        ("score_sheets[1].position", "not_a_positive_integer"),
+    ]
