@@ -12,12 +12,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competitions.models import TournamentFormat
+from core.vocabulary import Format, StageKind
 from federation.access import scope_of
 from rankings.ranking_api import season_or_404
 from rankings.rulebooks import rulebook_in_force, rulebook_update
 from rankings.rules.allocation import RankedEntry, allocate
 from rankings.rules.national_finals import allocate_national_final
-from rankings.rules.rulebook import Format, NationalFinal, StageKind
+from rankings.rules.rulebook import NationalFinal
 from rankings.rules.scales import scale
 
 

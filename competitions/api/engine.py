@@ -22,12 +22,13 @@ from competitions.api.engine_serializers import (
     ScoreSheetIn,
     SheetTotalsOut,
 )
-from competitions.rules.engine.movements import TournamentFormat, plan_movement
+from competitions.rules.engine.movements import plan_movement
 from competitions.rules.engine.penalties import CATALOGUE, CURRENT_SCHEDULE
 from competitions.rules.engine.scoring import score_deal
 from competitions.rules.engine.seating import Entrant, random_seating
 from competitions.rules.engine.sheets import total_sheet
 from competitions.rules.engine.standings import RankingMode, rank
+from core.vocabulary import Format
 
 
 class EngineView(APIView):
@@ -136,7 +137,7 @@ class PlanMovement(EngineView):
         serializer = MovementIn(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        fmt = TournamentFormat(data["format"])
+        fmt = Format(data["format"])
         plan = plan_movement(data["players"], data["positions"], fmt)
         body = {
             "format": plan.format.value,

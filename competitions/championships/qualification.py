@@ -24,7 +24,6 @@ from competitions.models import (
     ChampionshipStage,
     ChampionshipStageKind,
 )
-from competitions.rules.championships.championship_kinds import ChampionshipKind, StageKind
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.qualification import (
     Entry,
@@ -40,6 +39,7 @@ from competitions.rules.championships.regional_rules import RegionalRules
 from competitions.rules.championships.stage_compliance import StageResults, stage_results_problems
 from competitions.rules.championships.team_composition import TeamSnapshot, effective_series
 from core.problems import Problem, RuleViolation
+from core.vocabulary import ChampionshipKind, StageKind, championship_stage
 from federation.models import Player
 
 
@@ -83,7 +83,7 @@ class ChampionshipQualification:
 
 
 def _stage_kind(stage: ChampionshipStage) -> StageKind:
-    return StageKind(stage.kind)
+    return championship_stage(stage.kind)
 
 
 def ranked_stages(

@@ -11,11 +11,11 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from competitions.models import ChampionshipRulesVersion, RegionalChampionship, RegionalRulesVersion
-from competitions.rules.championships.championship_kinds import ChampionshipKind
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.regional_rules import RegionalRules
 from competitions.rules.championships.seasons import Season as PureSeason
 from core.problems import RuleViolation
+from core.vocabulary import ChampionshipKind
 from federation.models import Season
 
 

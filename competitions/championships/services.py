@@ -70,7 +70,6 @@ from competitions.models import (
     Tournament,
     TournamentStatus,
 )
-from competitions.rules.championships.championship_kinds import ChampionshipKind, StageKind
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.eligibility import check_entry
 from competitions.rules.championships.qualification import QualificationRight
@@ -91,7 +90,7 @@ from competitions.rules.championships.team_composition import (
     effective_series,
     flag_invalid_teams,
 )
-from competitions.rules.engine.movements import TournamentFormat, plan_movement
+from competitions.rules.engine.movements import plan_movement
 from competitions.rules.engine.penalties import late_arrival
 from competitions.rules.engine.seating import Entrant, championship_seating
 from competitions.tournaments import access
@@ -104,6 +103,7 @@ from competitions.tournaments.homologation import tournament_homologate
 from competitions.tournaments.submission import Submitted, parse_results, results_submit
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
+from core.vocabulary import ChampionshipKind, championship_stage
 from federation.access import Scope, scope_of
 from federation.models import (
     ArbiterAccreditation,
@@ -114,12 +114,6 @@ from federation.models import (
     Season,
 )
 
-FORMAT_OF_KIND = {
-    ChampionshipKind.INDIVIDUAL: "individual",
-    ChampionshipKind.SENIORS: "individual",
-    ChampionshipKind.DUO: "duo",
-    ChampionshipKind.INTERCLUBS: "team4",
-}
 FINALS = (ChampionshipStageKind.REGIONAL_FINAL, ChampionshipStageKind.NATIONAL_FINAL)
 """Stages whose arbiter must be a regional arbiter at least (article 24, « les finales »)."""
 
@@ -517,7 +511,7 @@ def stage_create(
         name=request.name or _stage_name(championship, kind, committee),
         date=request.date,
         venue=request.venue,
-        format=FORMAT_OF_KIND[_kind(championship)],
+        format=_kind(championship).format.value,
         organizer_kind=OrganizerKind.COMMITTEE if committee else OrganizerKind.FEDERATION,
         organizer_number=committee.number if committee else None,
         arbiter_licence_number=request.arbiter_licence_number,
@@ -632,7 +626,7 @@ def _regional_stage_plan(
                 f"the published rules (version {version.version}) no longer comply: {p.message}",
             )
         )
-    kind = StageKind(request.kind)
+    kind = championship_stage(request.kind)
     candidates = [
         s
         for s in published.stages
@@ -903,7 +897,7 @@ def _entry_problems(
     entrants = [facts.facts[n] for n in numbers]
     found = check_entry(
         _kind(stage.championship),
-        StageKind(stage.kind),
+        championship_stage(stage.kind),
         entrants,
         pure_season(tournament.season),
         rules,
@@ -1382,7 +1376,7 @@ def seating_draw(*, stage: ChampionshipStage, seed: int | None = None, by) -> St
             )
         )
     players = sum(len(e.players) for e in entrants)
-    plan = plan_movement(players, 1, TournamentFormat(FORMAT_OF_KIND[kind]))
+    plan = plan_movement(players, 1, kind.format)
     seed = secrets.randbits(62) if seed is None else seed
     seating = championship_seating(plan, entrants, random.Random(seed), champion=champion_id)
     entry_numbers = {
@@ -1548,7 +1542,7 @@ def stage_compliance(stage: ChampionshipStage, results) -> list[Problem]:
     )
     return stage_results_problems(
         kind=_kind(stage.championship),
-        stage=StageKind(stage.kind),
+        stage=championship_stage(stage.kind),
         rules=rules,
         results=results,
         entries=selectors.registered_entries([stage.pk]).get(stage.pk, []),

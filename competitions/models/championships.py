@@ -14,14 +14,17 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from competitions.models.tournaments import Stage, Tournament
+from core.vocabulary import ChampionshipKind
 from federation.models import Club, Committee, Player, Season
 
 
 class ChampionshipKindChoice(models.TextChoices):
-    INDIVIDUAL = "individual", _("individual")
-    DUO = "duo", _("DUO")
-    INTERCLUBS = "interclubs", _("interclubs (teams of 4)")
-    SENIORS = "seniors", _("seniors")
+    """The championships of :class:`core.vocabulary.ChampionshipKind`, with their labels."""
+
+    INDIVIDUAL = ChampionshipKind.INDIVIDUAL.value, _("individual")
+    DUO = ChampionshipKind.DUO.value, _("DUO")
+    INTERCLUBS = ChampionshipKind.INTERCLUBS.value, _("interclubs (teams of 4)")
+    SENIORS = ChampionshipKind.SENIORS.value, _("seniors")
 
 
 class ChampionshipStageKind(models.TextChoices):

@@ -15,11 +15,13 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from core.vocabulary import Format, StageKind
 from federation.models import Club, Committee, Player, Season, Zone
-from rankings.rules.rulebook import Format, StageKind
 
 
 class TournamentFormat(models.TextChoices):
+    """The tournament formats of :class:`core.vocabulary.Format`, with their French labels."""
+
     INDIVIDUAL = Format.INDIVIDUAL.value, _("individual")
     DUO = Format.DUO.value, _("DUO (teams of 2)")
     TEAM4 = Format.TEAM4.value, _("teams of 4")

@@ -34,13 +34,14 @@ from competitions.tournaments.submission import (
 )
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
+from core.vocabulary import Format, StageKind
 from federation.access import scope_of
 from rankings import tasks
 from rankings.models import Allocation, RulebookVersion
 from rankings.rulebooks import rulebook_in_force
 from rankings.rules.allocation import RankedEntry, allocate
 from rankings.rules.national_finals import allocate_national_final
-from rankings.rules.rulebook import Format, NationalFinal, Rulebook, StageKind
+from rankings.rules.rulebook import NationalFinal, Rulebook
 
 
 def _locked(tournament: Tournament, by) -> Tournament:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from competitions.models import OrganizerKind, ResultPlayer, ResultRevision, Stage, Tournament
 from core.problems import RuleViolation
+from core.vocabulary import Format
 from federation.models import ArbiterAccreditation, ClubAffiliation
 from rankings.rules.homologation import EventKind, Organizer, TournamentFacts, check_homologation
-from rankings.rules.rulebook import Format, Rulebook
+from rankings.rules.rulebook import Rulebook
 
 
 def homologation_facts(tournament: Tournament, revision: ResultRevision) -> TournamentFacts:

@@ -35,10 +35,10 @@ from competitions.tournaments import access
 from competitions.tournaments.homologation_conditions import require_conditions
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
+from core.vocabulary import Format
 from federation.access import scope_of
 from federation.models import Licence, Player
 from rankings.rulebooks import rulebook_in_force
-from rankings.rules.rulebook import Format
 
 SOURCES = ("json", "csv", "sheets")
 

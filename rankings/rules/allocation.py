@@ -24,7 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from core.problems import Problem, RuleViolation
-from rankings.rules.rulebook import Format, NationalFinal, Rulebook, StageKind
+from core.vocabulary import Format, StageKind
+from rankings.rules.rulebook import NationalFinal, Rulebook
 from rankings.rules.scales import scale
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.problems import Problem, RuleViolation
+from core.vocabulary import StageKind
 from rankings.rules.allocation import (
     Allocation,
     RankedEntry,
@@ -25,7 +26,7 @@ from rankings.rules.allocation import (
     ranking_problems,
     tie_problems,
 )
-from rankings.rules.rulebook import NationalFinal, PlaceRange, Rulebook, StageKind
+from rankings.rules.rulebook import NationalFinal, PlaceRange, Rulebook
 
 
 def national_final_points(kind: NationalFinal, place: int, rulebook: Rulebook) -> tuple[int, int]:

@@ -24,43 +24,11 @@ from enum import StrEnum
 from typing import Any
 
 from core.problems import Problem, RuleViolation
+from core.vocabulary import Format, StageKind
 
 # --------------------------------------------------------------------------
 # Vocabulary
 # --------------------------------------------------------------------------
-
-
-class Format(StrEnum):
-    """The form of a tournament in free deals (*donnes libres*)."""
-
-    INDIVIDUAL = "individual"
-    """*Tournoi individuel libre*; the seniors championship is individual too."""
-    DUO = "duo"
-    """*Libre duo*: teams of 2 (*équipes de 2*)."""
-    TEAM4 = "team4"
-    """*Libre par 4*: teams of 4 (*équipes de 4*)."""
-
-    @property
-    def team_size(self) -> int:
-        """Players in one entry (a player, a duo or a team of 4)."""
-        return {Format.INDIVIDUAL: 1, Format.DUO: 2, Format.TEAM4: 4}[self]
-
-
-class StageKind(StrEnum):
-    """What kind of event a ranking comes from (chapters 3 and 5)."""
-
-    ORDINARY = "ordinary"
-    """An ordinary homologated free tournament (*tournoi libre*)."""
-    REGIONAL_STAGE = "regional_stage"
-    """A stage of a regional championship below the semi-final (*stade*)."""
-    REGIONAL_SEMI_FINAL = "regional_semi_final"
-    """*Demi-finale régionale* of an official championship (index 1.5)."""
-    REGIONAL_FINAL = "regional_final"
-    """*Finale régionale* of an official championship (index 1.8)."""
-    NATIONAL_QUALIFIER = "national_qualifier"
-    """*Qualificatif national*, held the day before the national final."""
-    NATIONAL_FINAL = "national_final"
-    """*Finale nationale*: fixed PCN/PP tables, no scale."""
 
 
 class NationalFinal(StrEnum):

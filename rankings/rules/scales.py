@@ -29,13 +29,8 @@ from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from core.problems import Problem, RuleViolation
-from rankings.rules.rulebook import (
-    BeneficiaryRounding,
-    Format,
-    IndexOrder,
-    Rulebook,
-    StageKind,
-)
+from core.vocabulary import Format, StageKind
+from rankings.rules.rulebook import BeneficiaryRounding, IndexOrder, Rulebook
 
 SEATS_PER_TABLE = (3, 4)
 """A homologable table seats 3 or 4 players (5-player tables are not homologable)."""

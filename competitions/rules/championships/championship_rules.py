@@ -11,8 +11,8 @@ from dataclasses import dataclass, fields, replace
 from datetime import date
 from typing import Any
 
-from competitions.rules.championships.championship_kinds import ChampionshipKind
 from core.problems import Problem, RuleViolation
+from core.vocabulary import ChampionshipKind
 
 MonthDay = tuple[int, int]
 

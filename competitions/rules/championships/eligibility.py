@@ -19,12 +19,12 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import date
 
-from competitions.rules.championships.championship_kinds import ChampionshipKind, StageKind
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.player_facts import PlayerFacts
 from competitions.rules.championships.seasons import Season
 from competitions.rules.championships.team_composition import composition_problems
 from core.problems import Problem
+from core.vocabulary import ChampionshipKind, StageKind, championship_stage
 
 
 def age_on(birth_date: date, day: date) -> int:
@@ -47,7 +47,7 @@ def check_entry(
     ``season``. ``as_of`` is the day of the check; for a national final, check on the day
     of the final (« le jour de la finale nationale »).
     """
-    kind, stage = ChampionshipKind(kind), StageKind(stage)
+    kind, stage = ChampionshipKind(kind), championship_stage(stage)
     if rules.kind != kind:
         raise ValueError(f"rules for {rules.kind} given to check a {kind} entry")
     problems: list[Problem] = []

@@ -30,7 +30,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from competitions.rules.championships.championship_kinds import ChampionshipKind, StageKind
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.player_facts import PlayerFacts
 from competitions.rules.championships.team_composition import (
@@ -39,6 +38,7 @@ from competitions.rules.championships.team_composition import (
     composition_problems,
 )
 from core.problems import Problem, RuleViolation
+from core.vocabulary import ChampionshipKind, StageKind
 
 
 class QualificationRight(StrEnum):

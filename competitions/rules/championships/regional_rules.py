@@ -19,10 +19,10 @@ from fractions import Fraction
 from itertools import pairwise
 from typing import Any
 
-from competitions.rules.championships.championship_kinds import ChampionshipKind, StageKind
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.seasons import Season
 from core.problems import Problem, RuleViolation
+from core.vocabulary import ChampionshipKind, StageKind, championship_stage
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +162,7 @@ class RegionalRules:
                 stages.append(
                     RegionalStage(
                         str(s["name"]),
-                        StageKind(s["kind"]),
+                        championship_stage(s["kind"]),
                         date.fromisoformat(s["start"]),
                         date.fromisoformat(s["end"]),
                         tuple(brackets),

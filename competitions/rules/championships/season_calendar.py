@@ -15,11 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from competitions.rules.championships.championship_kinds import ChampionshipKind, StageKind
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.regional_rules import RegionalRules, check_regional_rules
 from competitions.rules.championships.seasons import Season
 from core.problems import Problem
+from core.vocabulary import ChampionshipKind, StageKind
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,10 +17,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from competitions.rules.championships.championship_kinds import ChampionshipKind, StageKind
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.regional_rules import FieldBracket, RegionalStage
 from core.problems import Problem
+from core.vocabulary import ChampionshipKind, StageKind, championship_stage
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +103,7 @@ def stage_results_problems(
     penalties: Sequence[RecordedPenalty] = (),
 ) -> list[Problem]:
     """Every way the results break the championship's rules (empty list: they comply)."""
-    kind, stage = ChampionshipKind(kind), StageKind(stage)
+    kind, stage = ChampionshipKind(kind), championship_stage(stage)
     problems = _entry_problems(results, entries, penalties)
     field = len(results.entries)
     sessions = results.sessions

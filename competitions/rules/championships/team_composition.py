@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from datetime import date
 from itertools import combinations_with_replacement
 
-from competitions.rules.championships.championship_kinds import ChampionshipKind
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.player_facts import PlayerFacts
 from core.problems import Problem, RuleViolation
+from core.vocabulary import ChampionshipKind
 
 INTERCLUBS_RULES = ChampionshipRules.current(ChampionshipKind.INTERCLUBS)
 

@@ -27,24 +27,10 @@ from itertools import combinations
 
 from competitions.rules.engine.tables import Orientation
 from core.problems import Problem, RuleViolation
+from core.vocabulary import Format
 
 SEAT_ORDER: tuple[Orientation, ...] = (Orientation.N, Orientation.S, Orientation.E, Orientation.W)
 """The four seats of a table in numbering and printing order (Nord, Sud, Est, Ouest)."""
-
-
-class TournamentFormat(StrEnum):
-    """Who plays for whom: individual, duo (équipes de 2 joueurs) or team of 4 (équipes de 4)."""
-
-    INDIVIDUAL = "individual"
-    DUO = "duo"
-    TEAM4 = "team4"
-
-
-TEAM_SIZE: dict[TournamentFormat, int] = {
-    TournamentFormat.INDIVIDUAL: 1,
-    TournamentFormat.DUO: 2,
-    TournamentFormat.TEAM4: 4,
-}
 
 
 class MovementKind(StrEnum):
@@ -269,7 +255,7 @@ class SheetLine:
 class MovementPlan:
     """Every position of a tournament, by starting number."""
 
-    format: TournamentFormat
+    format: Format
     kind: MovementKind
     tables: int
     players: int
@@ -343,7 +329,7 @@ def tables_for(players: int) -> int:
 def plan_movement(
     players: int,
     positions: int,
-    format: TournamentFormat = TournamentFormat.INDIVIDUAL,
+    format: Format = Format.INDIVIDUAL,
     settings: MovementSettings | None = None,
 ) -> MovementPlan:
     """The FFT movement for ``players`` players over ``positions`` played positions.
@@ -353,7 +339,7 @@ def plan_movement(
     partners meeting or a player sitting twice at a table of 3.
     """
     settings = settings or MovementSettings()
-    format = TournamentFormat(format)
+    format = Format(format)
     _check_request(players, positions, format, settings)
     attempt = _attempt(players, positions, format, settings)
     if isinstance(attempt, MovementPlan):
@@ -381,12 +367,12 @@ def plan_movement(
 
 def max_positions(
     players: int,
-    format: TournamentFormat = TournamentFormat.INDIVIDUAL,
+    format: Format = Format.INDIVIDUAL,
     settings: MovementSettings | None = None,
 ) -> int:
     """The most played positions :func:`plan_movement` accepts for ``players`` (0 if none)."""
     settings = settings or MovementSettings()
-    format = TournamentFormat(format)
+    format = Format(format)
     _check_request(players, 1, format, settings)
     allowed = 0
     while isinstance(_attempt(players, allowed + 1, format, settings), MovementPlan):
@@ -402,7 +388,7 @@ _WITHOUT = {
 
 
 def _check_request(
-    players: int, positions: int, format: TournamentFormat, settings: MovementSettings
+    players: int, positions: int, format: Format, settings: MovementSettings
 ) -> None:
     problems = []
     tables = tables_for(players)
@@ -424,7 +410,7 @@ def _check_request(
                 f"at most {settings.max_tables} tables.",
             )
         )
-    if format is not TournamentFormat.INDIVIDUAL and players % 4:
+    if format is not Format.INDIVIDUAL and players % 4:
         problems.append(
             Problem(
                 "players",
@@ -447,11 +433,11 @@ def _check_request(
 
 
 def _attempt(
-    players: int, positions: int, format: TournamentFormat, settings: MovementSettings
+    players: int, positions: int, format: Format, settings: MovementSettings
 ) -> MovementPlan | tuple[Problem, ...]:
     """The plan, or the problems that make it impossible."""
     tables = tables_for(players)
-    first_row = 1 if format is TournamentFormat.INDIVIDUAL else 2
+    first_row = 1 if format is Format.INDIVIDUAL else 2
     last_row = first_row + positions - 1
     howell = next((h for h in settings.howell if h.tables == tables), None)
     limit, source = _row_limit(tables, howell, settings)
@@ -576,8 +562,8 @@ def _choose_vacancies(
     return None
 
 
-def _teams(tables: int, format: TournamentFormat) -> tuple[tuple[int, ...], ...]:
-    size = TEAM_SIZE[format]
+def _teams(tables: int, format: Format) -> tuple[tuple[int, ...], ...]:
+    size = format.team_size
     if size == 1:
         return ()
     return tuple(tuple(range(first, first + size)) for first in range(1, 4 * tables + 1, size))

@@ -18,14 +18,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from competitions.rules.engine.movements import (
-    TEAM_SIZE,
-    MovementPlan,
-    TournamentFormat,
-    starting_seat,
-)
+from competitions.rules.engine.movements import MovementPlan, starting_seat
 from competitions.rules.engine.tables import Orientation
 from core.problems import Problem, RuleViolation
+from core.vocabulary import Format
 
 
 class PlacementMethod(StrEnum):
@@ -103,7 +99,7 @@ def best_against_best_seating(plan: MovementPlan, ranking: Sequence[str]) -> Sea
     Not for team tournaments ("Les mouvements aléatoires et meilleurs/meilleures ne sont pas
     possibles pour un tournoi libre par équipes").
     """
-    if plan.format is not TournamentFormat.INDIVIDUAL:
+    if plan.format is not Format.INDIVIDUAL:
         raise RuleViolation.single(
             "format",
             "placement_not_allowed",
@@ -156,7 +152,7 @@ def championship_seating(
     return _seating(plan, pairs)
 
 
-def check_placement_sequence(methods: Sequence[PlacementMethod], format: TournamentFormat) -> None:
+def check_placement_sequence(methods: Sequence[PlacementMethod], format: Format) -> None:
     """Refuses a sequence of placements, one per position, that chapter 2 forbids.
 
     ``methods[0]`` is how the starting seats are decided: the FFT movement's own starting seats
@@ -165,7 +161,7 @@ def check_placement_sequence(methods: Sequence[PlacementMethod], format: Tournam
     tournaments use the FFT movement only.
     """
     problems = []
-    format = TournamentFormat(format)
+    format = Format(format)
     broken_at: int | None = None
     for index, method in enumerate(PlacementMethod(m) for m in methods):
         position = index + 1
@@ -182,7 +178,7 @@ def check_placement_sequence(methods: Sequence[PlacementMethod], format: Tournam
                 )
             continue
         if method is not PlacementMethod.FFT_MOVEMENT:
-            if format is not TournamentFormat.INDIVIDUAL:
+            if format is not Format.INDIVIDUAL:
                 problems.append(
                     Problem(
                         field,
@@ -213,7 +209,7 @@ def check_placement_sequence(methods: Sequence[PlacementMethod], format: Tournam
 def _check_entrants(
     plan: MovementPlan, entrants: Sequence[Entrant], field: str = "entrants"
 ) -> None:
-    size = TEAM_SIZE[plan.format]
+    size = plan.format.team_size
     expected = plan.players // size
     problems = []
     if len(entrants) != expected:
@@ -259,14 +255,14 @@ def _check_entrants(
 
 def _free_slots(plan: MovementPlan) -> list[tuple[int, ...]]:
     """Starting numbers an entrant takes together, in number order, removed seats skipped."""
-    size = TEAM_SIZE[plan.format]
+    size = plan.format.team_size
     vacant = set(plan.vacant)
     slots = [tuple(range(first, first + size)) for first in range(1, 4 * plan.tables + 1, size)]
     return [slot for slot in slots if vacant.isdisjoint(slot)]
 
 
 def _table_one_slot(plan: MovementPlan) -> tuple[int, ...]:
-    return tuple(range(1, TEAM_SIZE[plan.format] + 1))
+    return tuple(range(1, plan.format.team_size + 1))
 
 
 def _slot_kind(slot: tuple[int, ...]) -> Orientation:

@@ -65,7 +65,7 @@ from competitions.rules.results.json_format import (
     read_penalties,
 )
 from core.problems import Problem, RuleViolation
-from rankings.rules.rulebook import Format
+from core.vocabulary import Format
 
 MAX_SHEETS = 20_000
 MAX_DEALS_PER_SHEET = 60

@@ -39,7 +39,7 @@ from competitions.rules.results.document import (
     SessionResult,
 )
 from core.problems import Problem, RuleViolation
-from rankings.rules.rulebook import Format
+from core.vocabulary import Format
 
 
 class LicenceStatus(StrEnum):

@@ -7,7 +7,6 @@ import datetime as dt
 from hypothesis import given
 from hypothesis import strategies as st
 
-from competitions.rules.championships.championship_kinds import ChampionshipKind, StageKind
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.regional_rules import (
     FieldBracket,
@@ -21,6 +20,7 @@ from competitions.rules.championships.stage_compliance import (
     StageResults,
     stage_results_problems,
 )
+from core.vocabulary import ChampionshipKind, StageKind
 
 KINDS = st.sampled_from(list(ChampionshipKind))
 STAGES = st.sampled_from([StageKind.REGIONAL_STAGE, StageKind.REGIONAL_SEMI_FINAL,

@@ -23,7 +23,7 @@ from federation.rules.licence_file import (
 
 TODAY = dt.date(2026, 9, 1)
 HEADER = "licence_number,last_name,first_name,birth_date,club_number"
-SAMPLES = Path(__file__).resolve().parents[2] / "docs" / "samples"
+SAMPLES = Path(__file__).resolve().parents[3] / "docs" / "samples"
 
 
 def read(text: str | bytes):

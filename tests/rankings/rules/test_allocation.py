@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.problems import RuleViolation
+from core.vocabulary import Format, StageKind
 from rankings.rules.allocation import Allocation, RankedEntry, allocate
-from rankings.rules.rulebook import Format, Rulebook, StageKind
+from rankings.rules.rulebook import Rulebook
 from rankings.rules.scales import scale
 
 RULEBOOK = Rulebook.default()

@@ -8,12 +8,13 @@ from typing import Any
 import pytest
 
 from core.problems import RuleViolation
+from core.vocabulary import Format
 from rankings.rules.homologation import (
     TournamentFacts,
     check_homologation,
     require_homologation,
 )
-from rankings.rules.rulebook import EventKind, Format, Organizer, Rulebook
+from rankings.rules.rulebook import EventKind, Organizer, Rulebook
 
 RULEBOOK = Rulebook.default()
 

@@ -11,17 +11,16 @@ from typing import Any
 import pytest
 
 from core.problems import RuleViolation
+from core.vocabulary import Format, StageKind
 from rankings.rules.allocation import RankedEntry, allocate
 from rankings.rules.rulebook import (
     BeneficiaryRounding,
     EventKind,
-    Format,
     IndexOrder,
     NationalFinal,
     Organizer,
     PlaceRange,
     Rulebook,
-    StageKind,
 )
 
 RULEBOOK = Rulebook.default()

@@ -24,7 +24,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from core.problems import RuleViolation
-from rankings.rules.rulebook import Format, IndexOrder, Rulebook, StageKind
+from core.vocabulary import Format, StageKind
+from rankings.rules.rulebook import IndexOrder, Rulebook
 from rankings.rules.scales import beneficiary_count, reduction_coefficient, scale
 
 PRINTED = Path(__file__).parent / "printed"

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competitions.rules.championships.championship_kinds import ChampionshipKind, StageKind
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.eligibility import age_on, check_entry
 from competitions.rules.championships.seasons import Season
+from core.vocabulary import ChampionshipKind, StageKind
 
 from .conftest import make_player
 

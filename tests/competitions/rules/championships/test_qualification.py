@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competitions.rules.championships.championship_kinds import ChampionshipKind, StageKind
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.qualification import (
     Entry,
@@ -22,6 +21,7 @@ from competitions.rules.championships.qualification import (
 )
 from competitions.rules.championships.team_composition import TeamSnapshot
 from core.problems import RuleViolation
+from core.vocabulary import ChampionshipKind, StageKind
 
 from .conftest import make_player
 

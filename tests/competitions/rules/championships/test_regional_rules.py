@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competitions.rules.championships.championship_kinds import ChampionshipKind, StageKind
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.regional_rules import (
     FieldBracket,
@@ -21,6 +20,7 @@ from competitions.rules.championships.regional_rules import (
 )
 from competitions.rules.championships.seasons import Season
 from core.problems import RuleViolation
+from core.vocabulary import ChampionshipKind, StageKind
 
 SEASON = Season.starting_in(2025)
 

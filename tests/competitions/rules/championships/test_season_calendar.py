@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date
 
-from competitions.rules.championships.championship_kinds import ChampionshipKind, StageKind
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.regional_rules import (
     FieldBracket,
@@ -20,6 +19,7 @@ from competitions.rules.championships.season_calendar import (
     expected_qualifier_day,
 )
 from competitions.rules.championships.seasons import Season
+from core.vocabulary import ChampionshipKind, StageKind
 
 SEASON = Season.starting_in(2025)
 RULES = {k: ChampionshipRules.current(k) for k in ChampionshipKind}

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competitions.rules.championships.championship_kinds import ChampionshipKind
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.team_composition import (
     RegisteredTeam,
@@ -22,6 +21,7 @@ from competitions.rules.championships.team_composition import (
     snapshot_team,
 )
 from core.problems import RuleViolation
+from core.vocabulary import ChampionshipKind
 
 # Fascicule 2, chapter 3, « Règles applicables au championnat Interclubs », table
 # « Vingt-trois compositions d'équipes sont ainsi possibles », columns 1 to 23:

@@ -20,7 +20,6 @@ from competitions.rules.engine.movements import (
     PositionSeats,
     SheetLine,
     TableSeats,
-    TournamentFormat,
     check_plan,
     max_positions,
     plan_movement,
@@ -29,9 +28,10 @@ from competitions.rules.engine.movements import (
 )
 from competitions.rules.engine.tables import Orientation
 from core.problems import RuleViolation
+from core.vocabulary import Format
 
 N, S, E, W = Orientation.N, Orientation.S, Orientation.E, Orientation.W
-INDIVIDUAL, DUO, TEAM4 = TournamentFormat.INDIVIDUAL, TournamentFormat.DUO, TournamentFormat.TEAM4
+INDIVIDUAL, DUO, TEAM4 = Format.INDIVIDUAL, Format.DUO, Format.TEAM4
 
 
 def codes(excinfo: pytest.ExceptionInfo[RuleViolation]) -> list[tuple[str, str]]:
@@ -336,7 +336,7 @@ CASES = [
 
 @pytest.mark.parametrize(("players", "format", "maximum"), CASES)
 def test_every_allowed_plan_is_valid_and_one_more_position_is_refused(
-    players: int, format: TournamentFormat, maximum: int
+    players: int, format: Format, maximum: int
 ) -> None:
     assert max_positions(players, format) == maximum
     for positions in range(1, maximum + 1):
@@ -350,9 +350,9 @@ def test_every_allowed_plan_is_valid_and_one_more_position_is_refused(
 
 
 @settings(max_examples=150, deadline=None)
-@given(data=st.data(), tables=st.integers(3, 60), format=st.sampled_from(TournamentFormat))
+@given(data=st.data(), tables=st.integers(3, 60), format=st.sampled_from(Format))
 def test_every_plan_fills_each_seat_once_and_has_no_forbidden_meeting(
-    data: st.DataObject, tables: int, format: TournamentFormat
+    data: st.DataObject, tables: int, format: Format
 ) -> None:
     short = 0 if format is not INDIVIDUAL else data.draw(st.integers(0, 3), label="short")
     players = 4 * tables - short
@@ -410,7 +410,7 @@ def test_refusal_when_no_north_seats_keep_players_off_a_second_table_of_three() 
 
 
 @pytest.mark.parametrize("format", [DUO, TEAM4])
-def test_team_tournaments_start_at_the_second_position(format: TournamentFormat) -> None:
+def test_team_tournaments_start_at_the_second_position(format: Format) -> None:
     individual = plan_movement(4 * 11, 7)
     teams = plan_movement(4 * 11, 6, format)
     assert [p.row for p in teams.positions] == [2, 3, 4, 5, 6, 7]
@@ -429,7 +429,7 @@ def test_four_table_howell_for_teams_plays_rows_two_to_five() -> None:
 
 
 @pytest.mark.parametrize("format", [DUO, TEAM4])
-def test_no_team_tournament_at_three_tables(format: TournamentFormat) -> None:
+def test_no_team_tournament_at_three_tables(format: Format) -> None:
     with pytest.raises(RuleViolation) as excinfo:
         plan_movement(12, 1, format)
     assert codes(excinfo) == [("format", "no_movement")]
@@ -437,7 +437,7 @@ def test_no_team_tournament_at_three_tables(format: TournamentFormat) -> None:
 
 
 @pytest.mark.parametrize(("players", "format"), [(42, DUO), (30, DUO), (43, TEAM4)])
-def test_team_entries_must_fill_whole_tables(players: int, format: TournamentFormat) -> None:
+def test_team_entries_must_fill_whole_tables(players: int, format: Format) -> None:
     with pytest.raises(RuleViolation) as excinfo:
         plan_movement(players, 3, format)
     assert codes(excinfo) == [("players", "incomplete_team_tables")]
@@ -462,7 +462,7 @@ def test_team_entries_must_fill_whole_tables(players: int, format: TournamentFor
     ],
 )
 def test_invalid_requests_are_refused_with_every_problem(
-    players: int, positions: int, format: TournamentFormat, expected: list[tuple[str, str]]
+    players: int, positions: int, format: Format, expected: list[tuple[str, str]]
 ) -> None:
     with pytest.raises(RuleViolation) as excinfo:
         plan_movement(players, positions, format)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competitions.rules.engine.movements import TournamentFormat, plan_movement
+from competitions.rules.engine.movements import plan_movement
 from competitions.rules.engine.seating import (
     Entrant,
     PlacementMethod,
@@ -23,9 +23,10 @@ from competitions.rules.engine.seating import (
 )
 from competitions.rules.engine.tables import Orientation
 from core.problems import RuleViolation
+from core.vocabulary import Format
 
 N, S, E, W = Orientation.N, Orientation.S, Orientation.E, Orientation.W
-INDIVIDUAL, DUO, TEAM4 = TournamentFormat.INDIVIDUAL, TournamentFormat.DUO, TournamentFormat.TEAM4
+INDIVIDUAL, DUO, TEAM4 = Format.INDIVIDUAL, Format.DUO, Format.TEAM4
 FFT, RANDOM, BEST = (
     PlacementMethod.FFT_MOVEMENT,
     PlacementMethod.RANDOM,
@@ -93,7 +94,7 @@ def test_best_against_best_puts_the_last_ranked_at_the_table_of_three() -> None:
 
 
 @pytest.mark.parametrize("format", [DUO, TEAM4])
-def test_best_against_best_is_not_for_team_tournaments(format: TournamentFormat) -> None:
+def test_best_against_best_is_not_for_team_tournaments(format: Format) -> None:
     with pytest.raises(RuleViolation) as excinfo:
         best_against_best_seating(plan_movement(16, 1, format), [f"R{i}" for i in range(16)])
     assert codes(excinfo) == [("format", "placement_not_allowed")]
@@ -314,7 +315,7 @@ def test_allowed_placement_sequences(methods: list[PlacementMethod]) -> None:
     ],
 )
 def test_forbidden_placement_sequences(
-    methods: list[PlacementMethod], format: TournamentFormat, expected: list[tuple[str, str]]
+    methods: list[PlacementMethod], format: Format, expected: list[tuple[str, str]]
 ) -> None:
     with pytest.raises(RuleViolation) as excinfo:
         check_placement_sequence(methods, format)

@@ -9,7 +9,7 @@ from competitions.rules.results import parse_csv, parse_json, results_sha256, va
 from competitions.rules.results.score_sheets import parse_score_sheets
 from tests.competitions.rules.results.conftest import licensed
 
-SAMPLES = Path(__file__).resolve().parents[3] / "docs" / "samples"
+SAMPLES = Path(__file__).resolve().parents[4] / "docs" / "samples"
 
 
 def read(name: str) -> bytes:
