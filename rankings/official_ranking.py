@@ -19,6 +19,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from core.errors import PermissionDenied
+from core.tasks import send_on_commit
 from federation.access import scope_of
 from federation.models import Season
 from rankings.locks import season_writer_lock
@@ -61,12 +62,9 @@ def official_ranking_publish(
         later = list(
             Season.objects.filter(start_date__gt=season.start_date).values_list("pk", flat=True)
         )
-        if later:  # their carry-over and previous steps come from this ranking
-            from rankings import tasks
-
-            transaction.on_commit(
-                lambda: [tasks.recompute_season.delay(season_id) for season_id in later]
-            )
+        # later seasons take their carry-over and previous steps from this ranking
+        for season_id in later:
+            send_on_commit("rankings.recompute_season", season_id)
     refresh_statistics()
     progress.step("", snapshot=snapshot)
     return snapshot

@@ -8,9 +8,9 @@ snapshot was computed from (``live_version``).
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.db.models import F
 
+from core.tasks import send_on_commit
 from rankings.models import SeasonRanking
 
 
@@ -30,6 +30,4 @@ def inputs_changed(*, season_id: int) -> None:
 
 def live_refresh_on_commit(season_id: int) -> None:
     """Ask for a live-ranking refresh once the caller's transaction has committed."""
-    from rankings import tasks
-
-    transaction.on_commit(lambda: tasks.refresh_live_ranking.delay(season_id))
+    send_on_commit("rankings.refresh_live_ranking", season_id)

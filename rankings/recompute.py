@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from core.errors import PermissionDenied
 from core.problems import RuleViolation
+from core.tasks import send_on_commit
 from federation.access import scope_of
 from federation.models import Licence, Season
 from federation.selectors import current_season
@@ -53,14 +54,8 @@ def recompute_request(*, season: Season, kind: str, by, note: str = "") -> Recom
         run = RecomputeRun.objects.create(
             season=season, kind=kind, requested_by=by, note=note[:300]
         )
-        _send_on_commit(run.pk)
+        send_on_commit("rankings.run_recompute", run.pk)
     return run
-
-
-def _send_on_commit(run_id: int) -> None:
-    from rankings import tasks
-
-    transaction.on_commit(lambda: tasks.run_recompute.delay(run_id))
 
 
 def recompute_run(*, run_id: int) -> RecomputeRun:

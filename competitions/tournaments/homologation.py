@@ -19,24 +19,18 @@ from django.db import transaction
 
 from competitions.models import (
     ResultRevision,
-    Stage,
     Tournament,
     TournamentStatus,
 )
 from competitions.rules.results.canonical import results_sha256
 from competitions.tournaments import access
 from competitions.tournaments.homologation_conditions import require_conditions
-from competitions.tournaments.submission import (
-    Submitted,
-    parse_results,
-    store_revision,
-    validate_for,
-)
+from competitions.tournaments.submission import Submitted, parse_results, revision_create
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
+from core.tasks import send_on_commit
 from core.vocabulary import Format, StageKind
 from federation.access import scope_of
-from rankings import tasks
 from rankings.models import Allocation, RulebookVersion
 from rankings.rulebooks import rulebook_in_force
 from rankings.rules.allocation import RankedEntry, allocate
@@ -45,16 +39,21 @@ from rankings.rules.rulebook import NationalFinal, Rulebook
 
 
 def _locked(tournament: Tournament, by) -> Tournament:
-    tournament = (
-        Tournament.objects.select_for_update(of=("self",))
-        .select_related("season", "organizer_club", "organizer_committee__zone", "organizer_zone")
-        .get(pk=tournament.pk)
-    )
+    tournament = _lock(tournament)
     if not access.may_homologate(scope_of(by), tournament):
         raise PermissionDenied(
             "Only federation or committee staff above the organiser may do this."
         )
     return tournament
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    """The tournament's row, locked until the transaction ends (its writers meet here)."""
+    return (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("season", "organizer_club", "organizer_committee__zone", "organizer_zone")
+        .get(pk=tournament.pk)
+    )
 
 
 def national_final_kind(tournament: Tournament) -> NationalFinal:
@@ -111,10 +110,11 @@ def compute_allocations(
     return rows
 
 
-def _allocate(tournament: Tournament, revision: ResultRevision) -> set[int]:
-    """Replace the tournament's current allocations by the revision's; return
-    the players whose totals change."""
-    version, rulebook = rulebook_in_force(season=tournament.season)
+def _allocate(
+    tournament: Tournament, revision: ResultRevision, version: RulebookVersion, rulebook: Rulebook
+) -> set[int]:
+    """Replace the tournament's current allocations by the revision's, under the
+    season's rulebook in force; return the players whose totals change."""
     require_conditions(tournament, revision, rulebook)
     rows = compute_allocations(tournament, revision, version, rulebook)
     previous = set(
@@ -150,13 +150,24 @@ def _refresh_totals_on_commit(tournament: Tournament, player_ids: set[int]) -> N
     if pending is not None:
         transaction.on_commit(lambda: pending.setdefault(season_id, set()).update(ids))
         return
-    transaction.on_commit(lambda: tasks.refresh_season_totals.delay(season_id, ids))
+    send_on_commit("rankings.refresh_season_totals", season_id, ids)
 
 
 @transaction.atomic
 def tournament_homologate(*, tournament: Tournament, by) -> Tournament:
     """Homologate the latest revision: store every licensed player's PCN and PP."""
-    tournament = _locked(tournament, by)
+    return _homologate(_locked(tournament, by), by)
+
+
+@transaction.atomic
+def checked_tournament_homologate(*, tournament: Tournament, by) -> Tournament:
+    """``tournament_homologate`` for a caller that has checked ``by``'s right itself
+    (a championship stage's homologation, whose staff are the same)."""
+    return _homologate(_lock(tournament), by)
+
+
+def _homologate(tournament: Tournament, by) -> Tournament:
+    """Homologate the latest revision of the locked ``tournament``."""
     if tournament.status != TournamentStatus.RESULTS_SUBMITTED:
         raise RuleViolation.single(
             "status",
@@ -164,7 +175,8 @@ def tournament_homologate(*, tournament: Tournament, by) -> Tournament:
             f"Only submitted results can be homologated (status: {tournament.status}).",
         )
     revision = tournament.revisions.order_by("-number").first()
-    affected = _allocate(tournament, revision)
+    version, rulebook = rulebook_in_force(season=tournament.season)
+    affected = _allocate(tournament, revision, version, rulebook)
     tournament.status = TournamentStatus.HOMOLOGATED
     tournament.homologated_revision = revision
     tournament.refusal_reasons = []
@@ -209,29 +221,26 @@ def tournament_correct(
         )
     if not reason.strip():
         raise RuleViolation.single("reason", "required", "A correction states its reason.")
-    document = parse_results(
-        content=content,
-        source=source,
-        format=tournament.format,
-        championship=tournament.stage != Stage.ORDINARY,
-    )
+    document = parse_results(content=content, source=source, tournament=tournament)
     sha256 = results_sha256(document)
     current = tournament.homologated_revision
     if current.sha256 == sha256:
         return Submitted(current, False, tuple(Problem(**w) for w in current.warnings))
-    validated = validate_for(tournament, document)
-    revision = store_revision(
+    version, rulebook = rulebook_in_force(season=tournament.season)
+    submitted = revision_create(
         tournament=tournament,
-        validated=validated,
+        document=document,
         sha256=sha256,
+        rulebook=rulebook,
         source=source,
         by=by,
         reason=reason.strip(),
     )
-    affected = _allocate(tournament, revision)
+    revision = submitted.revision
+    affected = _allocate(tournament, revision, version, rulebook)
     tournament.homologated_revision = revision
     tournament._history_user = by
     tournament._change_reason = reason.strip()[:100]
     tournament.save(update_fields=["homologated_revision"])
     _refresh_totals_on_commit(tournament, affected)
-    return Submitted(revision, True, validated.warnings)
+    return submitted
