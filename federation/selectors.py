@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db.models import Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from federation.models import Licence, Player, Season
 
@@ -15,8 +16,8 @@ def season_for_date(day: dt.date) -> Season | None:
 
 
 def current_season(today: dt.date | None = None) -> Season | None:
-    """The season containing today, else the latest declared one."""
-    today = today or dt.date.today()
+    """The season containing today (in the federation's time zone), else the latest declared one."""
+    today = today or timezone.localdate()
     return season_for_date(today) or Season.objects.order_by("-start_date").first()
 
 
