@@ -76,8 +76,10 @@ class ChampionshipKind(StrEnum):
     INTERCLUBS = "interclubs"
     SENIORS = "seniors"
 
+    # Shadows ``str.format`` on purpose: « le format » is the regulations' word, and
+    # nobody calls ``str.format`` on a member; mypy cannot tell the two apart.
     @property
-    def format(self) -> Format:
+    def format(self) -> Format:  # type: ignore[override]
         """The format its stages are played in (seniors play individually; interclubs
         teams are of 4)."""
         return _FORMAT_OF_KIND[self]

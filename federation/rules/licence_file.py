@@ -28,8 +28,9 @@ import datetime as dt
 import io
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 from core.problems import Problem, RuleViolation
 
@@ -393,6 +394,19 @@ class _LineOutcome:
     problems: tuple[LineProblem, ...]
 
 
+_Fail = Callable[[str | None, str, str], None]
+"""Records a problem on the line being checked: column (or None), code, message."""
+
+
+class _CsvRows(Protocol):
+    """What ``_read_header`` needs of a ``csv.reader``: its rows and its line counter."""
+
+    @property
+    def line_num(self) -> int: ...
+
+    def __iter__(self) -> Iterator[list[str]]: ...
+
+
 class _LineChecker:
     """Validates one data line against the header's column positions."""
 
@@ -473,7 +487,7 @@ class _LineChecker:
         )
 
     @staticmethod
-    def _number(fail, label: str) -> Callable[[str, str], int | None]:
+    def _number(fail: _Fail, label: str) -> Callable[[str, str], int | None]:
         def read(column: str, raw: str) -> int | None:
             if not (raw.isascii() and raw.isdigit()):
                 fail(column, "not_a_number", f"« {raw} » is not a {label}: digits only.")
@@ -487,7 +501,7 @@ class _LineChecker:
         return read
 
     @staticmethod
-    def _name(fail) -> Callable[[str, str], str | None]:
+    def _name(fail: _Fail) -> Callable[[str, str], str | None]:
         def read(column: str, raw: str) -> str | None:
             name = " ".join(raw.split())
             if any(unicodedata.category(char).startswith("C") for char in name):
@@ -515,7 +529,7 @@ class _LineChecker:
 
         return read
 
-    def _date(self, fail, label: str) -> Callable[[str, str], dt.date | None]:
+    def _date(self, fail: _Fail, label: str) -> Callable[[str, str], dt.date | None]:
         def read(column: str, raw: str) -> dt.date | None:
             parsed = parse_date(raw)
             if isinstance(parsed, str):
@@ -534,14 +548,14 @@ class _LineChecker:
         return read
 
     @staticmethod
-    def _email(fail, raw: str) -> str | None:
+    def _email(fail: _Fail, raw: str) -> str | None:
         if len(raw) > MAX_EMAIL_LENGTH or not _EMAIL.fullmatch(raw):
             fail("email", "invalid_email", f"« {raw} » is not an e-mail address.")
             return None
         return raw
 
     @staticmethod
-    def _phone(fail, raw: str) -> str | None:
+    def _phone(fail: _Fail, raw: str) -> str | None:
         phone = " ".join(raw.split())
         if not _PHONE.fullmatch(phone) or not any(char.isdigit() for char in phone):
             fail(
@@ -556,7 +570,7 @@ class _LineChecker:
         return phone
 
 
-def _read_header(reader) -> tuple[int, list[str]] | None:
+def _read_header(reader: _CsvRows) -> tuple[int, list[str]] | None:
     """The first non-blank line, as normalised column names, with its line number."""
     for row in reader:
         if any(value.strip() for value in row):

@@ -43,8 +43,10 @@ class NationalFinal(StrEnum):
     SENIORS = "seniors"
     """*Libre seniors*: an individual championship."""
 
+    # Shadows ``str.format`` on purpose (see ``ChampionshipKind.format``).
     @property
-    def format(self) -> Format:
+    def format(self) -> Format:  # type: ignore[override]
+        """The format the final is played in (seniors play individually)."""
         return {
             NationalFinal.INDIVIDUAL: Format.INDIVIDUAL,
             NationalFinal.DUO: Format.DUO,
@@ -167,7 +169,8 @@ class Stages:
                 "A national final allocates by its fixed table "
                 "(national_finals.allocate_national_final), not by a scale.",
             )
-        return getattr(self, kind.value)
+        rules: StageRules = getattr(self, kind.value)
+        return rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +195,8 @@ class NationalFinals:
     seniors: tuple[PlaceRange, ...]
 
     def table(self, kind: NationalFinal) -> tuple[PlaceRange, ...]:
-        return getattr(self, kind.value)
+        places: tuple[PlaceRange, ...] = getattr(self, kind.value)
+        return places
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +235,8 @@ class Rulebook:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (decimals as strings, enums as their values)."""
-        return _dump(self)
+        dumped: dict[str, Any] = _dump(self)
+        return dumped
 
     @classmethod
     def from_dict(cls, data: object) -> Rulebook:
@@ -241,7 +246,7 @@ class Rulebook:
         key, then every figure :meth:`validate` refuses.
         """
         problems: list[Problem] = []
-        rulebook = _load(cls, data, "", problems)
+        rulebook: Rulebook = _load(cls, data, "", problems)
         if problems:
             raise RuleViolation(problems)
         rulebook.validate()
@@ -452,9 +457,9 @@ def _validation_problems(book: Rulebook) -> list[Problem]:
                 f"The cap {stage.cap} is below the floor {book.floor}: no value can satisfy both.",
             )
 
-    for kind in NationalFinal:
+    for final in NationalFinal:
         problems.extend(
-            _table_problems(book.national_finals.table(kind), f"national_finals.{kind}")
+            _table_problems(book.national_finals.table(final), f"national_finals.{final}")
         )
 
     if not book.homologation.organizers:
@@ -559,7 +564,7 @@ def _load(tp: Any, data: object, path: str, problems: list[Problem]) -> Any:
         )
         return _INVALID
 
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(data, dict):
             return wrong("an object")
         hints = typing.get_type_hints(tp)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, TypeGuard
 
 from core.problems import Problem, RuleViolation
 
@@ -330,7 +330,7 @@ class SeriesPolicy:
         return policy.validate()
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -411,7 +411,7 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
                 )
             )
         if has_pcn:
-            if not _is_int(step.min_pcn) or step.min_pcn < 1:  # type: ignore[operator]
+            if not _is_int(step.min_pcn) or step.min_pcn < 1:
                 found.append(
                     Problem(
                         f"{where}.min_pcn",
@@ -420,7 +420,7 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
                     )
                 )
             else:
-                if last_min_pcn is not None and step.min_pcn <= last_min_pcn[1]:  # type: ignore[operator]
+                if last_min_pcn is not None and step.min_pcn <= last_min_pcn[1]:
                     found.append(
                         Problem(
                             f"{where}.min_pcn",
@@ -429,7 +429,7 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
                             f"that of ladder[{last_min_pcn[0]}] ({last_min_pcn[1]}) below it.",
                         )
                     )
-                last_min_pcn = (index, step.min_pcn)  # type: ignore[assignment]
+                last_min_pcn = (index, step.min_pcn)
         if has_share:
             share = step.top_share
             if not isinstance(share, Decimal) or not share.is_finite() or not 0 < share <= 1:
