@@ -22,19 +22,12 @@ from rankings.models import (
 from rankings.official_ranking import official_ranking_publish
 from rankings.recompute import nightly, recompute_request, recompute_run
 from rankings.selectors import series_for_players
-from tests.rankings.ranking_fixtures import build_federation
-from tests.rankings.ranking_helpers import add_tournament
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def federation(registry):
-    return build_federation(registry)
-
-
 def test_publish_freezes_every_licensee_and_flips_the_pointer(
-    federation, registry, django_capture_on_commit_callbacks
+    federation, registry, add_tournament, django_capture_on_commit_callbacks
 ):
     p = federation.players
     add_tournament(registry.previous, {p[0]: (300, 2), p[1]: (200, 0), p[2]: (200, 0)},
@@ -60,7 +53,7 @@ def test_publish_freezes_every_licensee_and_flips_the_pointer(
     assert standing.previous_step == RankingEntry.objects.get(snapshot=snapshot, player=p[0]).step
 
 
-def test_republishing_adds_a_snapshot_and_keeps_the_old_one(federation, registry):
+def test_republishing_adds_a_snapshot_and_keeps_the_old_one(federation, registry, add_tournament):
     p = federation.players
     add_tournament(registry.previous, {p[0]: (300, 0)}, club=registry.clubs[101], arbiter=p[3])
     first = official_ranking_publish(season=registry.previous)
@@ -81,7 +74,9 @@ def test_only_federation_staff_publish(federation, registry):
     assert not RankingSnapshot.objects.exists()
 
 
-def test_series_for_players_reads_the_previous_seasons_official_ranking(federation, registry):
+def test_series_for_players_reads_the_previous_seasons_official_ranking(
+    federation, registry, add_tournament
+):
     p = federation.players
     add_tournament(
         registry.previous,
@@ -105,7 +100,9 @@ def test_series_for_players_reads_the_previous_seasons_official_ranking(federati
     assert series_for_players(registry.previous, [1001]) == {1001: None}
 
 
-def test_nightly_publishes_ended_seasons_then_recomputes_the_current_one(federation, registry):
+def test_nightly_publishes_ended_seasons_then_recomputes_the_current_one(
+    federation, registry, add_tournament
+):
     p = federation.players
     add_tournament(registry.previous, {p[0]: (300, 0)}, club=registry.clubs[101], arbiter=p[3])
     runs = nightly(today=dt.date(2026, 11, 22))

@@ -17,18 +17,15 @@ from rankings.models import (
 from rankings.official_ranking import official_ranking_publish
 from rankings.recompute import full_recompute
 from rankings.rules.series import SeriesPolicy
-from tests.rankings.ranking_fixtures import build_federation
-from tests.rankings.ranking_helpers import add_tournament
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def admin_client(client, registry):
+def admin_client(client, registry, federation, add_tournament):
     registry.users["federation_staff"].is_superuser = True
     registry.users["federation_staff"].save()
     client.force_login(registry.users["federation_staff"])
-    federation = build_federation(registry)
     p = federation.players
     add_tournament(registry.previous, {p[0]: (300, 1), p[1]: (200, 0)}, club=registry.clubs[101],
                    arbiter=p[2])  # fmt: skip

@@ -12,16 +12,13 @@ from rankings.models import ManualPlacement, RecomputeRun, RunStatus, SeasonRank
 from rankings.official_ranking import official_ranking_publish
 from rankings.recompute import full_recompute
 from rankings.rules.series import SeriesPolicy
-from tests.rankings.ranking_fixtures import build_federation
-from tests.rankings.ranking_helpers import add_tournament
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def ranked(registry):
+def ranked(registry, federation, add_tournament):
     """Previous season published, the current season with two tournaments, ranked."""
-    federation = build_federation(registry)
     p = federation.players
     add_tournament(registry.previous, {p[i]: (500 - 20 * i, 2 if i == 0 else 0) for i in range(12)},
                    club=registry.clubs[101], arbiter=p[20])  # fmt: skip

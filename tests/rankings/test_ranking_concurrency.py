@@ -22,8 +22,6 @@ from rankings.models import RankingEntry, SeasonRanking
 from rankings.official_ranking import official_ranking_publish
 from rankings.recompute import full_recompute
 from rankings.standings import standings_write
-from tests.rankings.ranking_fixtures import build_federation
-from tests.rankings.ranking_helpers import add_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,8 +52,7 @@ def waiting_on_advisory_lock() -> int:
         return cursor.fetchone()[0]
 
 
-def test_two_full_recomputes_never_overlap(postgresql, registry, wait_for):
-    build_federation(registry)
+def test_two_full_recomputes_never_overlap(postgresql, registry, federation, wait_for):
     season = registry.season
     release, held = threading.Event(), threading.Event()
     order: list[str] = []
@@ -85,9 +82,8 @@ def test_two_full_recomputes_never_overlap(postgresql, registry, wait_for):
 
 
 def test_homologation_during_a_full_recompute_is_not_lost(
-    postgresql, registry, wait_for, monkeypatch
+    postgresql, registry, federation, add_tournament, wait_for, monkeypatch
 ):
-    federation = build_federation(registry)
     season, p = registry.season, federation.players
     full_recompute(season=season)
     add_tournament(season, {p[0]: (100, 0)}, club=registry.clubs[101], arbiter=p[1])
@@ -128,8 +124,9 @@ def test_homologation_during_a_full_recompute_is_not_lost(
     assert entry.season_pcn == 150
 
 
-def test_readers_see_an_official_ranking_whole_or_not_at_all(postgresql, registry):
-    federation = build_federation(registry)
+def test_readers_see_an_official_ranking_whole_or_not_at_all(
+    postgresql, registry, federation, add_tournament
+):
     p = federation.players
     add_tournament(registry.previous, {x: (10 * i, 0) for i, x in enumerate(p)},
                    club=registry.clubs[101], arbiter=p[0])  # fmt: skip
@@ -152,8 +149,7 @@ def test_readers_see_an_official_ranking_whole_or_not_at_all(postgresql, registr
     assert seen <= {0, expected}
 
 
-def test_concurrent_live_refreshes_coalesce(postgresql, registry):
-    federation = build_federation(registry)
+def test_concurrent_live_refreshes_coalesce(postgresql, registry, federation, add_tournament):
     season, p = registry.season, federation.players
     full_recompute(season=season)
     errors: list[BaseException] = []

@@ -8,15 +8,12 @@ import pytest
 from rankings.official_ranking import official_ranking_publish
 from rankings.pcn_plot import SeasonPoint, pcn_plot_svg
 from rankings.recompute import full_recompute
-from tests.rankings.ranking_fixtures import build_federation
-from tests.rankings.ranking_helpers import add_tournament
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def ranked(registry):
-    federation = build_federation(registry)
+def ranked(registry, federation, add_tournament):
     p = federation.players
     add_tournament(registry.previous, {p[i]: (400 - 20 * i, 0) for i in range(10)},
                    club=registry.clubs[101], arbiter=p[20])  # fmt: skip

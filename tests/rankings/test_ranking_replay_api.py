@@ -11,8 +11,6 @@ from rankings.models import SeasonRanking
 from rankings.official_ranking import official_ranking_publish
 from rankings.rules.series import SeriesPolicy
 from rankings.series_policies import series_policy_in_force
-from tests.rankings.ranking_fixtures import build_federation
-from tests.rankings.ranking_helpers import add_tournament
 from tests.rankings.reference_ranking import comparable, reference_ranking
 
 TOTALS = [900, 700, 500, 300, 100, 50, 0, -50, -100, -300, -900, -1200]  # sums to 0
@@ -100,8 +98,9 @@ def players_for(federation, start: int) -> list[int]:
 
 
 @pytest.mark.django_db
-def test_season_through_the_results_api(api, registry, django_capture_on_commit_callbacks):
-    federation = build_federation(registry)
+def test_season_through_the_results_api(
+    api, registry, federation, add_tournament, django_capture_on_commit_callbacks
+):
     p = federation.players
     add_tournament(registry.previous, {p[i]: (600 - 40 * i, 4 if i < 3 else 0) for i in range(14)},
                    club=registry.clubs[101], arbiter=p[20])  # fmt: skip
@@ -143,9 +142,8 @@ def test_season_through_the_results_api(api, registry, django_capture_on_commit_
 
 @pytest.mark.django_db(transaction=True)
 def test_homologation_updates_the_live_ranking_through_a_real_worker(
-    api, registry, celery_worker_process, wait_for
+    api, registry, federation, celery_worker_process, wait_for
 ):
-    federation = build_federation(registry)
     tournament = declare(api, registry, "Open du soir", "2026-11-07")
     licences = players_for(federation, 0)
     assert api.post(f"/api/tournaments/{tournament}/results/", document(licences),

@@ -17,8 +17,6 @@ from rankings.recompute import full_recompute
 from rankings.rules.series import SeriesPolicy
 from rankings.series_policies import series_policy_update
 from rankings.standings import standings_write
-from tests.rankings.ranking_fixtures import build_federation
-from tests.rankings.ranking_helpers import add_tournament, correct_tournament
 from tests.rankings.reference_ranking import comparable, reference_ranking, stored_ranking
 
 pytestmark = pytest.mark.django_db
@@ -43,12 +41,7 @@ def live(season):
     return stored_ranking(SeasonRanking.objects.get(season=season).live)
 
 
-@pytest.fixture
-def federation(registry):
-    return build_federation(registry)
-
-
-def publish_previous(federation):
+def publish_previous(federation, add_tournament):
     """A previous season with points and a published official ranking."""
     registry = federation.registry
     p = federation.players
@@ -81,7 +74,7 @@ event = st.one_of(
 )  # fmt: skip
 
 
-def replay(federation, events) -> None:
+def replay(federation, add_tournament, correct_tournament, events) -> None:
     """Apply the events the way production does: homologations send the incremental
     task; licence changes reach the standings at the next live-ranking refresh."""
     registry = federation.registry
@@ -124,12 +117,14 @@ def assert_both_ways_equal(federation) -> None:
     assert ranking == comparable(reference_ranking(season, policy))
 
 
-def test_a_season_replayed_both_ways(federation):
-    publish_previous(federation)
+def test_a_season_replayed_both_ways(federation, add_tournament, correct_tournament):
+    publish_previous(federation, add_tournament)
     season = federation.registry.season
     full_recompute(season=season)  # the season opens: every licensee has a standing
     replay(
         federation,
+        add_tournament,
+        correct_tournament,
         [
             ("tournament", [(0, 120, 0), (1, 82, 0), (5, 57, 0), (7, 50, 0), (9, 0, 0)]),
             ("tournament", [(1, 200, 2), (3, 150, 0), (5, 150, 0), (8, 60, 0)]),
@@ -148,20 +143,22 @@ def test_a_season_replayed_both_ways(federation):
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(events=st.lists(event, min_size=1, max_size=7), previous=st.booleans())
-def test_random_seasons_replayed_both_ways(federation, events, previous):
+def test_random_seasons_replayed_both_ways(
+    federation, add_tournament, correct_tournament, events, previous
+):
     with transaction.atomic():
         if previous:
-            publish_previous(federation)
+            publish_previous(federation, add_tournament)
         full_recompute(season=federation.registry.season)
-        replay(federation, events)
+        replay(federation, add_tournament, correct_tournament, events)
         assert_both_ways_equal(federation)
         transaction.set_rollback(True)
 
 
-def test_modified_policy_is_followed(federation, registry):
+def test_modified_policy_is_followed(federation, registry, add_tournament, correct_tournament):
     """Thresholds instead of shares, another carry-over, no demotion limit, PP not
     breaking ties: the stored ranking still matches the independent computation."""
-    publish_previous(federation)
+    publish_previous(federation, add_tournament)
     data = SeriesPolicy.default().to_dict()
     for index, step in enumerate(data["ladder"][1:], start=1):
         step["top_share"], step["min_pcn"] = None, 20 * index
@@ -170,13 +167,14 @@ def test_modified_policy_is_followed(federation, registry):
     data["pp_breaks_ties"] = False
     series_policy_update(season=registry.season, data=data, by=registry.users["federation_staff"])
     full_recompute(season=registry.season)
-    replay(federation, [("tournament", [(1, 150, 1), (3, 150, 0), (4, 40, 0), (6, 400, 0)])])
+    tournament = ("tournament", [(1, 150, 1), (3, 150, 0), (4, 40, 0), (6, 400, 0)])
+    replay(federation, add_tournament, correct_tournament, [tournament])
     assert_both_ways_equal(federation)
     ranking = live(registry.season)
     assert ranking[1002]["place"] == ranking[2001]["place"]  # 150 PCN each: PP ignored
 
 
-def test_incremental_update_is_idempotent(federation, registry):
+def test_incremental_update_is_idempotent(federation, registry, add_tournament):
     season, p = registry.season, federation.players
     full_recompute(season=season)
     add_tournament(season, {p[0]: (100, 0), p[1]: (80, 0)}, club=registry.clubs[101], arbiter=p[2])
@@ -190,7 +188,7 @@ def test_incremental_update_is_idempotent(federation, registry):
     assert SeasonRanking.objects.get(season=season).inputs_version == version
 
 
-def test_previous_ranking_and_missed_seasons(federation, registry):
+def test_previous_ranking_and_missed_seasons(federation, registry, add_tournament):
     """Carry-over comes from the last published official ranking; a season without a
     licence in between counts as missed."""
     import datetime as dt
