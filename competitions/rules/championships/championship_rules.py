@@ -174,7 +174,7 @@ class ChampionshipRules:
                 for key in unknown
             )
         try:
-            kind = ChampionshipKind(data.get("kind"))
+            kind = ChampionshipKind(data.get("kind", ""))  # "" names no kind: ValueError
         except ValueError:
             raise RuleViolation.single(
                 "kind",

@@ -37,7 +37,7 @@ def composition_allowed(series: Sequence[int], rules: ChampionshipRules = INTERC
 
 def allowed_compositions(
     rules: ChampionshipRules = INTERCLUBS_RULES,
-) -> tuple[tuple[int, int, int, int], ...]:
+) -> tuple[tuple[int, ...], ...]:
     """Every allowed multiset of series, as sorted tuples, in the order of the printed table."""
     size = ChampionshipKind.INTERCLUBS.team_size
     return tuple(

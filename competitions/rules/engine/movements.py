@@ -20,7 +20,7 @@ then checked by :func:`check_plan`; a request the regulations cannot honour is r
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
@@ -440,6 +440,8 @@ def _attempt(
     first_row = 1 if format is Format.INDIVIDUAL else 2
     last_row = first_row + positions - 1
     howell = next((h for h in settings.howell if h.tables == tables), None)
+    rows: Sequence[tuple[int, ...]]
+    moves: Sequence[Moves | None]
     limit, source = _row_limit(tables, howell, settings)
     if last_row > limit:
         team_note = (
@@ -600,8 +602,8 @@ def check_plan(
     vacant = set(plan.vacant)
     team_of: dict[int, int] = {}
     for index, team in enumerate(plan.teams if partners is None else partners):
-        for number in team:
-            team_of[number] = index
+        for member in team:
+            team_of[member] = index
     met: dict[tuple[int, int], tuple[int, int]] = {}
     first_short: dict[int, int] = {}
     for p, seats in enumerate(plan.positions):

@@ -21,7 +21,7 @@ and the partner x (1/3). Every deal sums to zero.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
@@ -37,6 +37,9 @@ TOTAL_TRUMPS = 22  # the 21 trumps and the excuse, which may stand in for a trum
 OUDLER_MIN_POINTS = 4  # an oudler is worth 4.5, but the excuse "compte pour 4 points" on a chelem
 
 EnumT = TypeVar("EnumT", bound=StrEnum)
+
+Report = Callable[[str, str, str], None]
+"""Records one problem of the deal being checked: field name, code, message."""
 
 
 class Contract(StrEnum):
@@ -254,12 +257,17 @@ def score_deal(deal: Deal, rules: ScoringRules = DEFAULT_SCORING_RULES) -> DealS
         )
     breakdown = _breakdown(deal, rules)
     base = breakdown.total
+    assert deal.taker is not None  # deal_problems refuses a bid deal without a taker
     taker = Orientation(deal.taker)
     partner = None if deal.called_partner is None else Orientation(deal.called_partner)
     return DealScore(base=base, marks=marks_for(size, taker, partner, base), breakdown=breakdown)
 
 
 def _breakdown(deal: Deal, rules: ScoringRules) -> ScoreBreakdown:
+    # deal_problems has refused a bid deal that lacks any of these facts.
+    assert deal.contract is not None
+    assert deal.oudlers is not None
+    assert deal.attack_points is not None
     contract = Contract(deal.contract)
     multiplier = rules.multiplier(contract)
     needed = rules.points_needed[deal.oudlers]
@@ -323,7 +331,9 @@ def marks_for(
 
 def _member(enum: type[EnumT], value: object) -> EnumT | None:
     try:
-        return enum(value)
+        # Any value may be looked up (a ValueError if it names no member); the
+        # stubs only accept a str for a StrEnum.
+        return enum(value)  # type: ignore[arg-type]
     except (ValueError, TypeError):
         return None
 
@@ -333,7 +343,7 @@ def shown(value: object) -> str:
     return str(value) if isinstance(value, str) else repr(value)
 
 
-def _check_passed_deal(deal: Deal, report) -> None:
+def _check_passed_deal(deal: Deal, report: Report) -> None:
     given = {
         "taker": deal.taker is not None,
         "called_partner": deal.called_partner is not None,
@@ -354,7 +364,9 @@ def _check_passed_deal(deal: Deal, report) -> None:
             )
 
 
-def _check_seat(value, name: str, size: TableSize, report, *, required: bool):
+def _check_seat(
+    value: object, name: str, size: TableSize, report: Report, *, required: bool
+) -> Orientation | None:
     if value is None:
         if required:
             report(name, "missing", f"The {name} seat is required when a contract was bid.")
@@ -371,7 +383,7 @@ def _check_seat(value, name: str, size: TableSize, report, *, required: bool):
     return seat
 
 
-def _check_partner(deal: Deal, size: TableSize, taker, report) -> None:
+def _check_partner(deal: Deal, size: TableSize, taker: Orientation | None, report: Report) -> None:
     if deal.called_partner is None:
         return
     if size != TableSize.FIVE:
@@ -392,7 +404,7 @@ def _check_partner(deal: Deal, size: TableSize, taker, report) -> None:
         )
 
 
-def _check_oudlers(value, report) -> int | None:
+def _check_oudlers(value: object, report: Report) -> int | None:
     if value is None:
         report("oudlers", "missing", "The number of oudlers in the attack's tricks is required.")
         return None
@@ -410,7 +422,7 @@ def _check_oudlers(value, report) -> int | None:
     return value
 
 
-def _check_points(value, size: TableSize, report) -> Fraction | None:
+def _check_points(value: object, size: TableSize, report: Report) -> Fraction | None:
     if value is None:
         report("attack_points", "missing", "The points made by the attack are required.")
         return None
@@ -448,7 +460,7 @@ def _check_points(value, size: TableSize, report) -> Fraction | None:
     return points
 
 
-def _check_points_against_oudlers(points: Fraction, oudlers: int, report) -> None:
+def _check_points_against_oudlers(points: Fraction, oudlers: int, report: Report) -> None:
     if points < OUDLER_MIN_POINTS * oudlers:
         report(
             "attack_points",
@@ -466,7 +478,9 @@ def _check_points_against_oudlers(points: Fraction, oudlers: int, report) -> Non
         )
 
 
-def _check_poignees(poignees, size: TableSize, rules: ScoringRules, report) -> None:
+def _check_poignees(
+    poignees: tuple[Poignee, ...], size: TableSize, rules: ScoringRules, report: Report
+) -> None:
     allowed = rules.poignee_trumps(size)
     shown: set[Orientation] = set()
     total_trumps = 0
@@ -502,7 +516,7 @@ def _check_poignees(poignees, size: TableSize, rules: ScoringRules, report) -> N
         )
 
 
-def _check_side(value, name: str, report) -> Side | None:
+def _check_side(value: object, name: str, report: Report) -> Side | None:
     if value is None:
         return None
     side = _member(Side, value)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 from competitions.rules.engine.scoring import (
     DEFAULT_SCORING_RULES,
@@ -139,7 +140,7 @@ def _table_size(sheet: ScoreSheet, problems: list[Problem]) -> TableSize | None:
 
 
 def _check_players(
-    players: Mapping[object, str], size: TableSize, problems: list[Problem]
+    players: Mapping[Any, str], size: TableSize, problems: list[Problem]
 ) -> dict[Orientation, str]:
     found: dict[Orientation, str] = {}
     for key, player in players.items():
@@ -157,8 +158,8 @@ def _check_players(
             found[seat] = player
     seen: dict[str, Orientation] = {}
     for seat in seats(size):
-        player = found.get(seat)
-        if player is None or player == "":
+        named = found.get(seat)
+        if named is None or named == "":
             problems.append(
                 Problem(
                     f"players.{seat}",
@@ -167,16 +168,16 @@ def _check_players(
                     f"a player at each of {', '.join(seats(size))}.",
                 )
             )
-        elif player in seen:
+        elif named in seen:
             problems.append(
                 Problem(
                     f"players.{seat}",
                     "duplicate_player",
-                    f"Player {player} is named both at {seen[player]} and at {seat}.",
+                    f"Player {named} is named both at {seen[named]} and at {seat}.",
                 )
             )
         else:
-            seen[player] = seat
+            seen[named] = seat
     return found
 
 
@@ -246,7 +247,7 @@ def _line_marks(
 
 
 def _check_written_marks(
-    marks: Mapping[object, int],
+    marks: Mapping[Any, int],
     where: str,
     index: int,
     size: TableSize,
@@ -304,7 +305,7 @@ def _check_written_marks(
 def _fits_a_deal(marks: Mapping[Orientation, int], size: TableSize) -> bool:
     """Whether some taker (and partner, at 5 players) gives exactly these marks."""
     for taker in seats(size):
-        partners = [None]
+        partners: list[Orientation | None] = [None]
         if size == TableSize.FIVE:
             partners += [seat for seat in seats(size) if seat != taker]
         for partner in partners:
@@ -316,6 +317,7 @@ def _fits_a_deal(marks: Mapping[Orientation, int], size: TableSize) -> bool:
 
 def _seat(key: object) -> Orientation | None:
     try:
-        return Orientation(key)
+        # Any key may be looked up (ValueError if it is no seat); the stubs want a str.
+        return Orientation(key)  # type: ignore[arg-type]
     except (ValueError, TypeError):
         return None

@@ -234,8 +234,12 @@ def _separation(above: _Scored, below: _Scored, mode: RankingMode) -> Separation
 
 def _figures(entry: Entry) -> TieBreakFigures | None:
     """Sum the members' article 29 figures; ``None`` if any is missing or unusable."""
-    data = [m.tie_break for m in entry.members]
-    if any(d is None or not d.position_scores for d in data):
+    data = [
+        m.tie_break
+        for m in entry.members
+        if m.tie_break is not None and m.tie_break.position_scores
+    ]
+    if len(data) != len(entry.members):
         return None
     if len({len(d.position_scores) for d in data}) != 1:
         return None
