@@ -13,7 +13,8 @@ from competitions.rules.results import (
 )
 from competitions.rules.results.csv_format import COLUMNS, write_csv
 from core.problems import RuleViolation
-from tests.competitions.rules.results.conftest import licensed, messages, refusal
+from tests.competitions.rules.results.licences import licensed
+from tests.competitions.rules.results.refusals import messages, refusal
 
 HEADER = "record;session;tables;tables_of_three;deals;entry;place;entry_total;licence_number;name"
 

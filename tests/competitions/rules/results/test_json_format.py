@@ -17,7 +17,7 @@ from competitions.rules.results import (
     parse_json,
 )
 from competitions.rules.results.document import MAX_ENTRIES
-from tests.competitions.rules.results.conftest import messages, refusal
+from tests.competitions.rules.results.refusals import messages, refusal
 
 MINIMAL = {
     "format_version": 1,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from competitions.rules.results import parse_csv, parse_json, results_sha256, validate
 from competitions.rules.results.score_sheets import parse_score_sheets
-from tests.competitions.rules.results.conftest import licensed
+from tests.competitions.rules.results.licences import licensed
 
 SAMPLES = Path(__file__).resolve().parents[4] / "docs" / "samples"
 

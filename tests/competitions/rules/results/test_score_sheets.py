@@ -12,7 +12,8 @@ import pytest
 from competitions.rules.engine.standings import RankingMode
 from competitions.rules.results import parse_json, results_sha256, validate
 from competitions.rules.results.score_sheets import parse_score_sheets
-from tests.competitions.rules.results.conftest import licensed, messages, refusal
+from tests.competitions.rules.results.licences import licensed
+from tests.competitions.rules.results.refusals import messages, refusal
 from tests.competitions.rules.results.tournament_builder import play
 
 

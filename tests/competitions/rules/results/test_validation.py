@@ -17,7 +17,8 @@ from competitions.rules.results import (
     validate,
 )
 from core.problems import RuleViolation
-from tests.competitions.rules.results.conftest import licensed, messages, refusal
+from tests.competitions.rules.results.licences import licensed
+from tests.competitions.rules.results.refusals import messages, refusal
 from tests.competitions.rules.results.tournament_builder import play
 
 
