@@ -106,6 +106,9 @@ DATABASES = {
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# How long a ranking writer waits for a season's advisory lock before giving up (busy,
+# retry later) instead of waiting forever behind a long recompute (rankings/locks.py).
+ADVISORY_LOCK_TIMEOUT_MS = int(os.environ.get("ADVISORY_LOCK_TIMEOUT_MS", "60000"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

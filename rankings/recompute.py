@@ -22,6 +22,7 @@ from federation.access import scope_of
 from federation.models import Licence, Season
 from federation.selectors import current_season
 from rankings.live_ranking import live_ranking_refresh
+from rankings.locks import SeasonBusy
 from rankings.models import RecomputeKind, RecomputeRun, RunStatus, SeasonRanking
 from rankings.official_ranking import official_ranking_publish
 from rankings.progress import Progress
@@ -72,7 +73,7 @@ def recompute_run(*, run_id: int) -> RecomputeRun:
                 season=run.season, by=run.requested_by, note=run.note, run=run
             )
             run.snapshot = snapshot
-    except (OperationalError, InterfaceError) as exc:  # transient: the task retries
+    except (OperationalError, InterfaceError, SeasonBusy) as exc:  # transient: the task retries
         _finish(run, RunStatus.FAILED, f"{type(exc).__name__}: {exc} (retrying)")
         raise
     except Exception as exc:

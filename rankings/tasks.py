@@ -15,13 +15,16 @@ from django.db import InterfaceError, OperationalError
 
 from federation.models import Season
 from rankings.live_ranking import live_ranking_refresh
+from rankings.locks import SeasonBusy
 from rankings.models import RecomputeKind, RecomputeRun
 from rankings.recompute import nightly, recompute_run
 from rankings.standings import standings_write
 
+# Retried: database connection errors, and a season's writer lock that stayed busy
+# longer than ADVISORY_LOCK_TIMEOUT_MS (another writer is still at work).
 RETRY = {
     "acks_late": True,
-    "autoretry_for": (OperationalError, InterfaceError),
+    "autoretry_for": (OperationalError, InterfaceError, SeasonBusy),
     "retry_backoff": True,
     "max_retries": 5,
 }
