@@ -1,13 +1,14 @@
-"""Builders shared by the championship tests."""
+"""Fixtures of the championship rules tests."""
 
 from __future__ import annotations
 
-from datetime import date
+from collections.abc import Callable
 
 import pytest
 
-from competitions.rules.championships.player_facts import PlayerFacts, SeasonLicence
+from competitions.rules.championships.player_facts import PlayerFacts
 from competitions.rules.championships.seasons import Season
+from tests.competitions.rules.championships.player_facts import make_player
 
 
 @pytest.fixture
@@ -15,27 +16,7 @@ def season() -> Season:
     return Season.starting_in(2025)
 
 
-def make_player(
-    number: str = "100001",
-    *,
-    born: date | None = date(1980, 5, 17),
-    club: str | None = "C01",
-    committee: str = "R01",
-    since: date = date(2025, 7, 1),
-    previous: bool = True,
-    series: int | None = 3,
-) -> PlayerFacts:
-    licence = None if club is None else SeasonLicence(club=club, committee=committee, since=since)
-    return PlayerFacts(
-        licence_number=number,
-        birth_date=born,
-        licence=licence,
-        licensed_previous_season=previous,
-        series=series,
-    )
-
-
 @pytest.fixture
-def player():
+def player() -> Callable[..., PlayerFacts]:
     """A factory of PlayerFacts, licensed in club C01 of committee R01 by default."""
     return make_player

@@ -12,8 +12,7 @@ from competitions.rules.championships.championship_rules import ChampionshipRule
 from competitions.rules.championships.eligibility import age_on, check_entry
 from competitions.rules.championships.seasons import Season
 from core.vocabulary import ChampionshipKind, StageKind
-
-from .conftest import make_player
+from tests.competitions.rules.championships.player_facts import make_player
 
 AS_OF = date(2025, 11, 8)
 SEASON = Season.starting_in(2025)

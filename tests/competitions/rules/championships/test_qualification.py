@@ -22,8 +22,7 @@ from competitions.rules.championships.qualification import (
 from competitions.rules.championships.team_composition import TeamSnapshot
 from core.problems import RuleViolation
 from core.vocabulary import ChampionshipKind, StageKind
-
-from .conftest import make_player
+from tests.competitions.rules.championships.player_facts import make_player
 
 INDIVIDUAL = ChampionshipRules.current(ChampionshipKind.INDIVIDUAL)
 Right = QualificationRight
