@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy as _
 
 from competitions.models import Tournament, TournamentStatus
 from competitions.tournaments import access, selectors, submission
-from core import errors
 from core.problems import RuleViolation
 from federation.access import scope_of
 
@@ -40,6 +39,8 @@ def my_tournaments(request):
 
 @login_required
 def upload_results(request, pk: int):
+    """The form, and the submission it sends: the permission checked here once, for the
+    page and the submission alike."""
     tournament = get_object_or_404(selectors.tournaments(), pk=pk)
     if not access.may_manage(scope_of(request.user), tournament):
         raise PermissionDenied
@@ -53,14 +54,15 @@ def upload_results(request, pk: int):
                 "csv" if upload.name.lower().endswith(".csv") else "json"
             )
             try:
-                submitted = submission.results_submit(
-                    tournament=tournament, content=upload.read(), source=source, by=request.user
+                document = submission.parse_results(
+                    content=upload.read(), source=source, tournament=tournament
+                )
+                submitted = submission.parsed_results_submit(
+                    tournament=tournament, document=document, source=source, by=request.user
                 )
             except RuleViolation as refusal:
                 context["problems"] = refusal.problems
                 return render(request, "competitions/upload_results.html", context, status=400)
-            except errors.PermissionDenied as denied:
-                raise PermissionDenied from denied
             context.update(
                 submitted=submitted,
                 warnings=submitted.warnings,

@@ -27,7 +27,6 @@ from competitions.rules.results.document import (
 )
 from competitions.rules.results.json_format import parse_json
 from competitions.rules.results.validation import (
-    MINIMUM_ENTRIES,
     LicenceStatus,
     ValidatedResults,
     validate,
@@ -35,7 +34,6 @@ from competitions.rules.results.validation import (
 
 __all__ = [
     "FORMAT_VERSION",
-    "MINIMUM_ENTRIES",
     "EntryResult",
     "LicenceStatus",
     "PenaltyRecord",

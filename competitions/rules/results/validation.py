@@ -40,6 +40,7 @@ from competitions.rules.results.document import (
 )
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
+from rankings.rules.rulebook import Rulebook
 
 
 class LicenceStatus(StrEnum):
@@ -52,11 +53,6 @@ class LicenceStatus(StrEnum):
     UNKNOWN = "unknown"
     """No such licence number: ranked, no points."""
 
-
-MINIMUM_ENTRIES: Mapping[Format, int] = MappingProxyType(
-    {Format.INDIVIDUAL: 11, Format.DUO: 6, Format.TEAM4: 5}
-)
-"""Minimum participation for homologation (ch. 5): 11 players, 6 duos, 5 teams of 4."""
 
 _FORMAT_NAMES = {Format.INDIVIDUAL: "individual", Format.DUO: "duo", Format.TEAM4: "team-of-4"}
 
@@ -155,8 +151,10 @@ def validate(
     ``licences`` maps licence numbers to their status for the tournament's
     season; a number absent from it is :attr:`LicenceStatus.UNKNOWN`.
     ``planned_sessions`` (from the declaration), when given, must equal the
-    sessions played. ``minimum_entries`` overrides the regulation's minimum
-    participation (from the season's rulebook). Unknown or unlicensed players
+    sessions played. ``minimum_entries`` is the minimum participation for
+    homologation (ch. 5), from the season's rulebook in force; when omitted, the
+    current regulation's (:meth:`Rulebook.default`: 11 players, 6 duos, 5 teams
+    of 4). Unknown or unlicensed players
     and penalty amounts outside ``penalty_schedule`` are warnings, not errors.
     """
     try:
@@ -176,6 +174,8 @@ def validate(
     _check_first_session(check)
     _check_tiebreaks(check)
     _check_places(check)
+    if minimum_entries is None:
+        minimum_entries = Rulebook.default().formats.of(fmt).minimum_entries
     _check_participation(check, minimum_entries)
     if check.errors:
         raise RuleViolation(check.errors)
@@ -866,8 +866,7 @@ def _check_neighbours(check: _Check, above: list[int], below: list[int]) -> None
     )
 
 
-def _check_participation(check: _Check, minimum_entries: int | None) -> None:
-    minimum = MINIMUM_ENTRIES[check.format] if minimum_entries is None else minimum_entries
+def _check_participation(check: _Check, minimum: int) -> None:
     count = len(check.document.entries)
     if count < minimum:
         check.error(
