@@ -46,6 +46,10 @@ T = TypeVar("T")
 MISSING = object()
 """Marks a field absent from its object (``None`` is JSON's ``null``)."""
 
+_Decoded = object
+"""Any decoded JSON value, checked before use (inside ``JsonReader`` the name ``object``
+is its method that reads a JSON object, so the class's annotations use this alias)."""
+
 
 def _join(where: str, key: str | int) -> str:
     if isinstance(key, int):
@@ -83,7 +87,7 @@ class JsonReader:
 
     def object(
         self,
-        value: object,
+        value: _Decoded,
         where: str,
         *,
         required: Iterable[str],
@@ -113,7 +117,7 @@ class JsonReader:
         return value
 
     def array(
-        self, value: object, where: str, *, limit: int, what: str, optional: bool = False
+        self, value: _Decoded, where: str, *, limit: int, what: str, optional: bool = False
     ) -> list[Any]:
         """``value`` if it is an array of at most ``limit`` items (else an empty list)."""
         if value is MISSING or (optional and value is None):
@@ -132,7 +136,7 @@ class JsonReader:
 
     def integer(
         self,
-        value: object,
+        value: _Decoded,
         where: str,
         *,
         minimum: int,
@@ -161,7 +165,7 @@ class JsonReader:
         return value
 
     def string(
-        self, value: object, where: str, *, maximum: int, required: bool = False
+        self, value: _Decoded, where: str, *, maximum: int, required: bool = False
     ) -> str | None:
         """``value`` trimmed and in Unicode NFC, if it is a string of at most ``maximum`` chars."""
         if value is MISSING or value is None:
@@ -184,7 +188,7 @@ class JsonReader:
             return None
         return text
 
-    def boolean(self, value: object, where: str, *, default: bool) -> bool | None:
+    def boolean(self, value: _Decoded, where: str, *, default: bool) -> bool | None:
         if value is MISSING or value is None:
             return default
         if not isinstance(value, bool):

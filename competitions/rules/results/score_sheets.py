@@ -27,6 +27,7 @@ from typing import Any
 from competitions.rules.engine.penalties import Penalty
 from competitions.rules.engine.scoring import (
     DEFAULT_SCORING_RULES,
+    Contract,
     Deal,
     Poignee,
     ScoringRules,
@@ -93,7 +94,7 @@ class _Seated:
     name: str
     positions: list[PositionScore] = field(default_factory=list)
     where: list[str] = field(default_factory=list)  # sheet of each position score
-    contracts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CONTRACTS, 0))
+    contracts: dict[Contract, int] = field(default_factory=lambda: dict.fromkeys(CONTRACTS, 0))
 
 
 @dataclass(slots=True)
@@ -353,6 +354,10 @@ def _count_contracts(
         facts = line.facts
         if facts is None or facts.contract is None:
             continue
+        # total_sheet has refused a bid deal that lacks any of these facts.
+        assert facts.attack_points is not None
+        assert facts.oudlers is not None
+        assert facts.taker is not None
         made = Fraction(facts.attack_points) >= rules.points_needed[facts.oudlers]
         taker = players.get(seat_players[Orientation(facts.taker)])
         if made and taker is not None:
@@ -498,10 +503,13 @@ def _document(
         made = dict.fromkeys(CONTRACTS, 0)
         for j, key in enumerate(team.players):
             player = players[key]
-            order = sorted(
-                range(len(player.positions)),
-                key=lambda k, p=player: (p.positions[k].session, p.positions[k].position),
-            )
+            # Indices in (session, position) order; ties keep the sheets' order.
+            order = [
+                k
+                for _, _, k in sorted(
+                    (score.session, score.position, k) for k, score in enumerate(player.positions)
+                )
+            ]
             positions = tuple(player.positions[k] for k in order)
             for k, index in enumerate(order):
                 parts[f"entries[{i}].players[{j}].positions[{k}]"] = player.where[index]
@@ -510,12 +518,12 @@ def _document(
             for contract, count in player.contracts.items():
                 made[contract] += count
             balance = sum(score.score for score in positions)
-            penalty = penalty_points.get(key, 0) if isinstance(key, int) else 0
+            penalised = penalty_points.get(key, 0) if isinstance(key, int) else 0
             members.append(
                 PlayerResult(
                     licence_number=key if isinstance(key, int) else None,
                     name=player.name,
-                    total=balance - penalty,
+                    total=balance - penalised,
                     positions=positions,
                 )
             )
@@ -567,14 +575,14 @@ def _document(
     for (session, position), tables in sorted(sheets.rounds.items()):
         by_session[session].append((position, tables))
         first_sheet.setdefault(session, min((t[2] for t in tables.values()), key=_sheet_index))
-    for i, (number, positions) in enumerate(sorted(by_session.items())):
-        widest = max(positions, key=lambda p: (len(p[1]), -p[0]))[1]
+    for i, (number, rounds) in enumerate(sorted(by_session.items())):
+        widest = max(rounds, key=lambda p: (len(p[1]), -p[0]))[1]
         sessions.append(
             SessionResult(
                 number=number,
                 tables=len(widest),
                 tables_of_three=sum(1 for seats, _, _ in widest.values() if seats == 3),
-                deals=sum(max(lines for _, lines, _ in tables.values()) for _, tables in positions),
+                deals=sum(max(lines for _, lines, _ in tables.values()) for _, tables in rounds),
             )
         )
         parts[f"sessions[{i}]"] = first_sheet[number]
