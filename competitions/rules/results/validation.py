@@ -584,8 +584,8 @@ def _check_session_players(
     check: _Check, played: dict[tuple[int, int], set[tuple[int, int]]]
 ) -> None:
     by_session: dict[int, set[tuple[int, int]]] = defaultdict(set)
-    for (session, _), players in played.items():
-        by_session[session] |= players
+    for (session_number, _), players in played.items():
+        by_session[session_number] |= players
     for number, (i, session) in check.sessions.items():
         if number == 1 or session.tables_of_three > session.tables:
             continue  # the first session is counted from the entries
@@ -607,8 +607,8 @@ def _check_tables_of_three(check: _Check, tables: dict[tuple[int, int, int], lis
     first is compared with the declaration.
     """
     counts: dict[tuple[int, int], Counter[int]] = defaultdict(Counter)
-    for (session, position, _), seats in tables.items():
-        counts[(session, position)][len(seats)] += 1
+    for (session_number, position, _), seats in tables.items():
+        counts[(session_number, position)][len(seats)] += 1
     seen: set[int] = set()
     for (number, position), sizes in sorted(counts.items()):
         if number in seen:
