@@ -119,7 +119,13 @@ class ResultPlayerAdmin(admin.ModelAdmin):
 
 from django.contrib import messages  # noqa: E402
 
-from competitions.championships import services as championship_services  # noqa: E402
+from competitions.championships.entries import entry_withdraw  # noqa: E402
+from competitions.championships.interclubs import interclubs_teams_recheck  # noqa: E402
+from competitions.championships.qualification_records import (  # noqa: E402
+    national_final_register,
+    qualification_record,
+)
+from competitions.championships.regional import regional_rules_approve  # noqa: E402
 from competitions.models import (  # noqa: E402
     Championship,
     ChampionshipEntry,
@@ -218,7 +224,7 @@ class ChampionshipAdmin(ReadOnlyHistoryAdmin):
             self,
             request,
             queryset,
-            lambda c, by: championship_services.qualification_record(championship=c, by=by),
+            lambda c, by: qualification_record(championship=c, by=by),
             _("Qualifications recorded"),
         )
 
@@ -228,7 +234,7 @@ class ChampionshipAdmin(ReadOnlyHistoryAdmin):
             self,
             request,
             queryset,
-            lambda c, by: championship_services.national_final_register(championship=c, by=by),
+            lambda c, by: national_final_register(championship=c, by=by),
             _("National final fields registered"),
         )
 
@@ -239,7 +245,7 @@ class ChampionshipAdmin(ReadOnlyHistoryAdmin):
             self,
             request,
             seasons,
-            lambda season, by: championship_services.interclubs_teams_recheck(season=season, by=by),
+            lambda season, by: interclubs_teams_recheck(season=season, by=by),
             _("Seasons re-checked"),
         )
 
@@ -280,7 +286,7 @@ class RegionalRulesVersionAdmin(ReadOnlyHistoryAdmin):
             self,
             request,
             queryset,
-            lambda v, by: championship_services.regional_rules_approve(version=v, by=by),
+            lambda v, by: regional_rules_approve(version=v, by=by),
             _("Regional rules approved"),
         )
 
@@ -351,7 +357,7 @@ class ChampionshipEntryAdmin(ReadOnlyHistoryAdmin):
             self,
             request,
             queryset,
-            lambda e, by: championship_services.entry_withdraw(entry=e, by=by),
+            lambda e, by: entry_withdraw(entry=e, by=by),
             _("Entries withdrawn"),
         )
 

@@ -1,7 +1,7 @@
 """Championship endpoints (``/api/championships/``): the four championships of a season,
 their regional championships and published rules, stages, entries, quotas, qualifications,
 the first-session seating and late arrivals. Writes go through
-``competitions.championships.services``, which check permissions and rules; reads through
+the services of ``competitions.championships``, which check permissions and rules; reads through
 the selectors. Public reads: championships, stages, entries (without the private facts).
 """
 
@@ -26,13 +26,39 @@ from competitions.api.results import (
     submitted_response,
 )
 from competitions.api.tournament_serializers import TournamentOut
-from competitions.championships import selectors, services
+from competitions.championships import selectors
+from competitions.championships.championship_settings import (
+    championship_rules_update,
+    championships_create,
+    outgoing_champion_set,
+    quotas_set,
+)
+from competitions.championships.entries import EntryRequest, entries_register, entry_withdraw
+from competitions.championships.interclubs import interclubs_teams_recheck
 from competitions.championships.qualification import (
     entry_key,
     outgoing_champion_numbers,
     qualification_status,
 )
+from competitions.championships.qualification_records import (
+    national_final_register,
+    qualification_record,
+    qualification_rows,
+)
+from competitions.championships.regional import (
+    regional_create,
+    regional_rules_approve,
+    regional_rules_check,
+    regional_rules_publish,
+)
 from competitions.championships.rules_store import championship_rules_in_force
+from competitions.championships.running import LateArrivalRequest, late_arrival_record, seating_draw
+from competitions.championships.stage_results import (
+    stage_compliance,
+    stage_homologate,
+    stage_results_submit,
+)
+from competitions.championships.stages import StageRequest, stage_create
 from competitions.models import (
     Championship,
     ChampionshipStage,
@@ -97,7 +123,7 @@ class ChampionshipListCreate(generics.ListAPIView):
         season = Season.objects.filter(name=data.validated_data["season"]).first()
         if season is None:
             raise serializers.ValidationError({"season": ["Unknown season."]})
-        made = services.championships_create(
+        made = championships_create(
             season=season, kinds=data.validated_data.get("kinds"), by=request.user
         )
         created = any(c for _, c in made)
@@ -133,7 +159,7 @@ class ChampionshipRules(APIView):
         championship = _championship(pk)
         data = s.RulesIn(data=request.data)
         data.is_valid(raise_exception=True)
-        version = services.championship_rules_update(
+        version = championship_rules_update(
             championship=championship,
             data=data.validated_data["data"],
             note=data.validated_data["note"],
@@ -165,7 +191,7 @@ class RegionalListCreate(APIView):
         committee = Committee.objects.filter(number=data.validated_data["committee"]).first()
         if committee is None:
             raise serializers.ValidationError({"committee": ["Unknown committee."]})
-        regional, created = services.regional_create(
+        regional, created = regional_create(
             championship=championship, committee=committee, by=request.user
         )
         return Response(
@@ -191,7 +217,7 @@ class RegionalRulesPublish(APIView):
         regional = _regional(pk)
         data = s.RegionalRulesIn(data=request.data)
         data.is_valid(raise_exception=True)
-        version = services.regional_rules_publish(
+        version = regional_rules_publish(
             regional=regional,
             data=data.validated_data["rules"],
             note=data.validated_data["note"],
@@ -209,9 +235,7 @@ class RegionalRulesCheck(APIView):
         regional = _regional(pk)
         data = s.RegionalRulesIn(data=request.data)
         data.is_valid(raise_exception=True)
-        problems = services.regional_rules_check(
-            regional=regional, data=data.validated_data["rules"]
-        )
+        problems = regional_rules_check(regional=regional, data=data.validated_data["rules"])
         return Response({"problems": s.problems_data(problems)})
 
 
@@ -222,7 +246,7 @@ class RegionalRulesApprove(APIView):
     def post(self, request, pk: int, version: int):
         regional = _regional(pk)
         found = get_object_or_404(regional.rules_versions.all(), version=version)
-        approved = services.regional_rules_approve(version=found, by=request.user)
+        approved = regional_rules_approve(version=found, by=request.user)
         return Response(s.RegionalRulesVersionOut(approved).data)
 
 
@@ -246,9 +270,9 @@ class StageListCreate(APIView):
         championship = _championship(pk)
         data = s.StageIn(data=request.data)
         data.is_valid(raise_exception=True)
-        stage, created = services.stage_create(
+        stage, created = stage_create(
             championship=championship,
-            request=services.StageRequest(**data.validated_data),
+            request=StageRequest(**data.validated_data),
             by=request.user,
         )
         return Response(
@@ -295,11 +319,9 @@ class StageEntries(APIView):
             data = s.EntryIn(data=request.data)
             data.is_valid(raise_exception=True)
             wanted = [data.validated_data]
-        made = services.entries_register(
+        made = entries_register(
             stage=stage,
-            requests=[
-                services.EntryRequest(tuple(e["licence_numbers"]), e["team_name"]) for e in wanted
-            ],
+            requests=[EntryRequest(tuple(e["licence_numbers"]), e["team_name"]) for e in wanted],
             by=request.user,
         )
         ids = [m.entry.pk for m in made]
@@ -320,7 +342,7 @@ class EntryWithdraw(APIView):
     def post(self, request, pk: int, number: int):
         stage = _stage(pk)
         entry = get_object_or_404(stage.entries.all(), number=number)
-        services.entry_withdraw(entry=entry, by=request.user)
+        entry_withdraw(entry=entry, by=request.user)
         return Response(
             s.EntryOut(
                 selectors.stage_entries(stage).get(pk=entry.pk), context={"private": True}
@@ -340,7 +362,7 @@ class StageResults(APIView):
     def post(self, request, pk: int):
         stage = _stage(pk)
         content, source = read_submission(request)
-        submitted = services.stage_results_submit(
+        submitted = stage_results_submit(
             stage=stage, content=content, source=source, by=request.user
         )
         return submitted_response(stage.tournament, submitted)
@@ -357,7 +379,7 @@ class StageCheck(APIView):
         if revision is None:
             return Response({"revision": None, "problems": []})
         results = selectors.results_of_revisions([revision.pk])[revision.pk]
-        problems = services.stage_compliance(stage, results)
+        problems = stage_compliance(stage, results)
         return Response({"revision": revision.number, "problems": s.problems_data(problems)})
 
 
@@ -368,7 +390,7 @@ class StageHomologate(APIView):
     @extend_schema(request=None, responses=TournamentOut)
     def post(self, request, pk: int):
         stage = _stage(pk)
-        services.stage_homologate(stage=stage, by=request.user)
+        stage_homologate(stage=stage, by=request.user)
         return Response(TournamentOut(tournaments().get(pk=stage.tournament_id)).data)
 
 
@@ -392,9 +414,7 @@ class StageSeatingView(APIView):
         stage = _stage(pk)
         data = s.SeatingIn(data=request.data)
         data.is_valid(raise_exception=True)
-        seating = services.seating_draw(
-            stage=stage, seed=data.validated_data["seed"], by=request.user
-        )
+        seating = seating_draw(stage=stage, seed=data.validated_data["seed"], by=request.user)
         return Response(s.SeatingOut(seating).data, status=status.HTTP_201_CREATED)
 
 
@@ -417,9 +437,9 @@ class StagePenalties(APIView):
         data = s.LateArrivalIn(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        penalty = services.late_arrival_record(
+        penalty = late_arrival_record(
             stage=stage,
-            request=services.LateArrivalRequest(
+            request=LateArrivalRequest(
                 licence_number=v["licence_number"],
                 lateness=dt.timedelta(seconds=v["lateness_seconds"]),
                 reason=v["reason"],
@@ -454,7 +474,7 @@ class Quotas(APIView):
         championship = _championship(pk)
         data = s.QuotasIn(data=request.data)
         data.is_valid(raise_exception=True)
-        services.quotas_set(
+        quotas_set(
             championship=championship,
             quotas={q["committee"]: q["places"] for q in data.validated_data["quotas"]},
             by=request.user,
@@ -488,7 +508,7 @@ class OutgoingChampion(APIView):
         championship = _championship(pk)
         data = s.OutgoingChampionIn(data=request.data)
         data.is_valid(raise_exception=True)
-        services.outgoing_champion_set(
+        outgoing_champion_set(
             championship=championship,
             licence_numbers=data.validated_data["licence_numbers"],
             note=data.validated_data["note"],
@@ -519,7 +539,7 @@ def _team_data(team) -> dict | None:
 
 def status_data(status_) -> dict:
     """The live qualification state of a championship, for the API."""
-    rows = services.qualification_rows(status_)
+    rows = qualification_rows(status_)
     players = status_.players
 
     def row_data(row: dict) -> dict:
@@ -588,7 +608,7 @@ class QualificationView(APIView):
 
     @extend_schema(request=None, responses=s.QualificationOut(many=True))
     def post(self, request, pk: int):
-        recorded = services.qualification_record(championship=_championship(pk), by=request.user)
+        recorded = qualification_record(championship=_championship(pk), by=request.user)
         found = selectors.recorded_qualifications(recorded.status.championship)
         return Response(s.QualificationOut(found, many=True).data)
 
@@ -613,7 +633,7 @@ class NationalFinalRegister(APIView):
     @extend_schema(request=None, responses=s.FinalFieldOut)
     def post(self, request, pk: int):
         championship = _championship(pk)
-        field = services.national_final_register(championship=championship, by=request.user)
+        field = national_final_register(championship=championship, by=request.user)
         return Response(
             {
                 "created": [e.number for e in field.created],
@@ -630,7 +650,7 @@ class TeamsRecheck(APIView):
     @extend_schema(request=s.RecheckIn, responses=s.RecheckOut)
     def post(self, request):
         season = _season(request.data.get("season") if isinstance(request.data, dict) else None)
-        result = services.interclubs_teams_recheck(season=season, by=request.user)
+        result = interclubs_teams_recheck(season=season, by=request.user)
         return Response(
             {
                 "checked": result.checked,
@@ -659,7 +679,7 @@ class Me(APIView):
         qualifications = []
         for championship in selectors.championships().filter(season=season):
             status_ = qualification_status(championship)
-            for row in services.qualification_rows(status_):
+            for row in qualification_rows(status_):
                 if player.licence_number in row["licence_numbers"]:
                     qualifications.append(
                         {

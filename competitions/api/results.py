@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competitions.api.tournament_serializers import TournamentOut
-from competitions.championships import services as championship_services
+from competitions.championships.stage_results import stage_homologate, stage_results_submit
 from competitions.models import ChampionshipStage, ResultRevision, Tournament
 from competitions.tournaments import access, homologation, selectors, submission
 from core.problems import RuleViolation
@@ -159,7 +159,7 @@ class ResultsView(APIView):
         content, source = read_submission(request)
         stage = stage_of(tournament)
         if stage is not None:  # a championship stage: its checks come first
-            submitted = championship_services.stage_results_submit(
+            submitted = stage_results_submit(
                 stage=stage, content=content, source=source, by=request.user
             )
         else:
@@ -181,7 +181,7 @@ class HomologateView(APIView):
         tournament = get_object_or_404(Tournament, pk=pk)
         stage = stage_of(tournament)
         if stage is not None:  # a championship stage: its checks come first
-            tournament = championship_services.stage_homologate(stage=stage, by=request.user)
+            tournament = stage_homologate(stage=stage, by=request.user)
         else:
             tournament = homologation.tournament_homologate(tournament=tournament, by=request.user)
         return Response(TournamentOut(selectors.tournaments().get(pk=tournament.pk)).data)

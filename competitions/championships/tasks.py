@@ -7,7 +7,7 @@ against its players' current series and flagged when its composition is no longe
 
 from celery import shared_task
 
-from competitions.championships.services import interclubs_teams_recheck
+from competitions.championships.interclubs import interclubs_teams_recheck
 from federation.models import Season
 
 
