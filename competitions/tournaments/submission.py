@@ -61,6 +61,9 @@ SOURCES = ("json", "csv", "sheets")
 
 @dataclass(frozen=True)
 class Submitted:
+    """The revision a submission left as the latest: new (``created``) or the same
+    results already there, with the warnings of its validation."""
+
     revision: ResultRevision
     created: bool
     warnings: tuple[Problem, ...]
