@@ -33,11 +33,17 @@ from competitions.models import (
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.regional_rules import (
     RegionalStage,
-    check_regional_rules,
 )
 from competitions.rules.championships.season_calendar import (
     expected_qualifier_day,
     national_final_season,
+)
+from competitions.rules.championships.stage_plan import (
+    PublishedRegionalRules,
+    RegionalStageRequest,
+    SeasonInForce,
+    match_published_stage,
+    plan_sessions,
 )
 from competitions.tournaments.declaration import (
     Declaration,
@@ -111,35 +117,8 @@ def stage_create(
         )
     if kind in FINALS and not request.arbiter_derogation:
         problems += _arbiter_grade_problems(request)
-    sessions = request.planned_sessions
-    bound = kind == ChampionshipStageKind.REGIONAL_FINAL or (
-        kind in REGIONAL_STAGE_KINDS and rules.min_field_applies_to_every_stage
-    )
-    if sessions is None:
-        sessions = (
-            1
-            if kind == ChampionshipStageKind.NATIONAL_QUALIFIER
-            else (
-                rules.min_sessions if bound or kind == ChampionshipStageKind.NATIONAL_FINAL else 1
-            )
-        )
-    if bound and sessions < rules.min_sessions:
-        problems.append(
-            Problem(
-                "planned_sessions",
-                "too_few_sessions",
-                f"{sessions} session(s) planned; this stage has at least {rules.min_sessions} "
-                f"sessions of at least {rules.min_deals_per_session} deals.",
-            )
-        )
-    if kind == ChampionshipStageKind.NATIONAL_QUALIFIER and sessions != 1:
-        problems.append(
-            Problem(
-                "planned_sessions",
-                "qualifier_one_session",
-                "The national qualifier is played in one session.",
-            )
-        )
+    sessions = plan_sessions(championship_stage(kind), request.planned_sessions, rules)
+    problems += sessions.problems
     unique = kind == ChampionshipStageKind.REGIONAL_FINAL or kind in NATIONAL_STAGE_KINDS
     if unique and not request.reference:
         problems += _stage_exists(championship, kind, regional)
@@ -155,7 +134,7 @@ def stage_create(
         organizer_number=committee.number if committee else None,
         arbiter_licence_number=request.arbiter_licence_number,
         arbiter_plays=False,
-        planned_sessions=sessions,
+        planned_sessions=sessions.sessions,
         stage=kind.value,
         reference=request.reference,
     )
@@ -217,6 +196,8 @@ def _regional_stage_plan(
     scope: Scope,
     problems: list[Problem],
 ) -> tuple[RegionalChampionship | None, RegionalRulesVersion | None, RegionalStage | None]:
+    """The committee's regional championship, its published rules in force and the published
+    stage the request plays (``match_published_stage``); the caller's right to create it."""
     if request.committee is None:
         problems.append(Problem("committee", "required", "A regional stage names its committee."))
         return None, None, None
@@ -256,91 +237,13 @@ def _regional_stage_plan(
         )
         return regional, None, None
     version, published = found
-    season = pure_season(championship.season)
-    for p in check_regional_rules(published, season, rules):  # the settings may have changed
-        problems.append(
-            Problem(
-                f"regional_rules.{p.field}",
-                p.code,
-                f"the published rules (version {version.version}) no longer comply: {p.message}",
-            )
-        )
-    kind = championship_stage(request.kind)
-    candidates = [
-        s
-        for s in published.stages
-        if (s.name == request.rules_stage if request.rules_stage else s.kind is kind)
-    ]
-    if request.rules_stage and not candidates:
-        problems.append(
-            Problem(
-                "rules_stage",
-                "unknown_stage",
-                f"The published rules have no stage named {request.rules_stage!r}.",
-            )
-        )
-        return regional, version, None
-    plan = None
-    if not request.rules_stage:
-        dated = [s for s in candidates if s.start <= request.date <= s.end]
-        if len(dated) == 1:
-            plan = dated[0]
-        elif not candidates:
-            problems.append(
-                Problem(
-                    "kind",
-                    "not_in_published_rules",
-                    f"The committee's published rules have no {kind} stage.",
-                )
-            )
-        elif not dated:
-            problems.append(
-                Problem(
-                    "date",
-                    "outside_published_stage",
-                    f"{request.date} is outside the dates of every published {kind} stage ("
-                    + ", ".join(f"{s.name!r}: {s.start} – {s.end}" for s in candidates)
-                    + ").",
-                )
-            )
-        else:
-            problems.append(
-                Problem(
-                    "rules_stage",
-                    "ambiguous_stage",
-                    "Several published stages match; name one: "
-                    + ", ".join(repr(s.name) for s in dated)
-                    + ".",
-                )
-            )
-    else:
-        plan = candidates[0]
-        if plan.kind is not kind:
-            problems.append(
-                Problem(
-                    "kind",
-                    "kind_differs_from_published",
-                    f"Published stage {plan.name!r} is a {plan.kind}, not a {kind}.",
-                )
-            )
-        if not plan.start <= request.date <= plan.end:
-            problems.append(
-                Problem(
-                    "date",
-                    "outside_published_stage",
-                    f"{request.date} is outside published stage {plan.name!r} "
-                    f"({plan.start} – {plan.end}).",
-                )
-            )
-    if not season.contains(request.date):
-        problems.append(
-            Problem(
-                "date",
-                "outside_season",
-                f"{request.date} is outside season {championship.season}.",
-            )
-        )
-    return regional, version, plan
+    match = match_published_stage(
+        RegionalStageRequest(championship_stage(request.kind), request.date, request.rules_stage),
+        PublishedRegionalRules(version.version, published),
+        SeasonInForce(pure_season(championship.season), str(championship.season), rules),
+    )
+    problems += match.problems
+    return regional, version, match.stage
 
 
 def _national_stage_problems(
