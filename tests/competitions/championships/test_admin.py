@@ -7,7 +7,6 @@ from django.urls import reverse
 
 from competitions.models import RegionalRulesVersion
 from federation.models import Role, RoleAssignment, User
-from tests.competitions.championships.builders import enter_all, players
 
 pytestmark = pytest.mark.django_db
 
@@ -35,10 +34,10 @@ def admin_client(client):
 
 
 def test_every_changelist_reads_in_few_queries(
-    admin_client, api, registry, as_user, finals, django_assert_max_num_queries
+    admin_client, api, registry, as_user, finals, django_assert_max_num_queries, enter_all, players
 ):
     as_user("committee_staff")
-    enter_all(api, finals["individual"], [[n] for n in players(registry, 6, 101)])
+    enter_all(api, finals["individual"], [[n] for n in players(6, 101)])
     for model in MODELS:
         url = reverse(f"admin:competitions_{model}_changelist")
         with django_assert_max_num_queries(14):

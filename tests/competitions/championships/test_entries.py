@@ -9,7 +9,6 @@ from itertools import combinations_with_replacement
 import pytest
 
 from competitions.models import ChampionshipEntry, EntryPlayer
-from tests.competitions.championships.builders import new_player
 
 pytestmark = pytest.mark.django_db
 
@@ -27,8 +26,10 @@ def errors(response):
     return {(e["field"], e["code"]): e["message"] for e in response.json()["errors"]}
 
 
-def test_a_licensed_player_enters_with_the_facts_checked(api, registry, as_user, finals):
-    player = new_player(registry, 102, born=dt.date(1970, 2, 3))
+def test_a_licensed_player_enters_with_the_facts_checked(
+    api, registry, as_user, finals, new_player
+):
+    player = new_player(102, born=dt.date(1970, 2, 3))
     response = enter(as_user("committee_staff"), finals["individual"], player.licence_number)
     assert response.status_code == 201, response.json()
     entry = response.json()["entries"][0]
@@ -50,10 +51,10 @@ def test_a_licensed_player_enters_with_the_facts_checked(api, registry, as_user,
     assert ("entries[0].licence_numbers[0]", "already_entered") in errors(again)
 
 
-def test_refusals_name_the_player_and_the_reason(api, registry, as_user, finals):
+def test_refusals_name_the_player_and_the_reason(api, registry, as_user, finals, new_player):
     other_committee = registry.players[2001]
-    unlicensed = new_player(registry, 101, licensed=False)
-    late = new_player(registry, 101, issued_on=dt.date(2027, 4, 1))
+    unlicensed = new_player(101, licensed=False)
+    late = new_player(101, issued_on=dt.date(2027, 4, 1))
     as_user("federation_staff")
     found = errors(
         api.post(
@@ -93,9 +94,9 @@ def test_refusals_name_the_player_and_the_reason(api, registry, as_user, finals)
     ],
 )
 def test_seniors_are_60_on_31_december_of_the_season(
-    api, registry, as_user, finals, born, admitted
+    api, registry, as_user, finals, born, admitted, new_player
 ):
-    player = new_player(registry, 101, born=born)
+    player = new_player(101, born=born)
     response = enter(as_user("committee_staff"), finals["seniors"], player.licence_number)
     if admitted:
         assert response.status_code == 201, response.json()
@@ -107,20 +108,20 @@ def test_seniors_are_60_on_31_december_of_the_season(
     )
 
 
-def test_seniors_without_a_birth_date_are_refused(api, registry, as_user, finals):
-    player = new_player(registry, 101)
+def test_seniors_without_a_birth_date_are_refused(api, registry, as_user, finals, new_player):
+    player = new_player(101)
     player.birth_date = None
     player.save()
     found = errors(enter(as_user("committee_staff"), finals["seniors"], player.licence_number))
     assert ("entries[0].licence_numbers[0].birth_date", "birth_date_unknown") in found
 
 
-def test_duo_players_are_licensed_in_the_same_committee(api, registry, as_user, finals):
-    a, b = new_player(registry, 101, previous=False), new_player(registry, 102)
+def test_duo_players_are_licensed_in_the_same_committee(api, registry, as_user, finals, new_player):
+    a, b = new_player(101, previous=False), new_player(102)
     ok = enter(as_user("committee_staff"), finals["duo"], a.licence_number, b.licence_number)
     assert ok.status_code == 201, ok.json()
     assert ok.json()["entries"][0]["club"] is None
-    c = new_player(registry, 101)
+    c = new_player(101)
     mixed = errors(enter(api, finals["duo"], c.licence_number, 2001))
     assert ("entries[0].licence_numbers", "mixed_committees") in mixed
     assert "in committee 2" in mixed[("entries[0].licence_numbers", "mixed_committees")]
@@ -138,16 +139,18 @@ ALLOWED = [
 """The 23 columns printed in the interclubs preamble, in order."""
 
 
-def team(registry, series, values, club=101):
-    players = [new_player(registry, club) for _ in values]
+def team(new_player, series, values, club=101):
+    players = [new_player(club) for _ in values]
     for player, value in zip(players, values, strict=True):
         series[player.licence_number] = value
     return [p.licence_number for p in players]
 
 
-def test_the_23_printed_compositions_are_allowed(api, registry, as_user, finals, series):
+def test_the_23_printed_compositions_are_allowed(
+    api, registry, as_user, finals, series, new_player
+):
     assert len(ALLOWED) == 23
-    teams = [team(registry, series, values) for values in ALLOWED]
+    teams = [team(new_player, series, values) for values in ALLOWED]
     response = as_user("club_manager").post(
         f"/api/championships/stages/{finals['interclubs']}/entries/",
         {"entries": [{"licence_numbers": t} for t in teams]},
@@ -161,8 +164,10 @@ def test_the_23_printed_compositions_are_allowed(api, registry, as_user, finals,
 
 
 @pytest.mark.parametrize("values", [c for c in ALL if c not in ALLOWED])
-def test_every_other_composition_is_refused(api, registry, as_user, finals, series, values):
-    numbers = team(registry, series, values)
+def test_every_other_composition_is_refused(
+    api, registry, as_user, finals, series, values, new_player
+):
+    numbers = team(new_player, series, values)
     found = errors(enter(as_user("club_manager"), finals["interclubs"], *numbers))
     assert set(found) == {("entries[0].licence_numbers", "composition_not_allowed")}
     product = values[0] * values[1] * values[2] * values[3]
@@ -172,28 +177,32 @@ def test_every_other_composition_is_refused(api, registry, as_user, finals, seri
     )
 
 
-def test_interclubs_series_of_players_without_a_ranking(api, registry, as_user, finals, series):
+def test_interclubs_series_of_players_without_a_ranking(
+    api, registry, as_user, finals, series, new_player
+):
     # not licensed the previous season: 4th series; licensed but unranked: unknown
-    newcomers = [new_player(registry, 101, previous=False) for _ in range(4)]
+    newcomers = [new_player(101, previous=False) for _ in range(4)]
     ok = enter(
         as_user("committee_staff"), finals["interclubs"], *[p.licence_number for p in newcomers]
     )
     assert ok.status_code == 201, ok.json()
     assert ok.json()["entries"][0]["series"] == [4, 4, 4, 4]
-    numbers = [*team(registry, series, (2, 2, 3)), new_player(registry, 101).licence_number]
+    numbers = [*team(new_player, series, (2, 2, 3)), new_player(101).licence_number]
     found = errors(enter(api, finals["interclubs"], *numbers))
     assert ("entries[0].licence_numbers[3].series", "series_unknown") in found
 
 
-def test_interclubs_players_are_licensed_in_the_same_club(api, registry, as_user, finals, series):
-    numbers = team(registry, series, (2, 3, 3)) + team(registry, series, (4,), club=102)
+def test_interclubs_players_are_licensed_in_the_same_club(
+    api, registry, as_user, finals, series, new_player
+):
+    numbers = team(new_player, series, (2, 3, 3)) + team(new_player, series, (4,), club=102)
     found = errors(enter(as_user("committee_staff"), finals["interclubs"], *numbers))
     assert ("entries[0].licence_numbers", "mixed_clubs") in found
 
 
-def test_who_may_enter(api, registry, as_user, finals, series):
-    own = new_player(registry, 101)
-    other_club = new_player(registry, 102)
+def test_who_may_enter(api, registry, as_user, finals, series, new_player):
+    own = new_player(101)
+    other_club = new_player(102)
     assert enter(as_user("player"), finals["individual"], own.licence_number).status_code == 403
     assert (
         enter(as_user("club_manager"), finals["individual"], other_club.licence_number).status_code
@@ -203,18 +212,15 @@ def test_who_may_enter(api, registry, as_user, finals, series):
         enter(as_user("club_manager"), finals["individual"], own.licence_number).status_code == 201
     )
     # a club manager enters a duo only if both players are of their club
-    pair = [new_player(registry, 101).licence_number, other_club.licence_number]
+    pair = [new_player(101).licence_number, other_club.licence_number]
     assert enter(as_user("club_manager"), finals["duo"], *pair).status_code == 403
     assert enter(as_user("zone_staff"), finals["duo"], *pair).status_code == 201
     anonymous = as_user("anonymous")
-    assert (
-        enter(anonymous, finals["individual"], new_player(registry, 101).licence_number).status_code
-        == 401
-    )
+    assert enter(anonymous, finals["individual"], new_player(101).licence_number).status_code == 401
 
 
-def test_withdrawal_frees_the_players(api, registry, as_user, finals):
-    player = new_player(registry, 101)
+def test_withdrawal_frees_the_players(api, registry, as_user, finals, new_player):
+    player = new_player(101)
     enter(as_user("club_manager"), finals["individual"], player.licence_number)
     url = f"/api/championships/stages/{finals['individual']}/entries/1/withdraw/"
     assert as_user("player").post(url).status_code == 403
@@ -227,9 +233,9 @@ def test_withdrawal_frees_the_players(api, registry, as_user, finals):
 
 
 def test_entries_are_public_without_private_facts_and_read_without_n_plus_1(
-    api, registry, as_user, finals, series, django_assert_max_num_queries
+    api, registry, as_user, finals, series, django_assert_max_num_queries, new_player
 ):
-    teams = [team(registry, series, (3, 3, 4, 4)) for _ in range(6)]
+    teams = [team(new_player, series, (3, 3, 4, 4)) for _ in range(6)]
     as_user("committee_staff").post(
         f"/api/championships/stages/{finals['interclubs']}/entries/",
         {"entries": [{"licence_numbers": t} for t in teams]},

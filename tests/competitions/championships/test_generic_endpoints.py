@@ -3,18 +3,20 @@ endpoints gets the championship's checks too (it cannot skip them)."""
 
 import pytest
 
-from tests.competitions.championships.builders import enter_all, players, results
+from tests.competitions.championships.results_documents import results
 
 pytestmark = pytest.mark.django_db
 
 
-def test_generic_results_endpoint_applies_the_stage_checks(api, registry, as_user, finals):
+def test_generic_results_endpoint_applies_the_stage_checks(
+    api, registry, as_user, finals, enter_all, players
+):
     stage = finals["individual"]
     tournament = as_user("committee_staff").get(f"/api/championships/stages/{stage}/").json()
     tournament_id = tournament["tournament"]["id"]
-    entered = players(registry, 24, 101)
+    entered = players(24, 101)
     enter_all(api, stage, [[n] for n in entered])
-    intruder = players(registry, 1, 101)  # licensed, but never entered in the stage
+    intruder = players(1, 101)  # licensed, but never entered in the stage
     document = results([[n] for n in entered[:-1] + intruder])
     response = api.post(f"/api/tournaments/{tournament_id}/results/", document, format="json")
     assert response.status_code == 400, response.json()

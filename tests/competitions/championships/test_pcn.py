@@ -5,21 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.competitions.championships.builders import (
-    enter_all,
-    expected_scale,
-    final_stage,
-    play,
-    players,
-    points,
-    results,
-    stage_of,
-)
+from tests.competitions.championships.expected_scale import expected_scale
+from tests.competitions.championships.results_documents import results
+from tests.competitions.championships.rules_documents import final_stage, stage_of
 
 pytestmark = pytest.mark.django_db
 
 
-def test_regional_stages_are_capped_at_3000_not_1500(api, registry, as_user, championships):
+def test_regional_stages_are_capped_at_3000_not_1500(
+    api, registry, as_user, championships, enter_all, play, players, points
+):
     pk = championships["individual"]
     as_user("committee_staff")
     regional = api.post(
@@ -35,7 +30,7 @@ def test_regional_stages_are_capped_at_3000_not_1500(api, registry, as_user, cha
         f"/api/championships/regionals/{regional}/rules/", {"rules": rules}, format="json"
     )
     assert published.status_code == 201, published.json()
-    field = players(registry, 84, 101)
+    field = players(84, 101)
     documents = results([[n] for n in field])  # 21 tables in each of the 2 sessions: 42
     for kind, day, index in (
         ("regional_stage", "2027-01-16", "1"),

@@ -10,14 +10,7 @@ from competitions.models import Qualification, Tournament
 from competitions.tournaments.homologation import tournament_homologate
 from competitions.tournaments.submission import results_submit
 from federation.models import Licence
-from tests.competitions.championships.builders import (
-    enter_all,
-    play,
-    players,
-    previous_regional_final,
-    results,
-    tiebreak,
-)
+from tests.competitions.championships.results_documents import results, tiebreak
 
 pytestmark = pytest.mark.django_db
 
@@ -38,15 +31,15 @@ def status(api, championship):
 
 
 @pytest.fixture
-def field(api, registry, as_user, finals):
-    numbers = players(registry, 20, 101)
+def field(api, registry, as_user, finals, enter_all, players):
+    numbers = players(20, 101)
     as_user("committee_staff")
     enter_all(api, finals["individual"], [[n] for n in numbers])
     return numbers
 
 
 def test_a_tie_that_survives_article_29_leaves_the_places_open(
-    api, registry, as_user, finals, championships, field
+    api, registry, as_user, finals, championships, field, play
 ):
     totals = [300, 200, 50, 50] + [10 - i for i in range(15)]
     totals.append(-sum(totals))
@@ -106,7 +99,7 @@ def test_a_regional_final_breaking_a_rule_qualifies_nobody(
 
 
 def test_the_ccn_may_name_no_outgoing_champion_and_quotas_are_required(
-    api, registry, as_user, finals, championships, field
+    api, registry, as_user, finals, championships, field, play
 ):
     pk = championships["individual"]
     play(as_user("committee_staff"), finals["individual"], results([[n] for n in field]))
@@ -141,7 +134,7 @@ def test_the_ccn_may_name_no_outgoing_champion_and_quotas_are_required(
 
 
 def test_recorded_qualifications_keep_their_history(
-    api, registry, as_user, finals, championships, field
+    api, registry, as_user, finals, championships, field, play
 ):
     pk = championships["individual"]
     play(as_user("committee_staff"), finals["individual"], results([[n] for n in field]))
@@ -176,14 +169,14 @@ def test_staff_only_see_the_state_of_qualification(api, registry, as_user, champ
 
 
 def test_regional_champions_carried_over_only_if_still_in_the_committee(
-    api, registry, as_user, championships, published
+    api, registry, as_user, championships, published, players, previous_regional_final
 ):
     old = {"born": dt.date(1950, 1, 1)}
-    stay, leave = players(registry, 1, 101, **old), players(registry, 1, 102, **old)
-    rest = players(registry, 19, 101, **old)
+    stay, leave = players(1, 101, **old), players(1, 102, **old)
+    rest = players(19, 101, **old)
     as_user("federation_staff")
-    previous_regional_final(api, registry, "individual", "2026-03-14", [[n] for n in stay + rest])
-    previous_regional_final(api, registry, "seniors", "2026-03-15", [[n] for n in leave + rest])
+    previous_regional_final(api, "individual", "2026-03-14", [[n] for n in stay + rest])
+    previous_regional_final(api, "seniors", "2026-03-15", [[n] for n in leave + rest])
     # the seniors champion moved to committee 2 this season
     Licence.objects.filter(player__licence_number=leave[0], season=registry.season).update(
         club=registry.clubs[201]
@@ -200,9 +193,9 @@ def test_regional_champions_carried_over_only_if_still_in_the_committee(
 
 
 def test_the_outgoing_interclubs_champion_must_still_be_a_valid_team(
-    api, registry, as_user, championships, series
+    api, registry, as_user, championships, series, players
 ):
-    team = players(registry, 4, 101)
+    team = players(4, 101)
     for n, value in zip(team, (1, 1, 2, 2), strict=True):
         series[n] = value
     as_user("federation_staff")

@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from competitions.models import ChampionshipRulesVersion, RegionalRulesVersion
-from tests.competitions.championships.builders import valid_rules
+from tests.competitions.championships.rules_documents import valid_rules
 
 pytestmark = pytest.mark.django_db
 

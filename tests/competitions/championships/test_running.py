@@ -8,16 +8,7 @@ from collections import Counter
 import pytest
 
 from competitions.models import ChampionshipEntry, StagePenalty
-from tests.competitions.championships.builders import (
-    enter_all,
-    new_player,
-    play,
-    players,
-    points,
-    previous_regional_final,
-    results,
-    submit,
-)
+from tests.competitions.championships.results_documents import results
 
 pytestmark = pytest.mark.django_db
 
@@ -31,14 +22,22 @@ def seat(api, stage, seed=None):
 
 
 def test_last_seasons_regional_champion_team_starts_at_table_1(
-    api, registry, as_user, series, championships, published
+    api,
+    registry,
+    as_user,
+    series,
+    championships,
+    published,
+    enter_all,
+    players,
+    previous_regional_final,
 ):
-    teams = [players(registry, 4, 101) for _ in range(5)]
+    teams = [players(4, 101) for _ in range(5)]
     for team in teams:
         for n, value in zip(team, (2, 3, 3, 4), strict=True):
             series[n] = value
     as_user("federation_staff")
-    previous_regional_final(api, registry, "interclubs", "2026-05-15", teams[::-1])
+    previous_regional_final(api, "interclubs", "2026-05-15", teams[::-1])
     champion = teams[-1]  # won last season's regional final
     as_user("committee_staff")
     final = api.post(
@@ -57,13 +56,13 @@ def test_last_seasons_regional_champion_team_starts_at_table_1(
 
 
 def test_the_outgoing_duo_champion_sits_north_south_at_table_1(
-    api, registry, as_user, finals, championships
+    api, registry, as_user, finals, championships, enter_all, play, players
 ):
-    duos = [[*players(registry, 1, 101), *players(registry, 1, 102)] for _ in range(10)]
+    duos = [[*players(1, 101), *players(1, 102)] for _ in range(10)]
     as_user("committee_staff")
     enter_all(api, finals["duo"], duos)
     play(api, finals["duo"], results(duos))
-    champion = players(registry, 2, 102)
+    champion = players(2, 102)
     as_user("federation_staff")
     pk = championships["duo"]
     api.put(
@@ -89,7 +88,9 @@ def test_the_outgoing_duo_champion_sits_north_south_at_table_1(
     assert sorted([first["N"], first["S"]]) == sorted(champion)
 
 
-def test_the_others_are_spread_by_zones_and_committees(api, registry, as_user, championships):
+def test_the_others_are_spread_by_zones_and_committees(
+    api, registry, as_user, championships, enter_all, players
+):
     as_user("federation_staff")
     pk = championships["individual"]
     qualifier = api.post(
@@ -98,7 +99,7 @@ def test_the_others_are_spread_by_zones_and_committees(api, registry, as_user, c
          "arbiter_licence_number": 1002},
         format="json",
     ).json()  # fmt: skip
-    field = players(registry, 8, 101) + players(registry, 8, 201)
+    field = players(8, 101) + players(8, 201)
     enter_all(api, qualifier["id"], [[n] for n in field])
     seating = seat(api, qualifier["id"], seed=3).json()
     assert seating["tables"] == 4
@@ -111,8 +112,10 @@ def test_the_others_are_spread_by_zones_and_committees(api, registry, as_user, c
     assert again["assignments"] == seating["assignments"]  # the seed reproduces the draw
 
 
-def test_only_the_arbiter_or_the_staff_seat_and_penalise(api, registry, as_user, finals):
-    field = players(registry, 20, 101)
+def test_only_the_arbiter_or_the_staff_seat_and_penalise(
+    api, registry, as_user, finals, enter_all, players
+):
+    field = players(20, 101)
     as_user("committee_staff")
     enter_all(api, finals["individual"], [[n] for n in field])
     for role in ("player", "club_manager"):
@@ -140,8 +143,10 @@ def late(api, stage, licence, seconds, **extra):
     )
 
 
-def test_late_arrivals_cost_100_points_per_started_5_minutes(api, registry, as_user, finals):
-    field = players(registry, 20, 101)
+def test_late_arrivals_cost_100_points_per_started_5_minutes(
+    api, registry, as_user, finals, enter_all, play, players, submit
+):
+    field = players(20, 101)
     as_user("committee_staff")
     enter_all(api, finals["individual"], [[n] for n in field])
     as_user("arbiter")
@@ -162,11 +167,13 @@ def test_late_arrivals_cost_100_points_per_started_5_minutes(api, registry, as_u
     play(api, finals["individual"], results([[n] for n in field], penalties=[penalty]))
 
 
-def test_a_forfeit_after_15_minutes_with_the_planned_substitute(api, registry, as_user, finals):
-    field = players(registry, 20, 101)
+def test_a_forfeit_after_15_minutes_with_the_planned_substitute(
+    api, registry, as_user, finals, enter_all, new_player, play, players, points, submit
+):
+    field = players(20, 101)
     as_user("committee_staff")
     enter_all(api, finals["individual"], [[n] for n in field])
-    substitute = new_player(registry, 102).licence_number
+    substitute = new_player(102).licence_number
     too_young_elsewhere = registry.players[2001].licence_number  # committee 2
     as_user("arbiter")
     refused = late(
@@ -196,14 +203,14 @@ def test_a_forfeit_after_15_minutes_with_the_planned_substitute(api, registry, a
 
 
 def test_a_team_player_forfeit_is_replaced_and_the_team_checked_again(
-    api, registry, as_user, finals, series
+    api, registry, as_user, finals, series, enter_all, players
 ):
-    team = players(registry, 4, 101)
+    team = players(4, 101)
     for n, value in zip(team, (2, 2, 3, 4), strict=True):
         series[n] = value
     as_user("club_manager")
     enter_all(api, finals["interclubs"], [team])
-    strong, other_club = players(registry, 1, 101), players(registry, 1, 102)
+    strong, other_club = players(1, 101), players(1, 102)
     series[strong[0]] = 1
     series[other_club[0]] = 4
     as_user("arbiter")
@@ -218,7 +225,7 @@ def test_a_team_player_forfeit_is_replaced_and_the_team_checked_again(
     assert ("substitute.licence_numbers", "mixed_clubs") in {
         (e["field"], e["code"]) for e in mixed.json()["errors"]
     }
-    fine = players(registry, 1, 101)[0]
+    fine = players(1, 101)[0]
     series[fine] = 4
     done = late(api, finals["interclubs"], team[3], 20 * 60, forfeit=True,
                 substitute_licence_number=fine)  # fmt: skip
@@ -230,8 +237,10 @@ def test_a_team_player_forfeit_is_replaced_and_the_team_checked_again(
     assert StagePenalty.objects.get().forfeit
 
 
-def test_a_duo_without_substitute_is_forfeit_as_a_whole(api, registry, as_user, finals):
-    duo = [*players(registry, 1, 101), *players(registry, 1, 102)]
+def test_a_duo_without_substitute_is_forfeit_as_a_whole(
+    api, registry, as_user, finals, enter_all, players
+):
+    duo = [*players(1, 101), *players(1, 102)]
     as_user("committee_staff")
     enter_all(api, finals["duo"], [duo])
     done = late(as_user("arbiter"), finals["duo"], duo[1], 25 * 60, forfeit=True)
@@ -239,10 +248,12 @@ def test_a_duo_without_substitute_is_forfeit_as_a_whole(api, registry, as_user, 
     assert ChampionshipEntry.objects.get(stage_id=finals["duo"]).status == "forfeit"
 
 
-def test_an_abandonment_is_ranked_last(api, registry, as_user, finals):
+def test_an_abandonment_is_ranked_last(
+    api, registry, as_user, finals, enter_all, play, players, submit
+):
     """Article 27: the results rank an entry that left last, whatever its total; the
     championship's qualification reads those places."""
-    field = players(registry, 20, 101)
+    field = players(20, 101)
     as_user("committee_staff")
     enter_all(api, finals["individual"], [[n] for n in field])
     wrong = results([[n] for n in field])

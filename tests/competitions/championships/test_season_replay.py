@@ -12,19 +12,9 @@ import pytest
 
 from competitions.models import ChampionshipEntry, Qualification, Tournament
 from federation.models import ArbiterAccreditation, ArbiterGrade, Licence, Player, Season, User
-from tests.competitions.championships.builders import (
-    enter_all,
-    expected_scale,
-    new_player,
-    play,
-    players,
-    points,
-    results,
-    shifted,
-    submit,
-    tiebreak,
-    valid_rules,
-)
+from tests.competitions.championships.expected_scale import expected_scale
+from tests.competitions.championships.results_documents import results, tiebreak
+from tests.competitions.championships.rules_documents import shifted, valid_rules
 
 pytestmark = pytest.mark.django_db
 
@@ -57,11 +47,11 @@ def codes(response):
     return {(e["field"], e["code"]) for e in response.json()["errors"]}
 
 
-def test_a_whole_season(api, registry, as_user, series):
+def test_a_whole_season(api, registry, as_user, series, enter_all, play, players, points, submit):
     ArbiterAccreditation.objects.create(
         player=registry.players[1002], season=registry.previous, grade=ArbiterGrade.REGIONAL
     )
-    p = players(registry, 22, 101)  # committee 1, licensed both seasons
+    p = players(22, 101)  # committee 1, licensed both seasons
     ccn = registry.users["federation_staff"]
 
     # ---- Last season (2025-2026): committee 1's regional final and the national final ----
@@ -121,7 +111,7 @@ def test_a_whole_season(api, registry, as_user, series):
     # ---- Committee 1's semi-final (index 1.5) ----
     as_user("committee_staff")
     semi = stage(api, individual, "regional_semi_final", "2027-02-10", committee=1)
-    semi_field = p + players(registry, 2, 102)
+    semi_field = p + players(2, 102)
     enter_all(api, semi["id"], [[n] for n in semi_field])
     play(api, semi["id"], results([[n] for n in semi_field], sessions=1, deals=12))
     semi_points = points(semi["tournament"]["id"])
@@ -161,7 +151,7 @@ def test_a_whole_season(api, registry, as_user, series):
 
     # ---- Committee 2's regional final: a single session is refused, then it is replayed ----
     as_user(ccn)
-    q = players(registry, 20, 201)
+    q = players(20, 201)
     final2 = stage(api, individual, "regional_final", "2027-03-20", committee=2)
     enter_all(api, final2["id"], [[n] for n in q])
     one_session = submit(api, final2["id"], results([[n] for n in q], sessions=1))
@@ -291,7 +281,9 @@ def rules_and_final(api, championship, kind, day):
     return stage(api, championship, "regional_final", day, committee=1)
 
 
-def test_seniors_duo_and_interclubs_seasons(api, registry, as_user, series):
+def test_seniors_duo_and_interclubs_seasons(
+    api, registry, as_user, series, enter_all, new_player, play, players, points
+):
     ccn = registry.users["federation_staff"]
     made = {
         c["kind"]: c["id"]
@@ -301,7 +293,7 @@ def test_seniors_duo_and_interclubs_seasons(api, registry, as_user, series):
     # ---- Seniors: 60 on 31 December 2026; the national final has its own table ----
     as_user("committee_staff")
     final = rules_and_final(api, made["seniors"], "seniors", "2027-03-14")
-    too_young = new_player(registry, 101, born=dt.date(1967, 1, 1)).licence_number
+    too_young = new_player(101, born=dt.date(1967, 1, 1)).licence_number
     assert ("entries[0].licence_numbers[0].birth_date", "too_young") in codes(
         api.post(
             f"/api/championships/stages/{final['id']}/entries/",
@@ -309,7 +301,7 @@ def test_seniors_duo_and_interclubs_seasons(api, registry, as_user, series):
             format="json",
         )
     )
-    seniors = players(registry, 20, 102, born=dt.date(1952, 4, 4))
+    seniors = players(20, 102, born=dt.date(1952, 4, 4))
     enter_all(api, final["id"], [[n] for n in seniors])
     play(api, final["id"], results([[n] for n in seniors]))
     assert points(final["tournament"]["id"])[seniors[0]] == (720, 0)  # 40 × 10 tables × 1.8
@@ -333,11 +325,11 @@ def test_seniors_duo_and_interclubs_seasons(api, registry, as_user, series):
     final = rules_and_final(api, made["duo"], "duo", "2026-12-05")
     outsider = api.post(
         f"/api/championships/stages/{final['id']}/entries/",
-        {"licence_numbers": [players(registry, 1, 101)[0], 2002]},
+        {"licence_numbers": [players(1, 101)[0], 2002]},
         format="json",
     )
     assert ("entries[0].licence_numbers", "mixed_committees") in codes(outsider)
-    duo_players = players(registry, 10, 101) + players(registry, 10, 102)
+    duo_players = players(10, 101) + players(10, 102)
     duos = [[duo_players[i], duo_players[i + 10]] for i in range(10)]  # clubs 101 + 102
     enter_all(api, final["id"], duos)
     play(api, final["id"], results(duos))
@@ -361,7 +353,7 @@ def test_seniors_duo_and_interclubs_seasons(api, registry, as_user, series):
     # ---- Interclubs: the final is next season; teams keep their qualification day ----
     as_user("committee_staff")
     final = rules_and_final(api, made["interclubs"], "interclubs", "2027-05-15")
-    strong = players(registry, 4, 101)
+    strong = players(4, 101)
     for n, value in zip(strong, (1, 1, 2, 2), strict=True):
         series[n] = value
     assert codes(
@@ -371,7 +363,7 @@ def test_seniors_duo_and_interclubs_seasons(api, registry, as_user, series):
             format="json",
         )
     ) == {("entries[0].licence_numbers", "composition_not_allowed")}
-    teams = [players(registry, 4, 101 if i % 2 else 102) for i in range(6)]
+    teams = [players(4, 101 if i % 2 else 102) for i in range(6)]
     for t in teams:
         for n, value in zip(t, (2, 3, 3, 4), strict=True):
             series[n] = value

@@ -9,7 +9,6 @@ import pytest
 
 from competitions.models import ChampionshipStage, Tournament
 from federation.models import ArbiterAccreditation, ArbiterGrade, Season
-from tests.competitions.championships.builders import new_player
 
 pytestmark = pytest.mark.django_db
 
@@ -96,9 +95,9 @@ def test_stages_that_break_the_rules_are_refused(
 
 
 def test_a_final_is_directed_by_a_regional_arbiter(
-    api, registry, as_user, championships, published
+    api, registry, as_user, championships, published, new_player
 ):
-    club_arbiter = new_player(registry, 101)
+    club_arbiter = new_player(101)
     ArbiterAccreditation.objects.create(
         player=club_arbiter, season=registry.season, grade=ArbiterGrade.CLUB
     )

@@ -6,15 +6,15 @@ import pytest
 
 from competitions.championships import tasks as championship_tasks
 from competitions.models import ChampionshipEntry, TeamFlag
-from tests.competitions.championships.builders import enter_all, players, results, submit
+from tests.competitions.championships.results_documents import results
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def teams(api, registry, as_user, finals, series):
+def teams(api, registry, as_user, finals, series, enter_all, players):
     """Three valid teams of club 101 entered in committee 1's interclubs regional final."""
-    made = [players(registry, 4, 101) for _ in range(3)]
+    made = [players(4, 101) for _ in range(3)]
     for team in made:
         for n, value in zip(team, (2, 2, 3, 4), strict=True):
             series[n] = value
@@ -30,7 +30,7 @@ def recheck(api):
 
 
 def test_a_team_whose_series_changed_is_flagged_then_cleared(
-    api, registry, as_user, finals, series, teams
+    api, registry, as_user, finals, series, teams, players, submit
 ):
     assert (
         as_user("committee_staff")
@@ -69,7 +69,7 @@ def test_a_team_whose_series_changed_is_flagged_then_cleared(
     assert TeamFlag.objects.count() == 1
     # its results cannot count while it is flagged
     as_user("committee_staff")
-    refused = submit(api, finals["interclubs"], results([*teams, players(registry, 4, 101)]))
+    refused = submit(api, finals["interclubs"], results([*teams, players(4, 101)]))
     assert refused.status_code == 400
     assert ("entries[1].players", "team_flagged") in {
         (e["field"], e["code"]) for e in refused.json()["errors"]
