@@ -1,6 +1,6 @@
 """Importing licensees into the registry: service, command and API, on a real database.
 
-Uses the suite's ``registry`` fixture (tests/registry_fixture.py): season 2026-2027,
+Uses the suite's ``registry`` fixture (tests/conftest.py): season 2026-2027,
 clubs 101 and 102 (committee 1, zone 1) and 201 (committee 2, zone 2), players
 1001–2002 licensed in them, one user per role. The documented samples
 (docs/samples/) name clubs 1001, 2001 and 7001, which ``sample_clubs`` adds.
