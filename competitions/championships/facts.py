@@ -11,31 +11,19 @@ place that asks ``rankings`` for them.
 from __future__ import annotations
 
 import datetime as dt
-import importlib
-import importlib.util
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from competitions.rules.championships.player_facts import PlayerFacts, SeasonLicence
 from federation.models import Licence, Player, Season
+from rankings import selectors as ranking_selectors
 
 
 def series_for_players(season: Season, licence_numbers: Iterable[int]) -> dict[int, int | None]:
     """Each player's series (1–4) this season, from the previous season's official ranking;
-    ``None`` for a player without one.
-
-    Delegates to ``rankings.selectors.series_for_players`` (the national ranking). Until
-    that selector exists every player is unranked: players not licensed the previous season
-    then count as 4th series, the others are refused as ``series_unknown``.
-    """
+    ``None`` for a player without one (``rankings.selectors.series_for_players``)."""
     numbers = list(licence_numbers)
-    if importlib.util.find_spec("rankings.selectors") is None:  # not deployed yet
-        return dict.fromkeys(numbers)
-    ranking_selectors = importlib.import_module("rankings.selectors")
-    lookup = getattr(ranking_selectors, "series_for_players", None)
-    if lookup is None:
-        return dict.fromkeys(numbers)
-    found = lookup(season, numbers)
+    found = ranking_selectors.series_for_players(season, numbers)
     return {n: found.get(n) for n in numbers}
 
 
