@@ -9,10 +9,15 @@ every "may this user touch that club / committee?" question in memory.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q
 
-from federation.models import Club, Committee, Role, RoleAssignment
+from federation.models import Club, Committee, Role, RoleAssignment, User
+
+Actor: TypeAlias = User | AnonymousUser
+"""Who acts: ``request.user`` as Django and DRF give it (an account, or anonymous)."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +66,7 @@ class Scope:
 ANONYMOUS = Scope()
 
 
-def scope_of(user) -> Scope:
+def scope_of(user: Actor | None) -> Scope:
     """The scope of a user's roles, cached on the user object for the request."""
     if user is None or not user.is_authenticated:
         return ANONYMOUS
@@ -90,5 +95,6 @@ def scope_of(user) -> Scope:
         club_ids=frozenset(clubs),
         player_id=user.player_id,
     )
-    user._fft_scope = scope
+    # A per-request cache on the user object, which the model does not declare.
+    user._fft_scope = scope  # type: ignore[attr-defined]
     return scope

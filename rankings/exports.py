@@ -34,7 +34,7 @@ def export_committees(scope: Scope, committee_number: str | None) -> set[int] | 
         allowed = set(
             Committee.objects.filter(pk__in=scope.committee_ids).values_list("pk", flat=True)
         ) | set(Committee.objects.filter(zone_id__in=scope.zone_ids).values_list("pk", flat=True))
-    if committee_number in (None, ""):
+    if committee_number is None or committee_number == "":
         return allowed
     try:
         committee = Committee.objects.filter(number=int(committee_number)).first()

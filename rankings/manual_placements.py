@@ -7,21 +7,21 @@ from django.db import transaction
 
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
-from federation.access import scope_of
+from federation.access import Actor, scope_of
 from federation.models import Licence, Player, Season
 from rankings.models import ManualPlacement
 from rankings.ranking_state import inputs_changed, live_refresh_on_commit
 from rankings.series_policies import series_policy_in_force
 
 
-def _require_ccn(by) -> None:
+def _require_ccn(by: Actor) -> None:
     if not scope_of(by).national:
         raise PermissionDenied("Only federation staff (CCN) may place a player by hand.")
 
 
 @transaction.atomic
 def manual_placement_set(
-    *, season: Season, licence_number: int, step: str, reason: str, by
+    *, season: Season, licence_number: int, step: str, reason: str, by: Actor
 ) -> ManualPlacement:
     """Create or replace the player's manual placement in the season's ranking."""
     _require_ccn(by)
@@ -55,10 +55,12 @@ def manual_placement_set(
         .first()
     )
     if placement is None:
-        placement = ManualPlacement(season=season, player=player, created_by=by)
+        # Past _require_ccn, ``by`` is a staff account, never anonymous.
+        placement = ManualPlacement(season=season, player=player, created_by=by)  # type: ignore[misc]
     placement.step = step
     placement.reason = reason
-    placement._history_user = by
+    # simple_history reads this attribute for the history row; the model does not declare it.
+    placement._history_user = by  # type: ignore[attr-defined]
     placement.save()
     inputs_changed(season_id=season.pk)
     live_refresh_on_commit(season.pk)
@@ -66,7 +68,7 @@ def manual_placement_set(
 
 
 @transaction.atomic
-def manual_placement_remove(*, season: Season, licence_number: int, by) -> bool:
+def manual_placement_remove(*, season: Season, licence_number: int, by: Actor) -> bool:
     """Remove the player's manual placement; returns whether there was one."""
     _require_ccn(by)
     placement = (
@@ -76,7 +78,7 @@ def manual_placement_remove(*, season: Season, licence_number: int, by) -> bool:
     )
     if placement is None:
         return False
-    placement._history_user = by
+    placement._history_user = by  # type: ignore[attr-defined]  # see manual_placement_set
     placement.delete()
     inputs_changed(season_id=season.pk)
     live_refresh_on_commit(season.pk)

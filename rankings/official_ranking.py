@@ -20,7 +20,7 @@ from django.db import transaction
 
 from core.errors import PermissionDenied
 from core.tasks import send_on_commit
-from federation.access import scope_of
+from federation.access import Actor, scope_of
 from federation.models import Season
 from rankings.locks import season_writer_lock
 from rankings.models import RankingKind, RankingSnapshot, RecomputeRun, SeasonRanking
@@ -30,12 +30,12 @@ from rankings.snapshots import compute, load_inputs, refresh_statistics, write_s
 from rankings.standings import standings_write
 
 
-def may_publish(user) -> bool:
+def may_publish(user: Actor | None) -> bool:
     return user is None or scope_of(user).national
 
 
 def official_ranking_publish(
-    *, season: Season, by=None, note: str = "", run: RecomputeRun | None = None
+    *, season: Season, by: Actor | None = None, note: str = "", run: RecomputeRun | None = None
 ) -> RankingSnapshot:
     """Compute and publish the season's official ranking (federation staff, or the
     nightly job with ``by=None``)."""
@@ -54,8 +54,13 @@ def official_ranking_publish(
     progress.step("publishing")
     with transaction.atomic():
         state = SeasonRanking.objects.select_for_update(of=("self",)).get(season=season)
+        # Past may_publish, ``by`` is a staff account or None, never anonymous.
         snapshot = write_snapshot(
-            inputs=inputs, ranking=ranking, kind=RankingKind.OFFICIAL, by=by, note=note
+            inputs=inputs,
+            ranking=ranking,
+            kind=RankingKind.OFFICIAL,
+            by=by,  # type: ignore[arg-type]
+            note=note,
         )
         state.official = snapshot
         state.save(update_fields=["official"])

@@ -3,6 +3,8 @@ admin sees it while the run goes on."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils import timezone
 
 from rankings.models import RecomputeRun, RunStatus
@@ -16,7 +18,7 @@ class Progress:
         self.total = total
         self.done = 0
 
-    def _save(self, **fields) -> None:
+    def _save(self, **fields: Any) -> None:
         if self.run is None:
             return
         for name, value in fields.items():
@@ -34,6 +36,6 @@ class Progress:
             error="",
         )
 
-    def step(self, next_phase: str, **fields) -> None:
+    def step(self, next_phase: str, **fields: Any) -> None:
         self.done = min(self.done + 1, self.total)
         self._save(phase=next_phase, done=self.done, **fields)

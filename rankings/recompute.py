@@ -18,7 +18,7 @@ from django.utils import timezone
 from core.errors import PermissionDenied
 from core.problems import RuleViolation
 from core.tasks import send_on_commit
-from federation.access import scope_of
+from federation.access import Actor, scope_of
 from federation.models import Licence, Season
 from federation.selectors import current_season
 from rankings.live_ranking import live_ranking_refresh
@@ -43,7 +43,7 @@ def full_recompute(*, season: Season, run: RecomputeRun | None = None) -> Standi
     return written
 
 
-def recompute_request(*, season: Season, kind: str, by, note: str = "") -> RecomputeRun:
+def recompute_request(*, season: Season, kind: str, by: Actor, note: str = "") -> RecomputeRun:
     """Queue a full recompute or an official ranking of a season (federation staff)."""
     if not scope_of(by).national:
         raise PermissionDenied("Only federation staff (CCN) may start a recompute.")
@@ -52,7 +52,8 @@ def recompute_request(*, season: Season, kind: str, by, note: str = "") -> Recom
             "kind", "unknown_kind", f"kind must be one of {', '.join(RecomputeKind.values)}."
         )
     with transaction.atomic():
-        run = RecomputeRun.objects.create(
+        # Past the scope check, ``by`` is a staff account, never anonymous.
+        run = RecomputeRun.objects.create(  # type: ignore[misc]
             season=season, kind=kind, requested_by=by, note=note[:300]
         )
         send_on_commit("rankings.run_recompute", run.pk)
@@ -115,11 +116,11 @@ def nightly(today: dt.date | None = None) -> list[RecomputeRun]:
                 season=season, kind=RecomputeKind.OFFICIAL, note="End of season (nightly job)"
             )
         )
-    season = current_season(today)
-    if season is not None:
+    current = current_season(today)
+    if current is not None:
         runs.append(
             RecomputeRun.objects.create(
-                season=season, kind=RecomputeKind.FULL, note="Nightly full recompute"
+                season=current, kind=RecomputeKind.FULL, note="Nightly full recompute"
             )
         )
     return [recompute_run(run_id=run.pk) for run in runs]

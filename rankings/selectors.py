@@ -15,8 +15,10 @@ Which snapshot a reader sees:
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from django.db.models import QuerySet
 
@@ -121,7 +123,9 @@ def ranking_entries(snapshot: RankingSnapshot, filters: RankingFilter) -> QueryS
     return entries
 
 
-def entries_page(entries: QuerySet, filters: RankingFilter, start: int, size: int) -> list:
+def entries_page(
+    entries: QuerySet[RankingEntry], filters: RankingFilter, start: int, size: int
+) -> list[RankingEntry]:
     """One page of entries. Unfiltered, a page is a range of ``rank_order`` (1…N in a
     snapshot): an index range however deep the page, instead of an OFFSET."""
     if filters.empty:
@@ -129,7 +133,9 @@ def entries_page(entries: QuerySet, filters: RankingFilter, start: int, size: in
     return list(entries[start : start + size])
 
 
-def entry_count(snapshot: RankingSnapshot, filters: RankingFilter, entries: QuerySet) -> int:
+def entry_count(
+    snapshot: RankingSnapshot, filters: RankingFilter, entries: QuerySet[RankingEntry]
+) -> int:
     """How many entries match, without counting when the snapshot already knows."""
     if filters.empty:
         return snapshot.player_count
@@ -138,12 +144,14 @@ def entry_count(snapshot: RankingSnapshot, filters: RankingFilter, entries: Quer
     return entries.count()
 
 
-def committee_numbered(number) -> Committee | None:
-    return Committee.objects.select_related("zone").filter(number=number).first()
+# ``number`` may be None (a missing or malformed query parameter): it matches no row, as
+# numbers are not nullable, but the stubs refuse a None lookup value.
+def committee_numbered(number: int | None) -> Committee | None:
+    return Committee.objects.select_related("zone").filter(number=number).first()  # type: ignore[misc]
 
 
-def club_numbered(number) -> Club | None:
-    return Club.objects.select_related("committee").filter(number=number).first()
+def club_numbered(number: int | None) -> Club | None:
+    return Club.objects.select_related("committee").filter(number=number).first()  # type: ignore[misc]
 
 
 @dataclass
@@ -215,7 +223,7 @@ def player_record(
     )  # fmt: skip
 
 
-def series_for_players(season: Season, licence_numbers) -> dict[int, int | None]:
+def series_for_players(season: Season, licence_numbers: Iterable[int]) -> dict[int, int | None]:
     """The series (1–4) of each player in the national ranking that applies during
     ``season``: the **published official ranking of the previous season** (computed
     at its end, valid for the whole next season). ``None`` for a player who is not
@@ -252,7 +260,9 @@ EXPORT_FIELDS = (
 )  # fmt: skip
 
 
-def export_entries(snapshot: RankingSnapshot, committee_ids: set[int] | None):
+def export_entries(
+    snapshot: RankingSnapshot, committee_ids: set[int] | None
+) -> QuerySet[RankingEntry, tuple[Any, ...]]:
     """Entries for the CSV export in ranking order (``None``: every committee), with
     the committee and club numbers; iterate with ``.iterator(chunk_size=…)``."""
     entries = (

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from federation.models import Player, Season
+from federation.models import Player, Season, User
 from rankings.models import (
     ManualPlacement,
     RankingEntry,
@@ -173,7 +173,7 @@ def _entry_rows(snapshot_id: int, inputs: RankingInputs, ranking: Ranking):
 
 
 def write_snapshot(
-    *, inputs: RankingInputs, ranking: Ranking, kind: str, by=None, note: str = ""
+    *, inputs: RankingInputs, ranking: Ranking, kind: str, by: User | None = None, note: str = ""
 ) -> RankingSnapshot:
     """Store a computed ranking as a new snapshot (in the caller's transaction)."""
     snapshot = RankingSnapshot.objects.create(
@@ -205,9 +205,12 @@ def write_snapshot(
                 copy.write_row(row)
     else:
         names = [c.removesuffix("_id") if c.endswith("_id") else c for c in ENTRY_COLUMNS]
+        # FK columns by attname. ENTRY_COLUMNS names concrete fields only; the stubs'
+        # get_field also returns relations and generic keys, which have no attname.
         attnames = [
-            RankingEntry._meta.get_field(name).attname for name in names
-        ]  # FK columns by attname
+            RankingEntry._meta.get_field(name).attname  # type: ignore[union-attr]
+            for name in names
+        ]
         RankingEntry.objects.bulk_create(
             (RankingEntry(**dict(zip(attnames, row, strict=True))) for row in rows),
             batch_size=2000,

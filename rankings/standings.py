@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection, transaction
+from django.db.backends.utils import CursorWrapper
 from django.utils import timezone
 
 from federation.models import Club, Licence, Season
@@ -143,7 +144,7 @@ def _previous_official_sql(entry_only: str) -> str:
         WHERE rn = 1"""
 
 
-def _tune(cursor) -> None:
+def _tune(cursor: CursorWrapper) -> None:
     """PostgreSQL settings for this transaction: no JIT (compiling the plan cost more
     than the whole aggregation) and enough memory to aggregate without spilling."""
     if connection.vendor == "postgresql":
@@ -163,7 +164,7 @@ def _state(target: str, columns: dict[str, str], keep: str) -> str:
     )
 
 
-def _stage(cursor, season: Season, ids: list[int] | None) -> None:
+def _stage(cursor: CursorWrapper, season: Season, ids: list[int] | None) -> None:
     """Compute every target row into the temporary stage table, in one statement:
     licensees (with committee and club) fully joined with the per-player sums of the
     current allocations and the last official ranking of each licensee, each row
@@ -242,7 +243,15 @@ def _stage(cursor, season: Season, ids: list[int] | None) -> None:
         cursor.execute(f"ANALYZE {STAGE}")
 
 
-def _merge(cursor, season: Season, ids, table: str, columns: dict[str, str], keep: str, state):
+def _merge(
+    cursor: CursorWrapper,
+    season: Season,
+    ids: list[int] | None,
+    table: str,
+    columns: dict[str, str],
+    keep: str,
+    state: str,
+) -> tuple[int, int]:
     """Make ``table``'s rows of the season (of ``ids``) equal to the stage rows that
     satisfy ``keep``: delete the rows not there, update the rows marked changed,
     insert the rows marked missing. Returns (rows written, rows deleted)."""
