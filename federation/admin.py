@@ -33,7 +33,8 @@ class UserAdmin(BaseUserAdmin):
     autocomplete_fields = ["player"]
     list_display = ["username", "email", "player", "is_staff", "is_active"]
     list_select_related = ["player"]
-    fieldsets = (*BaseUserAdmin.fieldsets, (_("federation"), {"fields": ["player"]}))
+    # Django's UserAdmin always sets fieldsets; the stubs type the attribute as optional.
+    fieldsets = (*BaseUserAdmin.fieldsets, (_("federation"), {"fields": ["player"]}))  # type: ignore[misc]
 
 
 @admin.register(Season)

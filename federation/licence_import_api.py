@@ -70,7 +70,9 @@ class LicenceImportProblemSerializer(serializers.Serializer):
 
 
 class LicenceImportErrorsSerializer(serializers.Serializer):
-    errors = LicenceImportProblemSerializer(many=True)
+    # A declared field, not the ``errors`` property: DRF's metaclass moves fields off the
+    # class, which the stubs cannot see.
+    errors = LicenceImportProblemSerializer(many=True)  # type: ignore[assignment]
 
 
 class ImportsLicences(permissions.BasePermission):

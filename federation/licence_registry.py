@@ -28,7 +28,7 @@ import datetime as dt
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Model
@@ -259,7 +259,7 @@ def _write(
 
 
 def _update_in_bulk(
-    objs: Sequence[Model], model: type[Model], fields: Sequence[str], **history
+    objs: Sequence[Model], model: type[Model], fields: Sequence[str], **history: Any
 ) -> None:
     """``bulk_update_with_history``, with a fast path on PostgreSQL.
 
@@ -272,7 +272,8 @@ def _update_in_bulk(
         bulk_update_with_history(objs, model, fields, **history)
         return
     meta = model._meta
-    columns = [meta.pk, *(meta.get_field(name) for name in fields)]
+    # Concrete fields: the stubs' get_field also returns relations without a column.
+    columns: list[Any] = [meta.pk, *(meta.get_field(name) for name in fields)]
     quote = connection.ops.quote_name
     assignments = ", ".join(f"{quote(c.column)} = batch.{quote(c.column)}" for c in columns[1:])
     arrays = ", ".join(f"%s::{c.db_type(connection)}[]" for c in columns)
@@ -291,7 +292,8 @@ def _update_in_bulk(
                     for c in columns
                 ],
             )
-    model.history.bulk_history_create(objs, update=True, **history)
+    # simple_history adds ``history`` to the registered models; the stubs cannot know.
+    model.history.bulk_history_create(objs, update=True, **history)  # type: ignore[attr-defined]
 
 
 def _clubs_by_number(numbers: Iterable[int]) -> dict[int, Club]:
