@@ -252,7 +252,7 @@ class ChampionshipAdmin(ReadOnlyHistoryAdmin):
 
 class RulesVersionInline(ReadOnlyInline):
     model = RegionalRulesVersion
-    fields = ["version", "note", "published_by", "published_at", "approved_by", "approved_at"]
+    fields = ["version", "note", "created_by", "created_at", "approved_by", "approved_at"]
     readonly_fields = fields
     show_change_link = True
 
@@ -269,12 +269,12 @@ class RegionalChampionshipAdmin(ReadOnlyHistoryAdmin):
 
 @admin.register(RegionalRulesVersion)
 class RegionalRulesVersionAdmin(ReadOnlyHistoryAdmin):
-    list_display = ["regional", "version", "published_by", "published_at", "approved_at"]
+    list_display = ["regional", "version", "created_by", "created_at", "approved_at"]
     list_filter = ["regional__championship__season", "regional__championship__kind"]
     list_select_related = [
         "regional__championship__season",
         "regional__committee",
-        "published_by",
+        "created_by",
     ]
     search_fields = ["regional__committee__name", "=regional__committee__number", "note"]
     readonly_fields = [f.name for f in RegionalRulesVersion._meta.fields]

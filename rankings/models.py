@@ -9,30 +9,22 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from core.versioned_settings import SettingsVersion
 from federation.models import Club, Committee, Player, Season
 
 
-class RulebookVersion(models.Model):
+class RulebookVersion(SettingsVersion):
     """One immutable version of a season's rulebook (rankings.rules.rulebook.Rulebook).
 
     Editing a season's rulebook adds a version; the latest is in force, and
-    every allocation records the version it was computed with.
+    every allocation records the version it was computed with
+    (:mod:`core.versioned_settings`).
     """
 
     season = models.ForeignKey(
         Season, verbose_name=_("season"), on_delete=models.PROTECT, related_name="rulebooks"
     )
-    version = models.PositiveIntegerField(_("version"))
     data = models.JSONField(_("rulebook"))
-    note = models.CharField(_("note"), max_length=300, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("created by"),
-        null=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["season", "-version"]
@@ -136,7 +128,7 @@ class PlayerSeasonTotal(models.Model):
 # rankings/rules/national_ranking.py; these tables only store their inputs and results.
 
 
-class SeriesPolicyVersion(models.Model):
+class SeriesPolicyVersion(SettingsVersion):
     """One immutable version of a season's series policy (rankings.rules.series.SeriesPolicy).
 
     Same pattern as :class:`RulebookVersion`: editing adds a version, the latest is
@@ -146,18 +138,7 @@ class SeriesPolicyVersion(models.Model):
     season = models.ForeignKey(
         Season, verbose_name=_("season"), on_delete=models.PROTECT, related_name="series_policies"
     )
-    version = models.PositiveIntegerField(_("version"))
     data = models.JSONField(_("series policy"))
-    note = models.CharField(_("note"), max_length=300, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("created by"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["season", "-version"]

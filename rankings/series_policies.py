@@ -8,32 +8,32 @@ version it was computed with.
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
-from core.errors import PermissionDenied
-from core.problems import Problem, RuleViolation
+from core.problems import Problem
+from core.versioned_settings import SettingsKind, settings_in_force, settings_publish
 from federation.access import scope_of
 from federation.models import Season
 from rankings.models import ManualPlacement, SeriesPolicyVersion
 from rankings.ranking_state import inputs_changed, live_refresh_on_commit
 from rankings.rules.series import SeriesPolicy
 
+SERIES_POLICIES: SettingsKind[SeriesPolicyVersion, SeriesPolicy] = SettingsKind(
+    model=SeriesPolicyVersion,
+    read=SeriesPolicy.from_dict,
+    write=SeriesPolicy.to_dict,
+    default=lambda scope: SeriesPolicy.default(),
+    default_note="Default policy (docs/rankings-series.md)",
+    may_publish=lambda by, scope: scope_of(by).national,
+    refusal="Only federation staff (CCN) may change a season's series policy.",
+    lock="season",
+)
+"""A season's series policy: federation staff (CCN) publish it."""
+
 
 def series_policy_in_force(*, season: Season) -> tuple[SeriesPolicyVersion, SeriesPolicy]:
     """The latest version of the season's series policy, created from the default if none."""
-    version = SeriesPolicyVersion.objects.filter(season=season).order_by("-version").first()
-    if version is None:
-        try:
-            with transaction.atomic():
-                version = SeriesPolicyVersion.objects.create(
-                    season=season,
-                    version=1,
-                    data=SeriesPolicy.default().to_dict(),
-                    note="Default policy (docs/rankings-series.md)",
-                )
-        except IntegrityError:  # created concurrently: read the winner
-            version = SeriesPolicyVersion.objects.filter(season=season).order_by("-version").first()
-    return version, SeriesPolicy.from_dict(version.data)
+    return settings_in_force(SERIES_POLICIES, scope={"season": season})  # type: ignore[return-value]
 
 
 @transaction.atomic
@@ -43,12 +43,23 @@ def series_policy_update(*, season: Season, data, by, note: str = "") -> SeriesP
     Raises RuleViolation with every problem of the policy, and with the
     season's manual placements whose step the new ladder no longer has.
     """
-    if not scope_of(by).national:
-        raise PermissionDenied("Only federation staff (CCN) may change a season's series policy.")
-    policy = SeriesPolicy.from_dict(data)  # validates, locating every problem
-    Season.objects.select_for_update().get(pk=season.pk)  # one writer at a time per season
+    version = settings_publish(
+        SERIES_POLICIES,
+        scope={"season": season},
+        data=data,
+        by=by,
+        note=note,
+        checks=lambda policy: _placements_off_the_ladder(season, policy),
+    )
+    inputs_changed(season_id=season.pk)
+    live_refresh_on_commit(season.pk)
+    return version
+
+
+def _placements_off_the_ladder(season: Season, policy: SeriesPolicy) -> list[Problem]:
+    """The season's manual placements on a step the new ladder no longer has."""
     codes = {step.code for step in policy.ladder}
-    orphans = [
+    return [
         Problem(
             "ladder",
             "step_in_use",
@@ -60,16 +71,3 @@ def series_policy_update(*, season: Season, data, by, note: str = "") -> SeriesP
         .order_by("player__licence_number")
         if step not in codes
     ]
-    if orphans:
-        raise RuleViolation(orphans)
-    last = SeriesPolicyVersion.objects.filter(season=season).order_by("-version").first()
-    version = SeriesPolicyVersion.objects.create(
-        season=season,
-        version=(last.version + 1) if last else 1,
-        data=policy.to_dict(),
-        note=note,
-        created_by=by,
-    )
-    inputs_changed(season_id=season.pk)
-    live_refresh_on_commit(season.pk)
-    return version

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.text import capfirst
 from rest_framework import serializers
 
 from competitions.api.tournament_serializers import TournamentOut
@@ -58,7 +59,12 @@ class RulesVersionOut(serializers.Serializer):
 
 
 class RegionalRulesVersionOut(serializers.ModelSerializer):
-    published_by = serializers.CharField(source="published_by.username", default=None)
+    published_by = serializers.CharField(source="created_by.username", default=None)
+    published_at = serializers.DateTimeField(
+        source="created_at",
+        read_only=True,
+        label=capfirst(RegionalRulesVersion._meta.get_field("created_at").verbose_name),
+    )
     approved_by = serializers.CharField(source="approved_by.username", default=None)
 
     class Meta:

@@ -61,8 +61,8 @@ def championships_create(
 
 @transaction.atomic
 def championship_rules_update(*, championship: Championship, data: dict, note: str = "", by):
-    """Publish a new version of the championship's settings for its season (CCN)."""
-    require(scope_of(by).national, "Only federation staff (CCN) set championship rules.")
+    """Publish a new version of the championship's settings for its season (CCN; the
+    permission is the store's, ``rules_store.CHAMPIONSHIP_RULES``)."""
     return store_championship_rules(
         season=championship.season, kind=championship.kind, data=data, by=by, note=note
     )

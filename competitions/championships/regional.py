@@ -12,6 +12,7 @@ from competitions.championships.preconditions import (
     require,
 )
 from competitions.championships.rules_store import (
+    REGIONAL_RULES,
     championship_rules_in_force,
     pure_season,
 )
@@ -25,6 +26,7 @@ from competitions.rules.championships.regional_rules import (
     check_regional_rules,
 )
 from core.problems import Problem, RuleViolation
+from core.versioned_settings import settings_publish
 from federation.access import scope_of
 from federation.models import (
     Committee,
@@ -46,8 +48,8 @@ def regional_create(
     return regional, created
 
 
-def _regional_rules_from(regional: RegionalChampionship, data: dict) -> RegionalRules:
-    """Read published rules, filling or checking the committee and the kind."""
+def _regional_rules_document(regional: RegionalChampionship, data: dict) -> dict:
+    """The rules with the committee and the kind filled, or refused if they name others."""
     if not isinstance(data, dict):
         raise RuleViolation.single("rules", "malformed", "The regional rules are a JSON object.")
     committee = str(regional.committee.number)
@@ -71,12 +73,19 @@ def _regional_rules_from(regional: RegionalChampionship, data: dict) -> Regional
             )
         )
     refuse(problems)
-    return RegionalRules.from_dict({**data, "committee": committee, "kind": kind})
+    return {**data, "committee": committee, "kind": kind}
 
 
 def regional_rules_check(*, regional: RegionalChampionship, data: dict) -> list[Problem]:
     """Every problem of rules a committee would publish (nothing stored)."""
-    regional_rules = _regional_rules_from(regional, data)
+    regional_rules = RegionalRules.from_dict(_regional_rules_document(regional, data))
+    return _compliance_problems(regional, regional_rules)
+
+
+def _compliance_problems(
+    regional: RegionalChampionship, regional_rules: RegionalRules
+) -> list[Problem]:
+    """How the rules break chapter 3 or the national dates under the rules in force."""
     championship = regional.championship
     _version, rules = championship_rules_in_force(
         season=championship.season, kind=championship.kind
@@ -91,28 +100,18 @@ def regional_rules_publish(
     *, regional: RegionalChampionship, data: dict, note: str = "", by
 ) -> RegionalRulesVersion:
     """Publish a new version of the committee's regional rules, once they comply."""
-    regional = (
-        RegionalChampionship.objects.select_for_update(of=("self",))
-        .select_related("championship__season", "committee__zone")
-        .get(pk=regional.pk)
-    )
-    require(
-        scope_of(by).covers_committee(regional.committee),
-        "Only the committee's staff (CCR) or the staff above them publish its regional rules.",
-    )
-    refuse(regional_rules_check(regional=regional, data=data))
-    regional_rules = _regional_rules_from(regional, data)
-    last = regional.rules_versions.order_by("-version").first()
-    version = RegionalRulesVersion(
-        regional=regional,
-        version=(last.version + 1) if last else 1,
-        data=regional_rules.to_dict(),
+    regional = RegionalChampionship.objects.select_related(
+        "championship__season", "committee__zone"
+    ).get(pk=regional.pk)
+    return settings_publish(
+        REGIONAL_RULES,
+        scope={"regional": regional},
+        data=data,
+        by=by,
         note=note,
-        published_by=by,
+        prepare=lambda data: _regional_rules_document(regional, data),
+        checks=lambda regional_rules: _compliance_problems(regional, regional_rules),
     )
-    version._history_user = by
-    version.save()
-    return version
 
 
 @transaction.atomic

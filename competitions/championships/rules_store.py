@@ -1,22 +1,47 @@
-"""Storage of the championships' settings and of the committees' published regional rules.
+"""Storage of the championships' settings and of the committees' published regional rules,
+as immutable versions (:mod:`core.versioned_settings`), the latest in force.
 
-Both follow ``rankings.rulebooks``: immutable versions, the latest in force. A season's
-``ChampionshipRules`` of a kind is created at version 1 from the current regulation
-(``ChampionshipRules.current``) on first read; the CCN adds versions. A committee's regional
-rules are stored only once they pass ``check_regional_rules`` under the rules in force.
+A season's ``ChampionshipRules`` of a kind is created at version 1 from the current
+regulation (``ChampionshipRules.current``) on first read; the CCN adds versions. A
+committee's regional rules exist only once published, by its staff (CCR) or the staff
+above them, and only once they pass ``check_regional_rules`` under the rules in force.
 """
 
 from __future__ import annotations
-
-from django.db import IntegrityError, transaction
 
 from competitions.models import ChampionshipRulesVersion, RegionalChampionship, RegionalRulesVersion
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.regional_rules import RegionalRules
 from competitions.rules.championships.seasons import Season as PureSeason
-from core.problems import RuleViolation
+from core.problems import Problem
+from core.versioned_settings import SettingsKind, settings_in_force, settings_publish
 from core.vocabulary import ChampionshipKind
+from federation.access import scope_of
 from federation.models import Season
+
+CHAMPIONSHIP_RULES: SettingsKind[ChampionshipRulesVersion, ChampionshipRules] = SettingsKind(
+    model=ChampionshipRulesVersion,
+    read=ChampionshipRules.from_dict,
+    write=ChampionshipRules.to_dict,
+    default=lambda scope: ChampionshipRules.current(scope["kind"]),
+    default_note="Current regulations (default)",
+    may_publish=lambda by, scope: scope_of(by).national,
+    refusal="Only federation staff (CCN) set championship rules.",
+    lock="season",
+)
+"""A championship's settings for a season (scope: season and kind): the CCN publishes them."""
+
+REGIONAL_RULES: SettingsKind[RegionalRulesVersion, RegionalRules] = SettingsKind(
+    model=RegionalRulesVersion,
+    read=RegionalRules.from_dict,
+    write=RegionalRules.to_dict,
+    may_publish=lambda by, scope: scope_of(by).covers_committee(scope["regional"].committee),
+    refusal=(
+        "Only the committee's staff (CCR) or the staff above them publish its regional rules."
+    ),
+    lock="regional",
+)
+"""A committee's regional rules (scope: the regional championship); no default."""
 
 
 def pure_season(season: Season) -> PureSeason:
@@ -28,65 +53,38 @@ def championship_rules_in_force(
     *, season: Season, kind: str
 ) -> tuple[ChampionshipRulesVersion, ChampionshipRules]:
     """The latest version of the season's rules for ``kind``, created from the default if none."""
-    kind = ChampionshipKind(kind)
-    version = (
-        ChampionshipRulesVersion.objects.filter(season=season, kind=kind)
-        .order_by("-version")
-        .first()
-    )
-    if version is None:
-        try:
-            with transaction.atomic():
-                version = ChampionshipRulesVersion.objects.create(
-                    season=season,
-                    kind=kind,
-                    version=1,
-                    data=ChampionshipRules.current(kind).to_dict(),
-                    note="Current regulations (default)",
-                )
-        except IntegrityError:  # created concurrently: read the winner
-            version = (
-                ChampionshipRulesVersion.objects.filter(season=season, kind=kind)
-                .order_by("-version")
-                .first()
-            )
-    return version, ChampionshipRules.from_dict(version.data)
+    scope = {"season": season, "kind": ChampionshipKind(kind)}
+    return settings_in_force(CHAMPIONSHIP_RULES, scope=scope)  # type: ignore[return-value]
 
 
 def store_championship_rules(
     *, season: Season, kind: str, data: dict, by, note: str = ""
 ) -> ChampionshipRulesVersion:
-    """Add a version (the caller checked permissions and holds the transaction).
+    """Publish a version of the season's settings for ``kind`` (federation staff only).
 
-    ``data`` is validated by ``ChampionshipRules.from_dict``; its ``kind`` must be ``kind``.
+    ``data`` is validated by ``ChampionshipRules.from_dict``; its ``kind``, if given, must
+    be ``kind``.
     """
-    data = {**data, "kind": data.get("kind", str(kind))}
-    rules = ChampionshipRules.from_dict(data)  # raises RuleViolation, located
-    if rules.kind != kind:
-        raise RuleViolation.single(
-            "kind", "kind_mismatch", f"These settings are for {rules.kind}, not {kind}."
-        )
-    Season.objects.select_for_update().get(pk=season.pk)  # one writer per season
-    last = (
-        ChampionshipRulesVersion.objects.filter(season=season, kind=kind)
-        .order_by("-version")
-        .first()
-    )
-    return ChampionshipRulesVersion.objects.create(
-        season=season,
-        kind=kind,
-        version=(last.version + 1) if last else 1,
-        data=rules.to_dict(),
+    kind = ChampionshipKind(kind)
+    return settings_publish(
+        CHAMPIONSHIP_RULES,
+        scope={"season": season, "kind": kind},
+        data=data,
+        by=by,
         note=note,
-        created_by=by,
+        prepare=lambda data: {**data, "kind": data.get("kind", str(kind))},
+        checks=lambda rules: _kind_mismatch(rules, kind),
     )
+
+
+def _kind_mismatch(rules: ChampionshipRules, kind: ChampionshipKind) -> list[Problem]:
+    if rules.kind == kind:
+        return []
+    return [Problem("kind", "kind_mismatch", f"These settings are for {rules.kind}, not {kind}.")]
 
 
 def regional_rules_in_force(
     regional: RegionalChampionship,
 ) -> tuple[RegionalRulesVersion, RegionalRules] | None:
     """The committee's latest published rules, or ``None`` if it published none."""
-    version = regional.rules_versions.order_by("-version").first()
-    if version is None:
-        return None
-    return version, RegionalRules.from_dict(version.data)
+    return settings_in_force(REGIONAL_RULES, scope={"regional": regional})

@@ -74,7 +74,7 @@ def regionals() -> QuerySet[RegionalChampionship]:
         Prefetch(
             "rules_versions",
             queryset=RegionalRulesVersion.objects.select_related(
-                "published_by", "approved_by"
+                "created_by", "approved_by"
             ).order_by("-version"),
         )
     )

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from competitions.models.tournaments import Stage, Tournament
+from core.versioned_settings import SettingsVersion
 from core.vocabulary import ChampionshipKind
 from federation.models import Club, Committee, Player, Season
 
@@ -46,29 +47,19 @@ NATIONAL_STAGE_KINDS = (
 )
 
 
-class ChampionshipRulesVersion(models.Model):
+class ChampionshipRulesVersion(SettingsVersion):
     """One immutable version of a championship's settings for a season
     (``competitions.rules.championships.championship_rules.ChampionshipRules`` as JSON).
 
     The latest version of (season, kind) is in force; the first read creates version 1
-    from the current regulations. Federation staff (CCN) add versions.
+    from the current regulations. Federation staff (CCN) add versions
+    (:mod:`core.versioned_settings`).
     """
 
     season = models.ForeignKey(
         Season, verbose_name=_("season"), on_delete=models.PROTECT, related_name="+"
     )
     kind = models.CharField(_("championship"), max_length=12, choices=ChampionshipKindChoice)
-    version = models.PositiveIntegerField(_("version"))
-    data = models.JSONField(_("settings"))
-    note = models.CharField(_("note"), max_length=300, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("created by"),
-        null=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["season", "kind", "-version"]
@@ -170,12 +161,15 @@ class RegionalChampionship(models.Model):
         return f"{self.championship} – {self.committee}"
 
 
-class RegionalRulesVersion(models.Model):
+class RegionalRulesVersion(SettingsVersion):
     """One published version of a committee's regional rules
     (``competitions.rules.championships.regional_rules.RegionalRules`` as JSON).
 
     Stored only once they pass ``check_regional_rules``; never edited (a new publication
     is a new version). The zone's approval (« aval du responsable de zone ») is recorded.
+    Its author and date are ``created_by`` and ``created_at`` like every settings version
+    (:mod:`core.versioned_settings`); they keep their labels « publié par / le » and the API
+    still calls them ``published_by`` and ``published_at``.
     """
 
     regional = models.ForeignKey(
@@ -184,17 +178,16 @@ class RegionalRulesVersion(models.Model):
         on_delete=models.PROTECT,
         related_name="rules_versions",
     )
-    version = models.PositiveIntegerField(_("version"))
     data = models.JSONField(_("published rules"))
-    note = models.CharField(_("note"), max_length=300, blank=True)
-    published_by = models.ForeignKey(
+    created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("published by"),
         null=True,
+        blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
     )
-    published_at = models.DateTimeField(_("published at"), auto_now_add=True)
+    created_at = models.DateTimeField(_("published at"), auto_now_add=True)
     approved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("approved by (zone)"),

@@ -17,13 +17,13 @@ The shared vocabulary of the points rules (:class:`Format`, :class:`StageKind`,
 from __future__ import annotations
 
 import dataclasses
-import typing
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
 from core.problems import Problem, RuleViolation
+from core.settings_reader import read_settings
 from core.vocabulary import Format, StageKind
 
 # --------------------------------------------------------------------------
@@ -245,10 +245,7 @@ class Rulebook:
         Raises :class:`RuleViolation` locating every missing, unknown or ill-typed
         key, then every figure :meth:`validate` refuses.
         """
-        problems: list[Problem] = []
-        rulebook: Rulebook = _load(cls, data, "", problems)
-        if problems:
-            raise RuleViolation(problems)
+        rulebook = read_settings(cls, data, root="rulebook")  # every key is required
         rulebook.validate()
         return rulebook
 
@@ -549,89 +546,6 @@ def _dump(value: object) -> Any:
     if isinstance(value, tuple):
         return [_dump(v) for v in value]
     return value
-
-
-_INVALID = object()
-
-
-def _load(tp: Any, data: object, path: str, problems: list[Problem]) -> Any:
-    """Convert ``data`` to ``tp``; record a located problem and return _INVALID if it can't."""
-    where = path or "rulebook"
-
-    def wrong(expected: str) -> object:
-        problems.append(
-            Problem(where, "wrong_type", f"Expected {expected}, got {type(data).__name__}.")
-        )
-        return _INVALID
-
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        if not isinstance(data, dict):
-            return wrong("an object")
-        hints = typing.get_type_hints(tp)
-        names = [f.name for f in dataclasses.fields(tp)]
-        for key in data:
-            if key not in names:
-                problems.append(
-                    Problem(
-                        f"{path}.{key}" if path else str(key),
-                        "unknown_key",
-                        f"'{key}' is not a setting of {tp.__name__}.",
-                    )
-                )
-        values = {}
-        for name in names:
-            sub = f"{path}.{name}" if path else name
-            if name not in data:
-                problems.append(Problem(sub, "missing", f"The setting '{name}' is missing."))
-                values[name] = _INVALID
-            else:
-                values[name] = _load(hints[name], data[name], sub, problems)
-        if any(v is _INVALID for v in values.values()):
-            return _INVALID
-        return tp(**values)
-
-    origin = typing.get_origin(tp)
-    if origin in (tuple, frozenset):
-        if not isinstance(data, list):
-            return wrong("a list")
-        (item_type, *_) = typing.get_args(tp)
-        items = [_load(item_type, v, f"{path}[{i}]", problems) for i, v in enumerate(data)]
-        if any(v is _INVALID for v in items):
-            return _INVALID
-        if origin is frozenset:
-            if len(set(items)) != len(items):
-                problems.append(Problem(where, "duplicate", "The list repeats a value."))
-                return _INVALID
-            return frozenset(items)
-        return tuple(items)
-    if isinstance(tp, type) and issubclass(tp, StrEnum):
-        if not isinstance(data, str):
-            return wrong("a string")
-        try:
-            return tp(data)
-        except ValueError:
-            allowed = ", ".join(m.value for m in tp)
-            problems.append(Problem(where, "unknown_value", f"'{data}' is not one of: {allowed}."))
-            return _INVALID
-    if tp is Decimal:
-        if isinstance(data, bool) or not isinstance(data, str | int | float):
-            return wrong('a decimal number (preferably as a string such as "0.69")')
-        try:
-            number = Decimal(str(data))
-        except InvalidOperation:
-            problems.append(Problem(where, "not_a_number", f"'{data}' is not a decimal number."))
-            return _INVALID
-        if not number.is_finite():
-            problems.append(Problem(where, "not_a_number", f"'{data}' is not a finite number."))
-            return _INVALID
-        return number
-    if tp is bool:
-        return data if isinstance(data, bool) else wrong("true or false")
-    if tp is int:
-        return data if isinstance(data, int) and not isinstance(data, bool) else wrong("an integer")
-    if tp is str:
-        return data if isinstance(data, str) else wrong("a string")
-    raise TypeError(f"unsupported setting type {tp!r}")  # pragma: no cover - a coding error
 
 
 __all__ = [

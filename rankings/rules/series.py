@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, TypeGuard
 
 from core.problems import Problem, RuleViolation
+from core.settings_reader import Codes, read_settings
 
 SERIES_NUMBERS = (1, 2, 3, 4)
 """The four series of the regulations, 1st the strongest."""
@@ -278,56 +279,19 @@ class SeriesPolicy:
 
         Every policy field is required (``max_demotion_steps`` may be null);
         a step's ``min_pcn``, ``top_share`` and ``min_pp`` may be null or
-        absent. Decimals may be strings or numbers.
+        absent (:data:`OPTIONAL_STEP_FIELDS`). Decimals may be strings or numbers.
         """
-        reader = _Reader()
-        if not isinstance(data, Mapping):
-            raise RuleViolation.single("", "wrong_type", "A series policy must be a JSON object.")
-        reader.unknown_keys(data, _POLICY_KEYS, "")
-        ladder_data = reader.required(data, "ladder", "")
-        steps: list[Step] = []
-        if not isinstance(ladder_data, list):
-            if ladder_data is not _MISSING:
-                reader.add("ladder", "wrong_type", "ladder must be a list of steps.")
-        else:
-            for index, item in enumerate(ladder_data):
-                step = reader.step(item, f"ladder[{index}]")
-                if step is not None:
-                    steps.append(step)
-        carry_data = reader.required(data, "carry_over", "")
-        carry: list[Decimal] = []
-        if not isinstance(carry_data, list):
-            if carry_data is not _MISSING:
-                reader.add(
-                    "carry_over", "wrong_type", "carry_over must be a list of 4 coefficients."
-                )
-        else:
-            for index, value in enumerate(carry_data):
-                coefficient = reader.decimal(value, f"carry_over[{index}]")
-                if coefficient is not None:
-                    carry.append(coefficient)
-        entry_step = reader.string(reader.required(data, "entry_step", ""), "entry_step")
-        returning = reader.integer(
-            reader.required(data, "returning_drop_steps", ""), "returning_drop_steps"
-        )
-        demotion_data = reader.required(data, "max_demotion_steps", "")
-        demotion = (
-            None if demotion_data is None else reader.integer(demotion_data, "max_demotion_steps")
-        )
-        pp_breaks_ties = reader.boolean(
-            reader.required(data, "pp_breaks_ties", ""), "pp_breaks_ties"
-        )
-        if reader.problems:
-            raise RuleViolation(reader.problems)
-        policy = cls(
-            ladder=tuple(steps),
-            carry_over=tuple(carry),
-            entry_step=entry_step,  # type: ignore[arg-type]
-            returning_drop_steps=returning,  # type: ignore[arg-type]
-            max_demotion_steps=demotion,
-            pp_breaks_ties=pp_breaks_ties,  # type: ignore[arg-type]
+        policy = read_settings(
+            cls,
+            data,
+            codes=Codes(unknown_key="unknown_field"),
+            optional={Step: OPTIONAL_STEP_FIELDS},
         )
         return policy.validate()
+
+
+OPTIONAL_STEP_FIELDS: Mapping[str, Any] = {"min_pcn": None, "top_share": None, "min_pp": None}
+"""A step without a criterion (the lowest) may leave these out: the only absent keys read."""
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -470,107 +434,3 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
             )
         )
     return found
-
-
-_MISSING = object()
-_POLICY_KEYS = (
-    "ladder",
-    "carry_over",
-    "entry_step",
-    "returning_drop_steps",
-    "max_demotion_steps",
-    "pp_breaks_ties",
-)
-_STEP_KEYS = ("code", "series", "label_fr", "label_en", "min_pcn", "top_share", "min_pp")
-
-
-class _Reader:
-    """Reads untrusted JSON values, collecting located type problems."""
-
-    def __init__(self) -> None:
-        self.problems: list[Problem] = []
-
-    def add(self, field: str, code: str, message: str) -> None:
-        self.problems.append(Problem(field, code, message))
-
-    def unknown_keys(self, data: Mapping[str, Any], known: tuple[str, ...], where: str) -> None:
-        for key in data:
-            if key not in known:
-                field = f"{where}.{key}" if where else str(key)
-                self.add(field, "unknown_field", f"{key!r} is not a field of this object.")
-
-    def required(self, data: Mapping[str, Any], key: str, where: str) -> Any:
-        if key in data:
-            return data[key]
-        field = f"{where}.{key}" if where else key
-        self.add(field, "missing", f"{key!r} is required.")
-        return _MISSING
-
-    def string(self, value: Any, field: str) -> str | None:
-        if value is _MISSING:
-            return None
-        if not isinstance(value, str):
-            self.add(field, "wrong_type", f"{field} must be a string, got {value!r}.")
-            return None
-        return value
-
-    def integer(self, value: Any, field: str) -> int | None:
-        if value is _MISSING:
-            return None
-        if not _is_int(value):
-            self.add(field, "wrong_type", f"{field} must be a whole number, got {value!r}.")
-            return None
-        return value
-
-    def boolean(self, value: Any, field: str) -> bool | None:
-        if value is _MISSING:
-            return None
-        if not isinstance(value, bool):
-            self.add(field, "wrong_type", f"{field} must be true or false, got {value!r}.")
-            return None
-        return value
-
-    def decimal(self, value: Any, field: str) -> Decimal | None:
-        if value is _MISSING:
-            return None
-        if isinstance(value, bool) or not isinstance(value, str | int | float):
-            self.add(field, "wrong_type", f"{field} must be a decimal number, got {value!r}.")
-            return None
-        try:
-            number = Decimal(str(value))
-        except InvalidOperation:
-            number = None
-        if number is None or not number.is_finite():
-            self.add(field, "not_a_number", f"{field} must be a decimal number, got {value!r}.")
-            return None
-        return number
-
-    def optional_integer(self, data: Mapping[str, Any], key: str, where: str) -> int | None:
-        value = data.get(key)
-        return None if value is None else self.integer(value, f"{where}.{key}")
-
-    def step(self, item: Any, where: str) -> Step | None:
-        if not isinstance(item, Mapping):
-            self.add(where, "wrong_type", f"{where} must be an object describing a step.")
-            return None
-        before = len(self.problems)
-        self.unknown_keys(item, _STEP_KEYS, where)
-        code = self.string(self.required(item, "code", where), f"{where}.code")
-        series = self.integer(self.required(item, "series", where), f"{where}.series")
-        label_fr = self.string(self.required(item, "label_fr", where), f"{where}.label_fr")
-        label_en = self.string(self.required(item, "label_en", where), f"{where}.label_en")
-        min_pcn = self.optional_integer(item, "min_pcn", where)
-        share_data = item.get("top_share")
-        top_share = None if share_data is None else self.decimal(share_data, f"{where}.top_share")
-        min_pp = self.optional_integer(item, "min_pp", where)
-        if len(self.problems) > before:
-            return None
-        return Step(
-            code=code,  # type: ignore[arg-type]
-            series=series,  # type: ignore[arg-type]
-            label_fr=label_fr,  # type: ignore[arg-type]
-            label_en=label_en,  # type: ignore[arg-type]
-            min_pcn=min_pcn,
-            top_share=top_share,
-            min_pp=min_pp,
-        )

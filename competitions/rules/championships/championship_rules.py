@@ -7,11 +7,14 @@ A ``ChampionshipRules`` is stored per season and per championship kind as JSON
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from datetime import date
 from typing import Any
 
 from core.problems import Problem, RuleViolation
+from core.settings_reader import Codes, SettingsReader
 from core.vocabulary import ChampionshipKind
 
 MonthDay = tuple[int, int]
@@ -160,41 +163,44 @@ class ChampionshipRules:
         return result
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ChampionshipRules:
-        """Read settings stored by :meth:`to_dict`.
+    def from_dict(cls, data: Mapping[str, Any]) -> ChampionshipRules:
+        """Read settings stored by :meth:`to_dict` (or sent by the CCN).
 
-        Missing keys take the current regulation of the kind. Raises ``RuleViolation``
-        on an unknown key, an unknown kind or settings that fail :meth:`validate`.
+        ``kind`` is required; every other key is optional and, when absent, takes the
+        current regulation of the kind (:meth:`current`, the one place its figures are
+        declared). Raises ``RuleViolation`` with every unknown or ill-typed key and an
+        unknown kind, then with every setting :meth:`validate` refuses.
         """
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise RuleViolation(
-                Problem(key, "unknown_setting", f"{key} is not a championship setting.")
-                for key in unknown
-            )
-        try:
-            kind = ChampionshipKind(data.get("kind", ""))  # "" names no kind: ValueError
-        except ValueError:
+        if not isinstance(data, Mapping):
             raise RuleViolation.single(
+                "settings", "wrong_type", "The settings are a JSON object of settings."
+            )
+        reader = SettingsReader(codes=_CODES)
+        try:
+            kind = ChampionshipKind(typing.cast(str, data.get("kind")))
+        except ValueError:
+            reader.add(
                 "kind",
                 "unknown_kind",
                 f"kind must be one of {', '.join(ChampionshipKind)}, got {data.get('kind')!r}.",
-            ) from None
-        values: dict[str, Any] = {}
-        for key, value in data.items():
-            if key == "kind":
-                continue
-            if key in ("age_reference_day", "regional_window_start", "regional_window_end"):
-                value = None if value is None else tuple(value)
-            elif key == "series_product_exceptions":
-                value = tuple(tuple(v) for v in value)
-            values[key] = value
-        rules = replace(cls.current(kind), **values)
+            )
+            kind = None
+        # Without a kind, the other keys are still read (with the common figures in place of
+        # the kind's own) so that every problem is reported at once.
+        defaults = cls.current(kind) if kind is not None else cls(ChampionshipKind.INDIVIDUAL)
+        reader.optional = {
+            cls: {f.name: getattr(defaults, f.name) for f in fields(cls) if f.name != "kind"}
+        }
+        rules = reader.read_object(cls, {**data, "kind": str(defaults.kind)}, "")
+        reader.raise_if_any()
         problems = rules.validate()
         if problems:
             raise RuleViolation(problems)
-        return rules
+        return typing.cast(ChampionshipRules, rules)
+
+
+_CODES = Codes(unknown_key="unknown_setting")
+"""The codes championship settings have always reported (``unknown_setting``)."""
 
 
 def _is_month_day(value: object) -> bool:

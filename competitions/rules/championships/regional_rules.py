@@ -12,7 +12,7 @@ Fields are counted in entries: players (individual, seniors), duos or teams.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
@@ -21,7 +21,8 @@ from typing import Any
 
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.seasons import Season
-from core.problems import Problem, RuleViolation
+from core.problems import Problem
+from core.settings_reader import Codes, read_settings
 from core.vocabulary import ChampionshipKind, StageKind, championship_stage
 
 
@@ -117,65 +118,32 @@ class RegionalRules:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RegionalRules:
+    def from_dict(cls, data: Mapping[str, Any]) -> RegionalRules:
         """Read rules published as :meth:`to_dict` produces them.
 
-        Raises ``RuleViolation`` with the path of the first malformed value; the content is
-        then checked with :func:`check_regional_rules`.
+        Keys may be left out only where :data:`OPTIONAL_KEYS` says, with the value given
+        there. Raises ``RuleViolation`` with every malformed value, each located (a missing
+        key at the object that lacks it); the content is then checked with
+        :func:`check_regional_rules`.
         """
-        path = ""
-        try:
-            stages = []
-            for i, s in enumerate(data["stages"]):
-                brackets = []
-                for j, b in enumerate(s.get("brackets", [])):
-                    sessions = []
-                    for k, p in enumerate(b["sessions"]):
-                        path = f"stages[{i}].brackets[{j}].sessions[{k}]"
-                        cuts = tuple(
-                            PositionCut(
-                                int(c["after_position"]),
-                                int(c["entries"]),
-                                float(c.get("points_divisor", 1.0)),
-                            )
-                            for c in p.get("position_cuts", [])
-                        )
-                        entries = p.get("entries")
-                        sessions.append(
-                            SessionPlan(
-                                int(p["deals"]),
-                                None if entries is None else int(entries),
-                                float(p.get("points_divisor", 1.0)),
-                                cuts,
-                            )
-                        )
-                    path = f"stages[{i}].brackets[{j}]"
-                    top = b.get("max_entries")
-                    brackets.append(
-                        FieldBracket(
-                            int(b["min_entries"]),
-                            None if top is None else int(top),
-                            tuple(sessions),
-                        )
-                    )
-                path = f"stages[{i}]"
-                stages.append(
-                    RegionalStage(
-                        str(s["name"]),
-                        championship_stage(s["kind"]),
-                        date.fromisoformat(s["start"]),
-                        date.fromisoformat(s["end"]),
-                        tuple(brackets),
-                    )
-                )
-            path = ""
-            return cls(str(data["committee"]), ChampionshipKind(data["kind"]), tuple(stages))
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise RuleViolation.single(
-                path or "regional_rules",
-                "malformed",
-                f"The published regional rules cannot be read here: {error!r}.",
-            ) from None
+        return read_settings(
+            cls,
+            data,
+            codes=Codes.uniform("malformed", missing_at_object=True),
+            root="regional_rules",
+            optional=OPTIONAL_KEYS,
+            parsers={StageKind: championship_stage},
+        )
+
+
+OPTIONAL_KEYS: Mapping[type, Mapping[str, Any]] = {
+    RegionalStage: {"brackets": ()},
+    FieldBracket: {"max_entries": None},
+    SessionPlan: {"entries": None, "points_divisor": 1.0, "position_cuts": ()},
+    PositionCut: {"points_divisor": 1.0},
+}
+"""The keys a committee may leave out, and what they then mean: no table for a stage, no
+upper bound, everyone still in, no division of points, no cut within the session."""
 
 
 def check_regional_rules(
