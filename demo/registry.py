@@ -26,6 +26,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
+from typing import Any
 
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
@@ -860,6 +861,7 @@ class _Generator:
 
     def age(self, player: Player) -> int:
         born = player.birth_date
+        assert born is not None  # every demo player is born on a drawn date
         ref = self.reference
         return ref.year - born.year - ((ref.month, ref.day) < (born.month, born.day))
 
@@ -884,7 +886,7 @@ class _Generator:
         joueur = regulars[0]
 
         password = make_password(DEMO_PASSWORD)  # hashed once: hashing is slow on purpose
-        specs = {
+        specs: dict[str, tuple[dict[str, Any], list[RoleAssignment], str]] = {
             "admin": (
                 {"is_superuser": True, "is_staff": True, "first_name": "Admin"},
                 [RoleAssignment(role=Role.FEDERATION_STAFF)],

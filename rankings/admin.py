@@ -58,7 +58,9 @@ class RulebookVersionAdmin(ReadOnlyAdmin):
     list_select_related = ["season", "created_by"]
     search_fields = ["note", "season__name"]
     fields = ["season", "version", "note", "created_by", "created_at", "rulebook"]
-    readonly_fields = fields
+    # Every field read-only. The stubs type ``fields`` as nested groups, which
+    # ``readonly_fields`` does not accept, though this list is flat.
+    readonly_fields = fields  # type: ignore[assignment]
 
     @admin.display(description=_("rulebook"))
     def rulebook(self, obj: RulebookVersion) -> str:
@@ -102,7 +104,9 @@ class AllocationAdmin(ReadOnlyAdmin):
 class PolicyForm(forms.ModelForm):
     """Publishing goes through the service in ``clean()``: its problems become form errors."""
 
-    data = forms.JSONField(label=_("series policy"), help_text=_("docs/rankings-series.md"))
+    # A declared field, not the form's bound ``data``: Django's metaclass moves fields
+    # off the class, which the stubs cannot see.
+    data = forms.JSONField(label=_("series policy"), help_text=_("docs/rankings-series.md"))  # type: ignore[assignment]
     request_user = None
 
     class Meta:
@@ -248,7 +252,7 @@ class RankingSnapshotAdmin(ReadOnlyAdmin):
     search_fields = ["note", "season__name"]
     fields = ["season", "kind", "policy", "inputs_version", "computed_at", "computed_by",
               "player_count", "ranked_count", "series_counts", "share_cutoffs", "note"]  # fmt: skip
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]  # see RulebookVersionAdmin
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request)

@@ -394,7 +394,8 @@ class PlacementView(APIView):
 
 class RecomputeIn(serializers.Serializer):
     season = serializers.CharField()
-    kind = serializers.ChoiceField(choices=RecomputeRun._meta.get_field("kind").choices)
+    # ``kind`` has choices; the stubs type a field's choices as optional.
+    kind = serializers.ChoiceField(choices=RecomputeRun._meta.get_field("kind").choices)  # type: ignore[arg-type]
     note = serializers.CharField(required=False, allow_blank=True, max_length=300, default="")
 
 

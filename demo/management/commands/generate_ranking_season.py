@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import time
+from collections.abc import Iterator
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, models, transaction
@@ -247,7 +248,7 @@ class Command(BaseCommand):
             total += weight
             cumulative.append(total)
 
-        def rows():
+        def rows() -> Iterator[tuple[object, ...]]:
             for index, tournament in enumerate(tournament_ids):
                 chosen: set[int] = set()
                 while len(chosen) < PLAYERS_PER_TOURNAMENT:
