@@ -59,8 +59,7 @@ def manual_placement_set(
         placement = ManualPlacement(season=season, player=player, created_by=by)  # type: ignore[misc]
     placement.step = step
     placement.reason = reason
-    # simple_history reads this attribute for the history row; the model does not declare it.
-    placement._history_user = by  # type: ignore[attr-defined]
+    placement._history_user = by  # type: ignore[assignment]  # a staff account, as above
     placement.save()
     inputs_changed(season_id=season.pk)
     live_refresh_on_commit(season.pk)
@@ -78,7 +77,7 @@ def manual_placement_remove(*, season: Season, licence_number: int, by: Actor) -
     )
     if placement is None:
         return False
-    placement._history_user = by  # type: ignore[attr-defined]  # see manual_placement_set
+    placement._history_user = by  # type: ignore[assignment]  # a staff account, past _require_ccn
     placement.delete()
     inputs_changed(season_id=season.pk)
     live_refresh_on_commit(season.pk)

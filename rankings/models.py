@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from core.versioned_settings import SettingsVersion
-from federation.models import Club, Committee, Player, Season
+from federation.models import Club, Committee, Player, Season, User
 
 
 class RulebookVersion(SettingsVersion):
@@ -186,6 +186,7 @@ class ManualPlacement(models.Model):
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     history = HistoricalRecords()
+    _history_user: User | None  # who acted: set by the services, read by simple_history
 
     class Meta:
         ordering = ["season", "player"]

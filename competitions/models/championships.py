@@ -16,7 +16,7 @@ from simple_history.models import HistoricalRecords
 from competitions.models.tournaments import Stage, Tournament
 from core.versioned_settings import SettingsVersion
 from core.vocabulary import ChampionshipKind
-from federation.models import Club, Committee, Player, Season
+from federation.models import Club, Committee, Player, Season, User
 
 
 class ChampionshipKindChoice(models.TextChoices):
@@ -106,6 +106,7 @@ class Championship(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     history = HistoricalRecords()
+    _history_user: User | None  # who acted: set by the services, read by simple_history
 
     class Meta:
         ordering = ["-season__start_date", "kind"]
@@ -146,6 +147,7 @@ class RegionalChampionship(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     history = HistoricalRecords()
+    _history_user: User | None  # who acted: set by the services, read by simple_history
 
     class Meta:
         ordering = ["championship", "committee__number"]
@@ -198,6 +200,7 @@ class RegionalRulesVersion(SettingsVersion):
     )
     approved_at = models.DateTimeField(_("approved at"), null=True, blank=True)
     history = HistoricalRecords()
+    _history_user: User | None  # who acted: set by the services, read by simple_history
 
     class Meta:
         ordering = ["regional", "-version"]
@@ -263,6 +266,7 @@ class ChampionshipStage(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     history = HistoricalRecords()
+    _history_user: User | None  # who acted: set by the services, read by simple_history
 
     class Meta:
         ordering = ["championship", "tournament__date", "pk"]
@@ -409,6 +413,7 @@ class Qualification(models.Model):
     )
     recorded_at = models.DateTimeField(_("recorded at"), auto_now=True)
     history = HistoricalRecords()
+    _history_user: User | None  # who acted: set by the services, read by simple_history
 
     class Meta:
         ordering = ["championship", "target", "right", "committee__number", "place", "key"]
@@ -481,6 +486,9 @@ class ChampionshipEntry(models.Model):
     )
     entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
     history = HistoricalRecords()
+    _history_user: User | None  # who acted: set by the services, read by simple_history
+    # The active players in order, when loaded with selectors.active_players() (to_attr).
+    active_players: list[EntryPlayer]
 
     class Meta:
         ordering = ["stage", "number"]
@@ -514,6 +522,7 @@ class EntryPlayer(models.Model):
     order = models.PositiveSmallIntegerField(_("order"))
     active = models.BooleanField(_("active"), default=True)
     history = HistoricalRecords()
+    _history_user: User | None  # who acted: set by the services, read by simple_history
 
     class Meta:
         ordering = ["entry", "order"]
@@ -553,6 +562,7 @@ class CommitteeQuota(models.Model):
     )
     set_at = models.DateTimeField(_("set at"), auto_now=True)
     history = HistoricalRecords()
+    _history_user: User | None  # who acted: set by the services, read by simple_history
 
     class Meta:
         ordering = ["championship", "committee__number"]
@@ -619,6 +629,7 @@ class StageSeating(models.Model):
     )
     drawn_at = models.DateTimeField(_("drawn at"), auto_now=True)
     history = HistoricalRecords()
+    _history_user: User | None  # who acted: set by the services, read by simple_history
 
     class Meta:
         verbose_name = _("stage seating")
@@ -666,6 +677,7 @@ class StagePenalty(models.Model):
     )
     recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
     history = HistoricalRecords()
+    _history_user: User | None  # who acted: set by the services, read by simple_history
 
     class Meta:
         ordering = ["stage", "recorded_at"]

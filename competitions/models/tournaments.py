@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from core.vocabulary import Format, StageKind
-from federation.models import Club, Committee, Player, Season, Zone
+from federation.models import Club, Committee, Player, Season, User, Zone
 
 
 class TournamentFormat(models.TextChoices):
@@ -117,6 +117,8 @@ class Tournament(models.Model):
     )
     declared_at = models.DateTimeField(_("declared at"), auto_now_add=True)
     history = HistoricalRecords()
+    _history_user: User | None  # who acted: set by the services, read by simple_history
+    _change_reason: str  # why, for the history row (simple_history reads it)
 
     class Meta:
         ordering = ["-date", "name"]
