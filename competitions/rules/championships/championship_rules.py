@@ -175,22 +175,21 @@ class ChampionshipRules:
             raise RuleViolation.single(
                 "settings", "wrong_type", "The settings are a JSON object of settings."
             )
-        reader = SettingsReader(codes=_CODES)
         try:
-            kind = ChampionshipKind(typing.cast(str, data.get("kind")))
+            kind: ChampionshipKind | None = ChampionshipKind(typing.cast(str, data.get("kind")))
         except ValueError:
+            kind = None
+        # Without a known kind, the other keys are still read (against the figures common to
+        # the four championships) so that every problem is reported at once.
+        defaults = cls.current(kind) if kind is not None else cls(ChampionshipKind.INDIVIDUAL)
+        optional = {f.name: getattr(defaults, f.name) for f in fields(cls) if f.name != "kind"}
+        reader = SettingsReader(codes=_CODES, optional={cls: optional})
+        if kind is None:
             reader.add(
                 "kind",
                 "unknown_kind",
                 f"kind must be one of {', '.join(ChampionshipKind)}, got {data.get('kind')!r}.",
             )
-            kind = None
-        # Without a kind, the other keys are still read (with the common figures in place of
-        # the kind's own) so that every problem is reported at once.
-        defaults = cls.current(kind) if kind is not None else cls(ChampionshipKind.INDIVIDUAL)
-        reader.optional = {
-            cls: {f.name: getattr(defaults, f.name) for f in fields(cls) if f.name != "kind"}
-        }
         rules = reader.read_object(cls, {**data, "kind": str(defaults.kind)}, "")
         reader.raise_if_any()
         problems = rules.validate()
