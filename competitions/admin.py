@@ -31,7 +31,9 @@ class ReadOnlyInline(admin.TabularInline):
 class RevisionInline(ReadOnlyInline):
     model = ResultRevision
     fields = ["number", "source", "submitted_by", "submitted_at", "reason"]
-    readonly_fields = fields
+    # Every field read-only. The stubs type ``fields`` as nested groups, which
+    # ``readonly_fields`` does not accept, though these lists are flat.
+    readonly_fields = fields  # type: ignore[assignment]
     show_change_link = True
 
 
@@ -67,19 +69,19 @@ class TournamentAdmin(SimpleHistoryAdmin):
 class SessionInline(ReadOnlyInline):
     model = ResultSession
     fields = ["number", "tables", "tables_of_three", "deals"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]  # flat, see above
 
 
 class EntryInline(ReadOnlyInline):
     model = ResultEntry
     fields = ["number", "place", "total", "abandoned"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]  # flat, see above
 
 
 class PenaltyInline(ReadOnlyInline):
     model = ResultPenalty
     fields = ["licence_number", "points", "kind", "reason"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]  # flat, see above
 
 
 @admin.register(ResultRevision)
@@ -190,21 +192,21 @@ class ChampionshipRulesVersionAdmin(ReadOnlyAdmin):
 class RegionalInline(ReadOnlyInline):
     model = RegionalChampionship
     fields = ["committee", "created_by", "created_at"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]  # flat, see above
     show_change_link = True
 
 
 class QuotaInline(ReadOnlyInline):
     model = CommitteeQuota
     fields = ["committee", "places", "set_by", "set_at"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]  # flat, see above
 
 
 class StageInline(ReadOnlyInline):
     model = ChampionshipStage
     fk_name = "championship"
     fields = ["kind", "regional", "tournament", "rules_stage", "arbiter_derogation"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]  # flat, see above
     show_change_link = True
 
 
@@ -253,7 +255,7 @@ class ChampionshipAdmin(ReadOnlyHistoryAdmin):
 class RulesVersionInline(ReadOnlyInline):
     model = RegionalRulesVersion
     fields = ["version", "note", "created_by", "created_at", "approved_by", "approved_at"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]  # flat, see above
     show_change_link = True
 
 
@@ -294,7 +296,7 @@ class RegionalRulesVersionAdmin(ReadOnlyHistoryAdmin):
 class EntryInlineOfStage(ReadOnlyInline):
     model = ChampionshipEntry
     fields = ["number", "team_name", "committee", "club", "status", "right"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]  # flat, see above
     show_change_link = True
 
 
@@ -316,13 +318,13 @@ class ChampionshipStageAdmin(ReadOnlyHistoryAdmin):
 class EntryPlayerInline(ReadOnlyInline):
     model = EntryPlayer
     fields = ["order", "player", "active"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]  # flat, see above
 
 
 class FlagInline(ReadOnlyInline):
     model = TeamFlag
     fields = ["code", "message", "series", "raised_at", "resolved_at"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]  # flat, see above
 
 
 @admin.register(ChampionshipEntry)

@@ -111,7 +111,8 @@ class AllocationIn(serializers.Serializer):
     )
     entries = serializers.IntegerField(required=False, min_value=1)
     ties_after_tie_break = serializers.BooleanField(default=False)
-    ranking = RankedIn(many=True, max_length=5000)
+    # many=True passes max_length on to the ListSerializer; the stubs do not know it.
+    ranking = RankedIn(many=True, max_length=5000)  # type: ignore[call-arg]
 
     def validate(self, attrs):
         if attrs["stage"] == StageKind.NATIONAL_FINAL:

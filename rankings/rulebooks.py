@@ -9,7 +9,7 @@ so a past season is always recomputed with its own rules.
 from __future__ import annotations
 
 from core.versioned_settings import SettingsKind, settings_in_force, settings_publish
-from federation.access import scope_of
+from federation.access import Actor, scope_of
 from federation.models import Season
 from rankings.models import RulebookVersion
 from rankings.rules.rulebook import Rulebook
@@ -32,7 +32,7 @@ def rulebook_in_force(*, season: Season) -> tuple[RulebookVersion, Rulebook]:
     return settings_in_force(RULEBOOKS, scope={"season": season})  # type: ignore[return-value]
 
 
-def rulebook_update(*, season: Season, data: dict, by, note: str = "") -> RulebookVersion:
+def rulebook_update(*, season: Season, data: object, by: Actor, note: str = "") -> RulebookVersion:
     """Store a new version of the season's rulebook (federation staff only).
 
     Raises PermissionDenied, or RuleViolation locating every problem of ``data``.

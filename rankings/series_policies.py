@@ -12,7 +12,7 @@ from django.db import transaction
 
 from core.problems import Problem
 from core.versioned_settings import SettingsKind, settings_in_force, settings_publish
-from federation.access import scope_of
+from federation.access import Actor, scope_of
 from federation.models import Season
 from rankings.models import ManualPlacement, SeriesPolicyVersion
 from rankings.ranking_state import inputs_changed, live_refresh_on_commit
@@ -37,7 +37,9 @@ def series_policy_in_force(*, season: Season) -> tuple[SeriesPolicyVersion, Seri
 
 
 @transaction.atomic
-def series_policy_update(*, season: Season, data, by, note: str = "") -> SeriesPolicyVersion:
+def series_policy_update(
+    *, season: Season, data: object, by: Actor, note: str = ""
+) -> SeriesPolicyVersion:
     """Store a new version of the season's series policy (federation staff only).
 
     Raises RuleViolation with every problem of the policy, and with the

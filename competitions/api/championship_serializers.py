@@ -53,7 +53,9 @@ class RulesVersionOut(serializers.Serializer):
     season = serializers.CharField(source="season.name")
     kind = serializers.CharField()
     version = serializers.IntegerField()
-    data = serializers.JSONField()
+    # A declared field, not the serializer's ``data``: DRF's metaclass moves fields off
+    # the class, which the stubs cannot see.
+    data = serializers.JSONField()  # type: ignore[assignment]
     note = serializers.CharField()
     created_at = serializers.DateTimeField()
 
@@ -276,7 +278,7 @@ class ChampionshipsIn(serializers.Serializer):
 
 
 class RulesIn(serializers.Serializer):
-    data = serializers.DictField(help_text="ChampionshipRules settings; missing keys: current.")
+    data = serializers.DictField(help_text="ChampionshipRules settings; missing keys: current.")  # type: ignore[assignment]  # see RulesVersionOut
     note = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
 
 

@@ -311,6 +311,7 @@ class StageEntries(APIView):
     @extend_schema(request=s.EntriesIn, responses={201: EntriesMadeOut})
     def post(self, request, pk: int):
         stage = _stage(pk)
+        data: s.EntriesIn | s.EntryIn
         if isinstance(request.data, dict) and "entries" in request.data:
             data = s.EntriesIn(data=request.data)
             data.is_valid(raise_exception=True)

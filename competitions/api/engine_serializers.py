@@ -176,7 +176,9 @@ class MemberIn(serializers.Serializer):
 
 class RankEntryIn(serializers.Serializer):
     entry_id = serializers.CharField(max_length=32)
-    members = MemberIn(many=True, min_length=1, max_length=4)
+    # many=True passes min_length/max_length on to the ListSerializer; the stubs
+    # only know the child's own arguments.
+    members = MemberIn(many=True, min_length=1, max_length=4)  # type: ignore[call-arg]
     penalties = PenaltyIn(many=True, required=False)
     abandoned = serializers.BooleanField(
         default=False, help_text="Left before the end (article 27)."
@@ -188,7 +190,7 @@ class RankIn(serializers.Serializer):
     championship mode, article 29 tie-breaks."""
 
     mode = serializers.ChoiceField(choices=[m.value for m in RankingMode], default="plain")
-    entries = RankEntryIn(many=True, min_length=1, max_length=5000)
+    entries = RankEntryIn(many=True, min_length=1, max_length=5000)  # type: ignore[call-arg]
 
     def to_entries(self) -> list[Entry]:
         entries = []

@@ -45,6 +45,7 @@ def calendar_problems(
     }
     final_day = final_day or national.get(ChampionshipStageKind.NATIONAL_FINAL)
     qualifier_day = qualifier_day or national.get(ChampionshipStageKind.NATIONAL_QUALIFIER)
+    regionals: tuple[RegionalRules, ...]
     if regional_rules is not None:
         regionals = (regional_rules,)
     else:

@@ -65,7 +65,7 @@ class EntryMade:
 def _may_enter(scope: Scope, stage: ChampionshipStage, licences: list) -> bool:
     """May this scope enter these players (their licences this season, or None) here?"""
     if stage.kind in REGIONAL_STAGE_KINDS:
-        if scope.covers_committee(stage.regional.committee):
+        if scope.covers_committee(stage.regional.committee):  # type: ignore[union-attr]  # regional stage: regional is set (CheckConstraint)
             return True
         return bool(scope.club_ids) and all(
             licence is not None and licence.club_id in scope.club_ids for licence in licences
@@ -128,7 +128,7 @@ def entry_problems(
     names = {str(n): facts.players[n] for n in numbers}
     problems = [_named(p, prefix, names) for p in found]
     if stage.kind in REGIONAL_STAGE_KINDS:
-        committee = stage.regional.committee.number
+        committee = stage.regional.committee.number  # type: ignore[union-attr]  # regional stage: regional is set (CheckConstraint)
         for j, n in enumerate(numbers):
             licence = facts.licences.get(n)
             if licence is not None and licence.club.committee.number != committee:
@@ -263,7 +263,7 @@ def _regional_champions(stage: ChampionshipStage) -> set[str]:
     """Keys of last season's regional champions carried over to this regional final."""
     if stage.kind != ChampionshipStageKind.REGIONAL_FINAL:
         return set()
-    committee = str(stage.regional.committee.number)
+    committee = str(stage.regional.committee.number)  # type: ignore[union-attr]  # regional stage: regional is set (CheckConstraint)
     return {
         entry_key(q.entry.licence_numbers)
         for q in regional_champions(stage.championship).qualified

@@ -205,7 +205,8 @@ def outgoing_champion_numbers(
                 )
             ],
         )
-    return [int(n) for n in first[0].licence_numbers], final, []
+    # Every player of a national final's entry is licensed (no unknown player).
+    return [int(n) for n in first[0].licence_numbers], final, []  # type: ignore[arg-type]
 
 
 def _outgoing_entry(
@@ -258,7 +259,7 @@ def _current_team(
             ]
         series.append(s)
     licences = [found.licences.get(n) for n in numbers]
-    club = licences[0].club if all(licences) else None
+    club = licences[0].club if all(licences) else None  # type: ignore[union-attr]  # all() holds
     if club is None and final is not None:
         entry = (
             ChampionshipEntry.objects.filter(
@@ -303,7 +304,7 @@ def _carry_over(
     sources: dict[str, ChampionshipStage] = {}
     problems: list[Problem] = []
     for stage in finals:
-        committee = str(stage.regional.committee.number)
+        committee = str(stage.regional.committee.number)  # type: ignore[union-attr]  # regional stage: regional is set (CheckConstraint)
         result = ranked.get(stage.pk)
         if result is None or result.problems:
             continue
@@ -326,7 +327,8 @@ def _carry_over(
     now = players_facts(season=championship.season, licence_numbers=numbers).facts
     players_now = {str(n): f for n, f in now.items()}
     return (
-        carry_over_regional_champions(championship.kind, rules, titles, players_now),
+        # ``kind`` holds a ChampionshipKind value; the stubs type a CharField as str.
+        carry_over_regional_champions(championship.kind, rules, titles, players_now),  # type: ignore[arg-type]
         sources,
         (problems),
     )
@@ -358,7 +360,7 @@ def qualification_status(championship: Championship) -> ChampionshipQualificatio
     regional_finals: dict[str, tuple[Standing, ...]] = {}
     final_stages: dict[str, ChampionshipStage] = {}
     for stage in finals:
-        committee = str(stage.regional.committee.number)
+        committee = str(stage.regional.committee.number)  # type: ignore[union-attr]  # regional stage: regional is set (CheckConstraint)
         final_stages[committee] = stage
         result = ranked.get(stage.pk)
         if result is None:

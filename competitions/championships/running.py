@@ -69,7 +69,7 @@ def champion_of(stage: ChampionshipStage) -> frozenset[int] | None:
     if stage.kind in NATIONAL_STAGE_KINDS:
         numbers, _final, _problems = outgoing_champion_numbers(stage.championship)
         return frozenset(numbers) if numbers else None
-    committee = str(stage.regional.committee.number)
+    committee = str(stage.regional.committee.number)  # type: ignore[union-attr]  # regional stage: regional is set (CheckConstraint)
     for q in regional_champions(stage.championship).qualified:
         if q.committee == committee:
             return frozenset(int(n) for n in q.entry.licence_numbers)
@@ -202,7 +202,8 @@ def late_arrival_record(
     player = Player.objects.get(licence_number=request.licence_number)
     substitute = None
     if request.forfeit:
-        substitute = _forfeit(stage, entry, player, request.substitute_licence_number, by)
+        # ``entry`` is set: refuse() raised on "not_entered" otherwise.
+        substitute = _forfeit(stage, entry, player, request.substitute_licence_number, by)  # type: ignore[arg-type]
     penalty = StagePenalty(
         stage=stage,
         entry=entry,
@@ -256,8 +257,9 @@ def _forfeit(
     substitute = facts.players[substitute_number]
     if kind.team_size == 1:
         deactivate_entry(entry, EntryStatus.FORFEIT, by)
-        last = stage.entries.order_by("-number").first()
-        store_entry(stage, last.number + 1, EntryRequest((substitute_number,)), facts, rules, by)
+        last = stage.entries.order_by("-number").first()  # the forfeiting entry at least
+        next_number = last.number + 1  # type: ignore[union-attr]
+        store_entry(stage, next_number, EntryRequest((substitute_number,)), facts, rules, by)
         return substitute
     row = EntryPlayer.objects.get(entry=entry, player=player, active=True)
     row.active = False

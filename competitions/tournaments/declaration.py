@@ -55,11 +55,12 @@ def _organizer(declaration: Declaration, problems: list[Problem]):
             Problem("organizer_number", "required", f"A {kind} organiser needs its number.")
         )
         return zone, committee, club
-    model = {
+    models: dict[str, type[Zone] | type[Committee] | type[Club]] = {
         OrganizerKind.ZONE: Zone,
         OrganizerKind.COMMITTEE: Committee,
         OrganizerKind.CLUB: Club,
-    }[kind]
+    }
+    model = models[kind]
     found = (
         model.objects.select_related(*(["committee__zone"] if model is Club else []))
         .filter(number=number)

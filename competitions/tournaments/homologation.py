@@ -137,9 +137,10 @@ def ranking_updates_deferred() -> Iterator[dict[int, set[int]]]:
     """Within this block, homologations collect the players whose totals change
     (``{season_id: player_ids}``) instead of queuing one ranking update each;
     the caller queues them once at the end (bulk loads of past seasons)."""
-    token = _deferred_updates.set({})
+    updates: dict[int, set[int]] = {}
+    token = _deferred_updates.set(updates)
     try:
-        yield _deferred_updates.get()
+        yield updates
     finally:
         _deferred_updates.reset(token)
 
@@ -176,7 +177,8 @@ def _homologate(tournament: Tournament, by) -> Tournament:
         )
     revision = tournament.revisions.order_by("-number").first()
     version, rulebook = rulebook_in_force(season=tournament.season)
-    affected = _allocate(tournament, revision, version, rulebook)
+    # Submitted results always have a revision.
+    affected = _allocate(tournament, revision, version, rulebook)  # type: ignore[arg-type]
     tournament.status = TournamentStatus.HOMOLOGATED
     tournament.homologated_revision = revision
     tournament.refusal_reasons = []
@@ -224,6 +226,7 @@ def tournament_correct(
     document = parse_results(content=content, source=source, tournament=tournament)
     sha256 = results_sha256(document)
     current = tournament.homologated_revision
+    assert current is not None  # a homologated tournament has its homologated revision
     if current.sha256 == sha256:
         return Submitted(current, False, tuple(Problem(**w) for w in current.warnings))
     version, rulebook = rulebook_in_force(season=tournament.season)

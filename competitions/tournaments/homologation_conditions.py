@@ -8,23 +8,27 @@ from competitions.models import OrganizerKind, ResultPlayer, ResultRevision, Sta
 from core.problems import RuleViolation
 from core.vocabulary import Format
 from federation.models import ArbiterAccreditation, ClubAffiliation
-from rankings.rules.homologation import EventKind, Organizer, TournamentFacts, check_homologation
-from rankings.rules.rulebook import Rulebook
+from rankings.rules.homologation import TournamentFacts, check_homologation
+from rankings.rules.rulebook import EventKind, Organizer, Rulebook
 
 
 def homologation_facts(tournament: Tournament, revision: ResultRevision) -> TournamentFacts:
     """The facts chapter 5 judges, read from the declaration and the revision."""
     if tournament.organizer_kind == OrganizerKind.CLUB:
+        # A club-organised tournament has its club (a database constraint); the stubs
+        # see the nullable column.
         affiliated = ClubAffiliation.objects.filter(
-            club_id=tournament.organizer_club_id, season_id=tournament.season_id
+            club_id=tournament.organizer_club_id,  # type: ignore[misc]
+            season_id=tournament.season_id,
         ).exists()
         organizer = Organizer.AFFILIATED_CLUB if affiliated else Organizer.UNAFFILIATED_CLUB
     else:
-        organizer = {
+        organizers: dict[str, Organizer] = {
             OrganizerKind.FEDERATION: Organizer.FFT,
             OrganizerKind.ZONE: Organizer.ZONE,
             OrganizerKind.COMMITTEE: Organizer.REGIONAL_COMMITTEE,
-        }[tournament.organizer_kind]
+        }
+        organizer = organizers[tournament.organizer_kind]
     arbiter_number = tournament.arbiter.licence_number
     arbiter_played = ResultPlayer.objects.filter(
         revision=revision, licence_number=arbiter_number
