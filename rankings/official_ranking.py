@@ -70,6 +70,13 @@ def official_ranking_publish(
         # later seasons take their carry-over and previous steps from this ranking
         for season_id in later:
             send_on_commit("rankings.recompute_season", season_id)
+        # the next season takes its players' series from this ranking (series_for_players):
+        # its interclubs teams are checked again against them
+        following = (
+            Season.objects.filter(start_date__gt=season.start_date).order_by("start_date").first()
+        )
+        if following is not None:
+            send_on_commit("competitions.recheck_interclubs_teams", following.pk)
     refresh_statistics()
     progress.step("", snapshot=snapshot)
     return snapshot

@@ -1,8 +1,10 @@
 """Background jobs of the championships: thin, take ids, call a service, idempotent.
 
-``recheck_interclubs_teams`` is sent after each official national ranking (the series of
-the players change): every interclubs team entered in a stage not yet played is checked
-against its players' current series and flagged when its composition is no longer allowed.
+``recheck_interclubs_teams`` is sent by ``rankings.official_ranking`` once an official
+national ranking is published, for the season that follows the ranking's (its players'
+series are that ranking's): every interclubs team entered in a stage of that season not yet
+played is checked against its players' current series and flagged when its composition is
+no longer allowed.
 """
 
 from celery import shared_task

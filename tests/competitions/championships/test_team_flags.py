@@ -6,6 +6,9 @@ import pytest
 
 from competitions.championships import tasks as championship_tasks
 from competitions.models import ChampionshipEntry, TeamFlag
+from federation.models import Player
+from rankings.models import ManualPlacement
+from rankings.official_ranking import official_ranking_publish
 from tests.competitions.championships.results_documents import results
 
 pytestmark = pytest.mark.django_db
@@ -104,3 +107,34 @@ def test_the_background_task_flags_like_the_service(api, registry, as_user, fina
     flagged = ChampionshipEntry.objects.get(stage_id=finals["interclubs"], number=3)
     assert result == {"checked": 3, "flagged": [flagged.pk], "resolved": []}
     assert ChampionshipEntry.objects.filter(status="flagged").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_publishing_the_official_ranking_rechecks_the_teams_on_a_worker(
+    registry, teams, finals, celery_worker_process, wait_for
+):
+    """Last season's official ranking gives this season's series (``series_for_players``):
+    publishing it sends the re-check of this season's teams, after the commit, to a real
+    worker. The teams were entered on the fixture's series table (2, 2, 3, 4); the worker
+    reads the published ranking, where the CCN placed three players of team 1 in the 1st
+    series and everyone else is 4th series."""
+    for number in teams[0][:3]:
+        ManualPlacement.objects.create(
+            season=registry.previous,
+            player=Player.objects.get(licence_number=number),
+            step="1T",
+            reason="test",
+        )
+    assert not TeamFlag.objects.exists()
+    official_ranking_publish(season=registry.previous)
+    flag = wait_for(lambda: TeamFlag.objects.select_related("entry").first(), timeout=60)
+    assert (flag.entry.number, flag.code, flag.series) == (
+        1,
+        "composition_not_allowed",
+        [1, 1, 1, 4],
+    )
+    others = ChampionshipEntry.objects.filter(stage_id=finals["interclubs"], number__in=[2, 3])
+    assert [(e.status, e.series) for e in others.order_by("number")] == [
+        ("eligible", [4, 4, 4, 4]),
+        ("eligible", [4, 4, 4, 4]),
+    ]
