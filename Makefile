@@ -23,10 +23,12 @@ run: install
 	$(PY) manage.py seed_demo
 	$(PY) manage.py runserver 0.0.0.0:8000
 
-## The whole suite, on PostgreSQL and a real Celery worker through Redis, after lint.
+## The whole suite, on PostgreSQL and a real Celery worker through Redis, after lint and
+## mypy (files and strictness in pyproject.toml: --strict on the pure rules and core).
 test: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 	mkdir -p var
 	$(PY) manage.py makemigrations --check --dry-run
 	DATABASE_URL=$(TEST_DATABASE_URL) TEST_CELERY_BROKER_URL=$(TEST_BROKER_URL) \
@@ -35,6 +37,7 @@ test: install
 lint: install
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
+	$(VENV)/bin/mypy
 
 ## Regenerate and compile the French catalogue (needs gettext).
 messages: install
