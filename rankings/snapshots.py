@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.db import connection
@@ -159,7 +160,9 @@ ENTRY_COLUMNS = [
 ]  # fmt: skip
 
 
-def _entry_rows(snapshot_id: int, inputs: RankingInputs, ranking: Ranking):
+def _entry_rows(
+    snapshot_id: int, inputs: RankingInputs, ranking: Ranking
+) -> Iterator[tuple[object, ...]]:
     facts = inputs.facts
     for order, e in enumerate(ranking.entries, start=1):
         f = facts[e.player]
