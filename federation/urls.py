@@ -1,19 +1,19 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from federation import api
-from federation.licence_import_api import LicenceImportView
+from federation.api import registry
+from federation.api.licence_imports import LicenceImportView
 
 router = DefaultRouter()
-router.register("seasons", api.SeasonViewSet)
-router.register("zones", api.ZoneViewSet)
-router.register("committees", api.CommitteeViewSet)
-router.register("clubs", api.ClubViewSet)
+router.register("seasons", registry.SeasonViewSet)
+router.register("zones", registry.ZoneViewSet)
+router.register("committees", registry.CommitteeViewSet)
+router.register("clubs", registry.ClubViewSet)
 
 urlpatterns = [
     path("", include(router.urls)),
-    path("licensees/", api.LicenseeList.as_view(), name="licensee-list"),
-    path("players/<int:licence_number>/", api.PlayerDetail.as_view(), name="player-detail"),
-    path("me/", api.Me.as_view(), name="me"),
+    path("licensees/", registry.LicenseeList.as_view(), name="licensee-list"),
+    path("players/<int:licence_number>/", registry.PlayerDetail.as_view(), name="player-detail"),
+    path("me/", registry.Me.as_view(), name="me"),
     path("licence-imports/", LicenceImportView.as_view(), name="licence-import"),
 ]

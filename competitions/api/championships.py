@@ -35,15 +35,15 @@ from competitions.championships.championship_settings import (
 )
 from competitions.championships.entries import EntryRequest, entries_register, entry_withdraw
 from competitions.championships.interclubs import interclubs_teams_recheck
-from competitions.championships.qualification import (
-    entry_key,
-    outgoing_champion_numbers,
-    qualification_status,
-)
 from competitions.championships.qualification_records import (
     national_final_register,
     qualification_record,
     qualification_rows,
+)
+from competitions.championships.qualification_status import (
+    entry_key,
+    outgoing_champion_numbers,
+    qualification_status,
 )
 from competitions.championships.regional import (
     regional_create,
@@ -51,8 +51,8 @@ from competitions.championships.regional import (
     regional_rules_check,
     regional_rules_publish,
 )
-from competitions.championships.rules_store import championship_rules_in_force
 from competitions.championships.running import LateArrivalRequest, late_arrival_record, seating_draw
+from competitions.championships.settings_versions import championship_rules_in_force
 from competitions.championships.stage_results import (
     stage_compliance,
     stage_homologate,

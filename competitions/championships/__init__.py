@@ -1,7 +1,7 @@
 """The Django layer of the championships (fascicule 2, chapter 3) over the pure rules of
 ``competitions.rules.championships`` and ``competitions.rules.engine``.
 
-Reads: ``rules_store`` (per-season championship rules and committees' published regional
+Reads: ``settings_versions`` (per-season championship rules and committees' published regional
 rules, as immutable versions), ``facts`` (a player's facts read from the registry and the
 national ranking), ``selectors`` (reads, without N+1), ``qualification`` (who is qualified,
 by which right, what is still open: computed live).

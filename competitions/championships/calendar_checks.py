@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from competitions.championships.rules_store import (
+from competitions.championships.settings_versions import (
     pure_season,
 )
 from competitions.models import (

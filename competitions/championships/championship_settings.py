@@ -12,7 +12,7 @@ from competitions.championships.preconditions import (
     refuse,
     require,
 )
-from competitions.championships.rules_store import (
+from competitions.championships.settings_versions import (
     championship_rules_in_force,
     store_championship_rules,
 )
@@ -62,7 +62,7 @@ def championships_create(
 @transaction.atomic
 def championship_rules_update(*, championship: Championship, data: dict, note: str = "", by):
     """Publish a new version of the championship's settings for its season (CCN; the
-    permission is the store's, ``rules_store.CHAMPIONSHIP_RULES``)."""
+    permission is the store's, ``settings_versions.CHAMPIONSHIP_RULES``)."""
     return store_championship_rules(
         season=championship.season, kind=championship.kind, data=data, by=by, note=note
     )

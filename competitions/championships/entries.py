@@ -18,12 +18,12 @@ from competitions.championships.preconditions import (
     require,
     stage_not_played,
 )
-from competitions.championships.qualification import (
+from competitions.championships.qualification_status import (
     entry_key,
     qualification_status,
     regional_champions,
 )
-from competitions.championships.rules_store import (
+from competitions.championships.settings_versions import (
     championship_rules_in_force,
     pure_season,
 )

@@ -12,7 +12,7 @@ from competitions.championships.facts import players_facts
 from competitions.championships.preconditions import (
     require,
 )
-from competitions.championships.rules_store import (
+from competitions.championships.settings_versions import (
     championship_rules_in_force,
 )
 from competitions.models import (

@@ -23,12 +23,12 @@ from competitions.championships.preconditions import (
     require,
     stage_not_played,
 )
-from competitions.championships.qualification import (
+from competitions.championships.qualification_status import (
     ChampionshipQualification,
     entry_key,
     qualification_status,
 )
-from competitions.championships.rules_store import (
+from competitions.championships.settings_versions import (
     championship_rules_in_force,
 )
 from competitions.models import (

@@ -11,7 +11,7 @@ from competitions.championships.preconditions import (
     refuse,
     require,
 )
-from competitions.championships.rules_store import (
+from competitions.championships.settings_versions import (
     REGIONAL_RULES,
     championship_rules_in_force,
     pure_season,

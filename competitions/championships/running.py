@@ -24,11 +24,11 @@ from competitions.championships.preconditions import (
     require,
     stage_not_played,
 )
-from competitions.championships.qualification import (
+from competitions.championships.qualification_status import (
     outgoing_champion_numbers,
     regional_champions,
 )
-from competitions.championships.rules_store import (
+from competitions.championships.settings_versions import (
     championship_rules_in_force,
 )
 from competitions.models import (

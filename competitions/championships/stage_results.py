@@ -11,10 +11,10 @@ from competitions.championships.preconditions import (
     refuse,
     require,
 )
-from competitions.championships.qualification import (
+from competitions.championships.qualification_status import (
     published_plan,
 )
-from competitions.championships.rules_store import (
+from competitions.championships.settings_versions import (
     championship_rules_in_force,
 )
 from competitions.models import (

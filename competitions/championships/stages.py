@@ -15,7 +15,7 @@ from competitions.championships.preconditions import (
     refuse,
     require,
 )
-from competitions.championships.rules_store import (
+from competitions.championships.settings_versions import (
     championship_rules_in_force,
     pure_season,
     regional_rules_in_force,

@@ -8,7 +8,7 @@ import pytest
 
 from competitions.championships.championship_settings import championship_rules_update
 from competitions.championships.regional import regional_rules_publish
-from competitions.championships.rules_store import (
+from competitions.championships.settings_versions import (
     CHAMPIONSHIP_RULES,
     championship_rules_in_force,
     regional_rules_in_force,

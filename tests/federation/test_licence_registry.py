@@ -19,7 +19,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIRequestFactory, force_authenticate
 
-from federation.licence_import_api import LicenceImportView
+from federation.api.licence_imports import LicenceImportView
 from federation.licence_registry import ClubsOutsideScope, import_licences
 from federation.models import Club, Licence, LicenceImport, Player
 from federation.rules.licence_file import LicenceFileRefused

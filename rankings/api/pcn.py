@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from competitions.models import TournamentFormat
 from core.vocabulary import Format, StageKind
-from rankings.ranking_api import season_or_404
+from rankings.api.ranking import season_or_404
 from rankings.rulebooks import rulebook_in_force, rulebook_update
 from rankings.rules.allocation import RankedEntry, allocate
 from rankings.rules.national_finals import allocate_national_final

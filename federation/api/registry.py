@@ -12,8 +12,7 @@ from rest_framework.views import APIView
 
 from federation import selectors
 from federation.access import scope_of
-from federation.models import Club, Committee, Season, Zone
-from federation.serializers import (
+from federation.api.serializers import (
     ClubSerializer,
     CommitteeSerializer,
     MeSerializer,
@@ -23,6 +22,7 @@ from federation.serializers import (
     SeasonSerializer,
     ZoneSerializer,
 )
+from federation.models import Club, Committee, Season, Zone
 
 
 class SeasonViewSet(viewsets.ReadOnlyModelViewSet):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from competitions.championships import selectors
 from competitions.championships.facts import players_facts, previous_season
-from competitions.championships.rules_store import (
+from competitions.championships.settings_versions import (
     championship_rules_in_force,
 )
 from competitions.models import (
