@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from django.http import StreamingHttpResponse
 
+from core.spreadsheet import safe_row
 from federation.access import Scope
 from federation.models import Committee
 from rankings.models import RankingSnapshot
@@ -53,10 +54,12 @@ class _Echo:
 
 
 def csv_lines(snapshot: RankingSnapshot, committees: set[int] | None) -> Iterator[str]:
+    """The export's lines; every cell through ``safe_row`` (no formula a spreadsheet
+    would run, core/spreadsheet.py)."""
     writer = csv.writer(_Echo(), delimiter=";")
     yield "\ufeff" + writer.writerow(HEADER)  # BOM: spreadsheets then read UTF-8
     for row in export_entries(snapshot, committees).iterator(chunk_size=5000):
-        yield writer.writerow(["" if value is None else value for value in row])
+        yield writer.writerow(safe_row(row))
 
 
 def ranking_csv_response(
