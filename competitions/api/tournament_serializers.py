@@ -20,6 +20,7 @@ class DeclarationIn(serializers.Serializer):
     organizer_number = serializers.IntegerField(
         required=False,
         allow_null=True,
+        default=None,
         help_text="Club, committee or zone number (none for the FFT).",
     )
     arbiter_licence_number = serializers.IntegerField(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from competitions.models import OrganizerKind, Tournament
 from competitions.tournaments import access
@@ -151,23 +151,39 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
         "planned_sessions": declaration.planned_sessions,
     }
     if declaration.reference:
-        existing = (
-            Tournament.objects.select_for_update(of=("self",))
-            .filter(
-                season=season,
-                organizer_kind=declaration.organizer_kind,
-                organizer_zone=zone,
-                organizer_committee=committee,
-                organizer_club=club,
-                reference=declaration.reference,
-            )
-            .first()
-        )
+        existing = _same_reference(declaration, fields).select_for_update(of=("self",)).first()
         if existing is not None:
-            if all(getattr(existing, name) == value for name, value in fields.items()):
-                return existing, False
-            raise DeclarationConflict(existing)
+            return _declared_again(existing, fields)
     tournament = Tournament(**fields, reference=declaration.reference, declared_by=by)
     tournament._history_user = by
-    tournament.save()
+    try:
+        # A savepoint: another request declaring the same reference may insert
+        # between our read and our insert; the unique constraint refuses ours and
+        # theirs is the answer (idempotent under concurrency, never a 500).
+        with transaction.atomic():
+            tournament.save()
+    except IntegrityError:
+        existing = _same_reference(declaration, fields).first() if declaration.reference else None
+        if existing is None:
+            raise
+        return _declared_again(existing, fields)
     return tournament, True
+
+
+def _same_reference(declaration: Declaration, fields: dict):
+    """The organiser's tournaments of the season with the declaration's reference."""
+    return Tournament.objects.filter(
+        season=fields["season"],
+        organizer_kind=declaration.organizer_kind,
+        organizer_zone=fields["organizer_zone"],
+        organizer_committee=fields["organizer_committee"],
+        organizer_club=fields["organizer_club"],
+        reference=declaration.reference,
+    )
+
+
+def _declared_again(existing: Tournament, fields: dict) -> tuple[Tournament, bool]:
+    """The tournament already declared with this reference, if the details are the same."""
+    if all(getattr(existing, name) == value for name, value in fields.items()):
+        return existing, False
+    raise DeclarationConflict(existing)
