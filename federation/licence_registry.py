@@ -95,6 +95,19 @@ class ClubsOutsideScope(Exception):
         )
 
 
+class PlayersOutsideScope(Exception):
+    """The file moves players whose current club the importer's roles do not cover.
+
+    ``problems`` locate every such line (``lines[N].licence_number``); the messages name
+    only what the federation publishes (licence number, club, committee), never a
+    player's private data.
+    """
+
+    def __init__(self, problems: Sequence[LineProblem]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("; ".join(problem.describe() for problem in self.problems))
+
+
 def import_licences(
     *,
     season: Season,
@@ -107,9 +120,13 @@ def import_licences(
     """Import the licensees of ``season`` from the CSV ``content``.
 
     ``scope`` (the API passes the importer's) restricts the clubs the file may
-    name; ``None`` means no restriction (the management command). ``today``
-    bounds plausible dates (default: today). Raises :class:`ClubsOutsideScope`, or
-    :class:`LicenceFileRefused` with every problem; then nothing is written.
+    name and, unless it is national, the players it may touch: a player whose current
+    club (their licence of ``season``, else their latest licence) is outside the scope
+    belongs to another committee, and only federation staff move a player between
+    committees. ``None`` means no restriction (the management command). ``today``
+    bounds plausible dates (default: today). Raises :class:`ClubsOutsideScope`,
+    :class:`PlayersOutsideScope` (every such line), or :class:`LicenceFileRefused` with
+    every problem; then nothing is written.
     """
     licence_file = read_licence_file(content, today=today or timezone.localdate())
     clubs = _clubs_by_number(licence_file.club_numbers)
@@ -117,6 +134,10 @@ def import_licences(
         outside = [club for club in clubs.values() if not scope.covers_club(club)]
         if outside:
             raise ClubsOutsideScope(sorted(outside, key=lambda club: club.number))
+        if not scope.national:
+            moves = _moves_outside_scope(licence_file, season, scope)
+            if moves:
+                raise PlayersOutsideScope(moves)
     problems = [*licence_file.problems, *unknown_club_problems(licence_file, clubs)]
     if problems:
         raise LicenceFileRefused(problems)
@@ -136,6 +157,40 @@ def import_licences(
             "The registry changed while this file was being imported (another import?); "
             "nothing was imported. Try again.",
         ) from exc
+
+
+def _moves_outside_scope(
+    licence_file: LicenceFile, season: Season, scope: Scope
+) -> list[LineProblem]:
+    """Lines on players whose current club ``scope`` does not cover (a move between
+    committees, or zones): located, naming only public facts."""
+    current: dict[int, Club] = {}
+    numbers = [line.licence_number for line in licence_file.lines]
+    for chunk in _chunks(numbers):
+        licences = (
+            Licence.objects.filter(player__licence_number__in=chunk)
+            .select_related("player", "club__committee")
+            .order_by("player_id", "-season__start_date")
+        )
+        for licence in licences:
+            number = licence.player.licence_number
+            if licence.season_id == season.pk or number not in current:
+                current[number] = licence.club
+    problems = []
+    for line in licence_file.lines:
+        club = current.get(line.licence_number)
+        if club is not None and not scope.covers_club(club):
+            problems.append(
+                LineProblem(
+                    line.line,
+                    "licence_number",
+                    "player_outside_scope",
+                    f"Licence {line.licence_number} is held in club {club.number} "
+                    f"({club.name}) of committee {club.committee.number}, outside your "
+                    "scope: only federation staff move a player between committees.",
+                )
+            )
+    return problems
 
 
 def unknown_club_problems(licence_file: LicenceFile, clubs: dict[int, Club]) -> list[LineProblem]:

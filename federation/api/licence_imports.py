@@ -10,8 +10,9 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api_errors import problems_response
 from federation.access import scope_of
-from federation.licence_registry import ClubsOutsideScope, import_licences
+from federation.licence_registry import ClubsOutsideScope, PlayersOutsideScope, import_licences
 from federation.models import Season
 
 
@@ -106,7 +107,10 @@ class LicenceImportView(APIView):
             "still recorded). A file with any bad line is refused whole (400) with every "
             "problem, located as `lines[<line>].<column>` (the header is line 1): nothing "
             "is imported. Federation staff may import any club; zone and committee staff "
-            "only files whose clubs are all in their scope (403 naming the others). "
+            "only files whose clubs are all in their scope (403 naming the others) and "
+            "whose players already licensed are all in their scope: a move between "
+            "committees is made by federation staff (403 locating every such line as "
+            "`lines[<line>].licence_number`, code `player_outside_scope`). "
             f"Files over `DATA_UPLOAD_MAX_MEMORY_SIZE` "
             f"({settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes here) are refused. "
             "Format: docs/licence-import.md."
@@ -141,7 +145,8 @@ class LicenceImportView(APIView):
             401: OpenApiResponse(LicenceImportErrorsSerializer, description="Not signed in."),
             403: OpenApiResponse(
                 LicenceImportErrorsSerializer,
-                description="Not staff, or the file has clubs outside the importer's scope.",
+                description="Not staff, or the file has clubs or moves players outside the "
+                "importer's scope.",
             ),
         },
     )
@@ -160,5 +165,7 @@ class LicenceImportView(APIView):
             )
         except ClubsOutsideScope as exc:
             raise PermissionDenied(str(exc), code="clubs_outside_scope") from exc
+        except PlayersOutsideScope as exc:
+            return problems_response([p.as_problem() for p in exc.problems], 403)
         data = LicenceImportResultSerializer(result).data
         return Response(data, status=status.HTTP_201_CREATED)

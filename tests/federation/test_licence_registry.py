@@ -20,7 +20,7 @@ from django.core.management import CommandError, call_command
 from rest_framework.test import APIRequestFactory, force_authenticate
 
 from federation.api.licence_imports import LicenceImportView
-from federation.licence_registry import ClubsOutsideScope, import_licences
+from federation.licence_registry import ClubsOutsideScope, PlayersOutsideScope, import_licences
 from federation.models import Club, Licence, LicenceImport, Player
 from federation.rules.licence_file import LicenceFileRefused
 
@@ -465,3 +465,64 @@ def test_api_refuses_a_missing_file_an_unknown_season_and_a_file_too_large(regis
     assert (error["field"], error["code"]) == ("file", "file_too_large")
     assert "the limit is 50 bytes" in error["message"]
     assert not Player.objects.filter(licence_number__gte=8001).exists()
+
+
+# -- moves between committees (issue 11): only federation staff -------------------------------
+
+# Line 2 keeps 1001 in committee 1; line 3 takes 2001 (club 201, committee 2) into club 101;
+# line 4 takes 2002 (club 201) into club 102.
+TAKEOVER = csv_bytes(
+    "1001,Martin,Élise,1950-03-02,102",
+    "2001,Le Gall,Yannick,1940-01-01,101",
+    "2002,Quéré,Maëlle,1999-08-30,102",
+)
+
+
+@pytest.mark.parametrize("role", ["committee_staff", "zone_staff"])
+def test_staff_may_not_move_a_player_of_another_committee(registry, role):
+    before = registry_rows()
+    response = post(registry, role, TAKEOVER)
+    assert response.status_code == 403, response.content
+    assert registry_rows() == before
+    errors = body(response)["errors"]
+    assert [(e["field"], e["code"]) for e in errors] == [
+        ("lines[3].licence_number", "player_outside_scope"),
+        ("lines[4].licence_number", "player_outside_scope"),
+    ]
+    assert (
+        "Licence 2001 is held in club 201 (Petit au Bout Rennes) of committee 2"
+        in (errors[0]["message"])
+    )
+    text = response.content.decode()
+    for private in ("1961", "1999-08-30", "30/08/1999", "2001@example.org", "2002@example.org"):
+        assert private not in text
+
+
+def test_federation_staff_may_move_anyone(registry):
+    response = post(registry, "federation_staff", TAKEOVER)
+    assert response.status_code == 201, response.content
+    assert [licence_club(registry, n) for n in (1001, 2001, 2002)] == [102, 101, 102]
+
+
+def test_a_player_last_licensed_in_another_committee_is_outside_scope(registry):
+    """A player without a licence this season belongs to the committee of their latest one."""
+    from federation.access import scope_of
+
+    Licence.objects.filter(player=registry.players[2001], season=registry.season).delete()
+    before = registry_rows()
+    with pytest.raises(PlayersOutsideScope) as outside:
+        run_import(
+            registry,
+            csv_bytes("1002,Lefèvre,Jérôme,1980-11-20,101", "2001,Le Gall,Yannick,1961-01-15,101"),
+            scope=scope_of(registry.users["committee_staff"]),
+        )
+    assert [p.field for p in outside.value.problems] == ["lines[3].licence_number"]
+    assert registry_rows() == before
+    # Within their own committee, committee staff move players between clubs.
+    result = run_import(
+        registry,
+        csv_bytes("1001,Martin,Élise,1950-03-02,102"),
+        scope=scope_of(registry.users["committee_staff"]),
+    )
+    assert result.licences_updated == 1
+    assert licence_club(registry, 1001) == 102
