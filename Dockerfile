@@ -11,7 +11,7 @@ COPY locale ./locale
 COPY manage.py ./
 RUN mkdir -p var
 RUN pip install --no-cache-dir . \
-    && DJANGO_DEBUG=0 DJANGO_SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
+    && DJANGO_DEBUG=0 DJANGO_SECRET_KEY=collectstatic-only-never-used-to-sign-anything-0123456789 python manage.py collectstatic --noinput \
     && useradd --create-home fft
 USER fft
 EXPOSE 8000

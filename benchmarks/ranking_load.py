@@ -91,7 +91,9 @@ def start_server(workers: int, threads: int) -> subprocess.Popen:
     env = {
         **os.environ,
         "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": "benchmark-only-secret-key",
+        "DJANGO_SECRET_KEY": "benchmark-only-secret-key-never-used-in-production-0123456789",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",  # plain HTTP on 127.0.0.1
+        "API_THROTTLE_ANON": "100000000/minute",  # one address sends the whole load
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DATABASE_CONN_MAX_AGE": "60",
         "LOG_LEVEL": "WARNING",

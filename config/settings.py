@@ -8,6 +8,7 @@ eager). Production differs only by variables; see README and `.env.example`.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -39,6 +40,11 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY is required when DJANGO_DEBUG is off")
     SECRET_KEY = "dev-only-insecure-key-not-for-production"
+if not DEBUG and len(SECRET_KEY) < 50:
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY must be at least 50 characters when DJANGO_DEBUG is off "
+        '(python -c "import secrets; print(secrets.token_urlsafe(50))")'
+    )
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
@@ -54,6 +60,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "simple_history",
     "federation",
     "competitions",
@@ -63,6 +70,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -71,6 +79,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into a 429
 ]
 
 if not DEBUG:  # under gunicorn the app serves its collected static files itself
@@ -80,6 +89,11 @@ ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 AUTH_USER_MODEL = "federation.User"
 LOGIN_URL = "admin:login"
+# django-axes first: a locked-out client is refused before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 TEMPLATES = [
     {
@@ -114,6 +128,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
 LANGUAGE_CODE = "fr"
@@ -136,11 +151,25 @@ STORAGES = {
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "config.throttling.ThrottledTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # Rate limits (config/throttling.py): anonymous requests per address, writes per
+    # user, failed token authentications per address; counted in the default cache.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "config.throttling.AnonReadThrottle",
+        "config.throttling.UserWriteThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("API_THROTTLE_ANON", "300/minute"),
+        "user_write": os.environ.get("API_THROTTLE_USER_WRITE", "120/minute"),
+        "token_failures": os.environ.get("API_THROTTLE_TOKEN_FAILURES", "20/hour"),
+    },
+    # How many proxies in front of the app append to X-Forwarded-For (0: the client
+    # address is REMOTE_ADDR). Throttles and login lockouts key on that address.
+    "NUM_PROXIES": int(os.environ.get("TRUSTED_PROXY_COUNT", "0")),
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -196,6 +225,25 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     },
 }
 
+# Cache: Redis in production (CACHE_URL, e.g. redis://redis:6379/1), local memory by
+# default. It holds the API's rate-limit counters.
+CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_CACHE_URL", "")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    if CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
+
+# Login lockout (django-axes) on every password login (admin, /api/auth/login/, the
+# pages): after AXES_FAILURE_LIMIT failures of one username from one address, that pair
+# is refused (429) for AXES_COOLOFF_MINUTES. Attempts are kept in the database (admin:
+# "Axes"); `manage.py axes_reset` lifts every lockout.
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "config.throttling.client_ip"
+AXES_RESET_ON_SUCCESS = True
+
 # Uploads: refuse huge files before parsing them.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("UPLOAD_MAX_BYTES", str(20 * 1024 * 1024)))
 FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
@@ -210,3 +258,18 @@ LOGGING = {
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# HTTPS (debug off): plain HTTP redirected, HSTS for a year. Behind a proxy that ends TLS,
+# set DJANGO_SECURE_PROXY_SSL_HEADER=1 (the proxy sets X-Forwarded-Proto: https) or the
+# redirect loops; `manage.py check --deploy` is clean with the defaults.
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the container healthcheck speaks plain HTTP
+SECURE_HSTS_SECONDS = int(
+    os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "0" if DEBUG else str(365 * 24 * 3600))
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
+# Preloading is the federation's deliberate, hard-to-undo choice for its domain (every
+# subdomain HTTPS-only in every browser), not a default: its reminder is silenced.
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
