@@ -98,3 +98,18 @@ def scope_of(user: Actor | None) -> Scope:
     # A per-request cache on the user object, which the model does not declare.
     user._fft_scope = scope  # type: ignore[attr-defined]
     return scope
+
+
+def sees_private_data(scope: Scope, *, player_id: int, current_club: Club | None) -> bool:
+    """May ``scope`` see a player's private data (birth date, e-mail, phone)?
+
+    The player themself, federation staff, and the staff and club managers whose scope
+    covers the club of the player's licence for the current season (``current_club``,
+    with its committee loaded) — not of a past season: a former club loses sight of a
+    player who left it.
+    """
+    return (
+        scope.national
+        or (scope.player_id is not None and scope.player_id == player_id)
+        or (current_club is not None and scope.covers_club(current_club))
+    )

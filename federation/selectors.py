@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from federation.access import Scope, sees_private_data
 from federation.models import Licence, Player, Season
 
 
@@ -54,3 +56,34 @@ def player_with_licences(licence_number: int) -> Player | None:
         )
         .first()
     )
+
+
+def current_licence(player: Player) -> Licence | None:
+    """The player's licence for the current season, from ``player_with_licences``."""
+    season = current_season()
+    if season is None:
+        return None
+    return next((lic for lic in player.licences.all() if lic.season_id == season.pk), None)
+
+
+def private_data_visible(scope: Scope, licence_numbers: Iterable[int]) -> set[int]:
+    """The licence numbers among ``licence_numbers`` whose private data ``scope`` may see
+    (:func:`federation.access.sees_private_data`); two queries at most."""
+    numbers = set(licence_numbers)
+    if scope.national:
+        return numbers
+    visible: set[int] = set()
+    if scope.player_id is not None:
+        visible |= set(
+            Player.objects.filter(pk=scope.player_id, licence_number__in=numbers).values_list(
+                "licence_number", flat=True
+            )
+        )
+    season = current_season()
+    if season is not None and scope.manages_anything:
+        for licence in Licence.objects.filter(
+            season=season, player__licence_number__in=numbers
+        ).select_related("player", "club__committee"):
+            if sees_private_data(scope, player_id=licence.player_id, current_club=licence.club):
+                visible.add(licence.player.licence_number)
+    return visible

@@ -156,6 +156,10 @@ class FlagOut(serializers.Serializer):
     raised_at = serializers.DateTimeField()
 
 
+PRIVATE_FACTS = frozenset({"birth_date"})
+"""The facts of an entry that are a player's private data."""
+
+
 class EntryOut(serializers.ModelSerializer):
     stage = serializers.IntegerField(source="stage_id")
     players = EntryPlayerOut(many=True, source="active_players")
@@ -182,8 +186,18 @@ class EntryOut(serializers.ModelSerializer):
         ]
 
     def get_facts(self, entry) -> list | None:
-        """The facts checked at entry (birth dates: staff only)."""
-        return entry.facts if self.context.get("private") else None
+        """The facts checked at entry, for staff and those who enter: a player's birth
+        date only for callers who may see that player's private data (``visible``, the
+        licence numbers :func:`federation.selectors.private_data_visible` gives)."""
+        if not self.context.get("private"):
+            return None
+        visible = self.context.get("visible", frozenset())
+        return [
+            fact
+            if fact.get("licence_number") in visible
+            else {key: value for key, value in fact.items() if key not in PRIVATE_FACTS}
+            for fact in entry.facts
+        ]
 
 
 class ProblemOut(serializers.Serializer):

@@ -68,7 +68,7 @@ from competitions.models import (
 from competitions.tournaments.selectors import tournaments
 from federation.access import scope_of
 from federation.models import Committee, Season
-from federation.selectors import current_season
+from federation.selectors import current_season, private_data_visible
 
 
 def _season(name: str | None) -> Season:
@@ -227,12 +227,17 @@ class RegionalRulesPublish(APIView):
 
 
 class RegionalRulesCheck(APIView):
-    """POST (staff): check regional rules without publishing them; 200 with the problems."""
+    """POST (those who may publish them: the committee's staff, its zone's, the CCN): check
+    regional rules without publishing them; 200 with the problems."""
 
     @extend_schema(request=s.RegionalRulesIn, responses=s.RulesCheckOut)
     def post(self, request, pk: int):
-        _staff_only(request)
         regional = _regional(pk)
+        if not scope_of(request.user).covers_committee(regional.committee):
+            raise PermissionDenied(
+                "Only the committee's staff (its zone's, or federation staff) check its "
+                "regional rules."
+            )
         data = s.RegionalRulesIn(data=request.data)
         data.is_valid(raise_exception=True)
         problems = regional_rules_check(regional=regional, data=data.validated_data["rules"])
@@ -288,13 +293,22 @@ class StageDetail(generics.RetrieveAPIView):
     serializer_class = s.StageOut
 
 
+def _facts_context(request, entries) -> dict:
+    """Show the entries' facts, each player's birth date only to a caller who may see
+    that player's private data (as ``/api/federation/players/{n}/`` does)."""
+    numbers = {fact["licence_number"] for entry in entries for fact in entry.facts}
+    visible = private_data_visible(scope_of(request.user), numbers)
+    return {"private": True, "visible": visible}
+
+
 class EntriesMadeOut(serializers.Serializer):
     entries = s.EntryOut(many=True)
     warnings = s.ProblemOut(many=True)
 
 
 class StageEntries(APIView):
-    """GET: the stage's entries (public; their facts for staff). POST: enter players, duos
+    """GET: the stage's entries (public; their facts for staff, a player's birth date only
+    for staff whose scope covers that player's current club). POST: enter players, duos
     or teams — `{"licence_numbers": [...], "team_name": ""}` or `{"entries": [...]}`; each is
     checked for eligibility on the stage's day, and any refusal stores nothing."""
 
@@ -303,10 +317,10 @@ class StageEntries(APIView):
     @extend_schema(responses=s.EntryOut(many=True))
     def get(self, request, pk: int):
         stage = _stage(pk)
+        entries = selectors.stage_entries(stage)
         private = scope_of(request.user).is_staff
-        return Response(
-            s.EntryOut(selectors.stage_entries(stage), many=True, context={"private": private}).data
-        )
+        context = _facts_context(request, entries) if private else {}
+        return Response(s.EntryOut(entries, many=True, context=context).data)
 
     @extend_schema(request=s.EntriesIn, responses={201: EntriesMadeOut})
     def post(self, request, pk: int):
@@ -329,7 +343,9 @@ class StageEntries(APIView):
         entries = selectors.stage_entries(stage).filter(pk__in=ids)
         return Response(
             {
-                "entries": s.EntryOut(entries, many=True, context={"private": True}).data,
+                "entries": s.EntryOut(
+                    entries, many=True, context=_facts_context(request, entries)
+                ).data,
                 "warnings": s.problems_data(w for m in made for w in m.warnings),
             },
             status=status.HTTP_201_CREATED,
@@ -344,11 +360,8 @@ class EntryWithdraw(APIView):
         stage = _stage(pk)
         entry = get_object_or_404(stage.entries.all(), number=number)
         entry_withdraw(entry=entry, by=request.user)
-        return Response(
-            s.EntryOut(
-                selectors.stage_entries(stage).get(pk=entry.pk), context={"private": True}
-            ).data
-        )
+        withdrawn = selectors.stage_entries(stage).get(pk=entry.pk)
+        return Response(s.EntryOut(withdrawn, context=_facts_context(request, [withdrawn])).data)
 
 
 class StageResults(APIView):

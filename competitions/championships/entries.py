@@ -42,6 +42,7 @@ from competitions.rules.championships.eligibility import check_entry
 from competitions.rules.championships.team_composition import (
     effective_series,
 )
+from core.errors import Conflict
 from core.problems import Problem, RuleViolation
 from core.vocabulary import ChampionshipKind, championship_stage
 from federation.access import Scope, scope_of
@@ -67,7 +68,7 @@ def _may_enter(scope: Scope, stage: ChampionshipStage, licences: list) -> bool:
     if stage.kind in REGIONAL_STAGE_KINDS:
         if scope.covers_committee(stage.regional.committee):  # type: ignore[union-attr]  # regional stage: regional is set (CheckConstraint)
             return True
-        return bool(scope.club_ids) and all(
+        return bool(scope.club_ids and licences) and all(
             licence is not None and licence.club_id in scope.club_ids for licence in licences
         )
     if stage.kind == ChampionshipStageKind.NATIONAL_QUALIFIER:
@@ -303,7 +304,11 @@ def entry_withdraw(*, entry: ChampionshipEntry, by) -> ChampionshipEntry:
     """Withdraw an entry before its stage is played (those who may enter it)."""
     stage = locked_stage(entry.stage)
     entry = ChampionshipEntry.objects.select_for_update(of=("self",)).get(pk=entry.pk)
-    players = list(EntryPlayer.objects.filter(entry=entry, active=True).select_related("player"))
+    # Who may withdraw is decided on the entry's players whatever its state: a withdrawn
+    # entry has no active player left, and an empty list must not let anyone through.
+    players = list(EntryPlayer.objects.filter(entry=entry).select_related("player"))
+    if any(p.active for p in players):
+        players = [p for p in players if p.active]
     facts = players_facts(
         season=stage.tournament.season, licence_numbers=[p.player.licence_number for p in players]
     )
@@ -314,6 +319,8 @@ def entry_withdraw(*, entry: ChampionshipEntry, by) -> ChampionshipEntry:
         "You may not withdraw this entry.",
     )
     refuse(stage_not_played(stage))
+    if entry.status in (EntryStatus.WITHDRAWN, EntryStatus.FORFEIT):
+        raise Conflict(f"Entry {entry.number} is already {entry.status}.", code="entry_not_active")
     deactivate_entry(entry, EntryStatus.WITHDRAWN, by)
     return entry
 

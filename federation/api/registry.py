@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from federation import selectors
-from federation.access import scope_of
+from federation.access import scope_of, sees_private_data
 from federation.api.serializers import (
     ClubSerializer,
     CommitteeSerializer,
@@ -105,8 +105,9 @@ class LicenseeList(generics.ListAPIView):
 
 class PlayerDetail(APIView):
     """A player by licence number, with their licences. Birth date, e-mail and
-    phone are shown only to the player and to staff whose scope covers one of
-    the player's clubs."""
+    phone are shown only to the player, to federation staff, and to the staff and
+    club manager whose scope covers the club of the player's current-season licence
+    (not a past season's: a former club loses sight of a player who left)."""
 
     @extend_schema(responses=PrivatePlayerSerializer)
     def get(self, request, licence_number: int):
@@ -114,8 +115,9 @@ class PlayerDetail(APIView):
         if player is None:
             raise Http404("No player with this licence number.")
         scope = scope_of(request.user)
-        private = scope.player_id == player.pk or any(
-            scope.covers_club(licence.club) for licence in player.licences.all()
+        licence = selectors.current_licence(player)
+        private = sees_private_data(
+            scope, player_id=player.pk, current_club=licence.club if licence else None
         )
         serializer = PrivatePlayerSerializer if private else PublicPlayerSerializer
         return Response(serializer(player).data)

@@ -277,7 +277,10 @@ class SnapshotsView(APIView):
 
 class ExportView(APIView):
     """The ranking as CSV (UTF-8, `;`), streamed. Federation staff: every committee
-    (or `committee=`); zone and committee staff: their committees only."""
+    (or `committee=`); zone and committee staff: their committees only (401 when not
+    signed in, 403 for anyone else)."""
+
+    permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
         parameters=[

@@ -146,3 +146,23 @@ def test_licence_import_through_its_url(api, registry):
     assert response.status_code == 201, response.json()
     player = api.get("/api/federation/players/3001/").json()
     assert (player["last_name"], player["first_name"]) == ("Hervé", "Noëlle")
+
+
+def test_a_former_club_loses_sight_of_a_player_who_left(api, registry):
+    """Player 2001 was in club 101 (committee 1) last season and is in club 201 now."""
+    from federation.models import Licence
+
+    Licence.objects.filter(player=registry.players[2001], season=registry.previous).update(
+        club=registry.clubs[101]
+    )
+    for role, sees in [("club_manager", False), ("committee_staff", False),
+                       ("zone_staff", False), ("federation_staff", True)]:  # fmt: skip
+        response = client_for(api, registry, role).get("/api/federation/players/2001/")
+        assert response.status_code == 200
+        assert (response.json().keys() >= PRIVATE) is sees, role
+        assert ("1961" in response.content.decode()) is sees, role
+    # A player without a current licence is seen by themself and federation staff only.
+    Licence.objects.filter(player=registry.players[1001], season=registry.season).delete()
+    for role, sees in [("player", True), ("club_manager", False), ("federation_staff", True)]:
+        body = client_for(api, registry, role).get("/api/federation/players/1001/").json()
+        assert (body.keys() >= PRIVATE) is sees, role

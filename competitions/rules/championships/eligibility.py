@@ -149,13 +149,14 @@ def _age_problems(
                 f"be at least {minimum} on {_long_date(reference)} and may be asked for proof.",
             )
         ]
-    age = age_on(player.birth_date, reference)
-    if age < minimum:
+    if age_on(player.birth_date, reference) < minimum:
+        # No birth date nor age in the message: it may reach someone who may not see
+        # this player's private data (issue 11).
         return [
             Problem(
                 f"{field}.birth_date",
                 "too_young",
-                f"licence {player.licence_number}: born {player.birth_date}, {age} on "
+                f"licence {player.licence_number}: not {minimum} on "
                 f"{_long_date(reference)}, {minimum} required.",
             )
         ]

@@ -103,8 +103,8 @@ def test_seniors_are_60_on_31_december_of_the_season(
         return
     message = errors(response)[("entries[0].licence_numbers[0].birth_date", "too_young")]
     assert message == (
-        f"licence {player.licence_number} (Test {player.last_name.upper()}): born 1967-01-01, "
-        "59 on 31 December 2026, 60 required."
+        f"licence {player.licence_number} (Test {player.last_name.upper()}): not 60 on "
+        "31 December 2026, 60 required."
     )
 
 
@@ -252,3 +252,69 @@ def test_entries_are_public_without_private_facts_and_read_without_n_plus_1(
     with django_assert_max_num_queries(7):
         staff = api.get(f"/api/championships/stages/{finals['interclubs']}/entries/").json()
     assert staff[0]["facts"][0]["birth_date"] == "1975-06-01"
+
+
+# -- private data and scope (issue 11) --------------------------------------------------------
+
+
+@pytest.fixture
+def other_staff(registry):
+    """Committee 2's staff and zone 2's staff: outside committee 1's regional finals."""
+    from federation.models import Role, RoleAssignment, User
+
+    committee = User.objects.create_user(username="committee_2_staff")
+    RoleAssignment.objects.create(
+        user=committee, role=Role.COMMITTEE_STAFF, committee=registry.committees[2]
+    )
+    zone = User.objects.create_user(username="zone_2_staff")
+    RoleAssignment.objects.create(user=zone, role=Role.ZONE_STAFF, zone=registry.zones[2])
+    return {"committee_2_staff": committee, "zone_2_staff": zone}
+
+
+def test_entry_facts_show_a_birth_date_only_to_those_who_may_see_it(
+    api, registry, as_user, finals, new_player, other_staff
+):
+    player = new_player(102, born=dt.date(1970, 2, 3))
+    enter(as_user("committee_staff"), finals["individual"], player.licence_number)
+    url = f"/api/championships/stages/{finals['individual']}/entries/"
+    sees = {"committee_staff": True, "zone_staff": True, "federation_staff": True}
+    for who, expected in [*sees.items(), *dict.fromkeys(other_staff, False).items()]:
+        user = other_staff.get(who) or registry.users[who]
+        response = as_user(user).get(url)
+        assert response.status_code == 200
+        (fact,) = response.json()[0]["facts"]
+        assert fact["licence_number"] == player.licence_number
+        assert ("birth_date" in fact) is expected, who
+        assert ("1970" in response.content.decode()) is expected, who
+    for who in ("anonymous", "player", "club_manager"):  # not staff: no facts at all
+        assert as_user(registry.users[who]).get(url).json()[0]["facts"] is None
+
+
+def test_a_refusal_never_shows_the_birth_date_of_a_player_outside_the_scope(
+    api, registry, as_user, finals
+):
+    """Player 2002 (committee 2, born 1999-08-30) entered by committee 1's staff."""
+    response = enter(as_user("committee_staff"), finals["seniors"], 2002)
+    found = errors(response)
+    assert found[("entries[0].licence_numbers[0].birth_date", "too_young")] == (
+        "licence 2002 (Maëlle QUÉRÉ): not 60 on 31 December 2026, 60 required."
+    )
+    assert "1999" not in response.content.decode()
+    assert "27" not in found[("entries[0].licence_numbers[0].birth_date", "too_young")]
+
+
+def test_a_withdrawn_entry_is_withdrawn_again_by_no_one(api, registry, as_user, finals, new_player):
+    player = new_player(102)  # club 102: not the club manager's (club 101)
+    enter(as_user("committee_staff"), finals["individual"], player.licence_number)
+    url = f"/api/championships/stages/{finals['individual']}/entries/1/withdraw/"
+    assert as_user("club_manager").post(url).status_code == 403
+    assert as_user("committee_staff").post(url).status_code == 200
+    entry = ChampionshipEntry.objects.get()
+    rows = entry.history.count()
+    refused = as_user("club_manager").post(url)
+    assert refused.status_code == 403
+    assert "1975" not in refused.content.decode()
+    again = as_user("committee_staff").post(url)
+    assert again.status_code == 409
+    assert again.json()["errors"][0]["code"] == "entry_not_active"
+    assert entry.history.count() == rows

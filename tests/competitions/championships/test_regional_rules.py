@@ -193,3 +193,29 @@ def test_rules_naming_another_committee_or_kind_are_refused(api, registry, as_us
     malformed = publish(api, regional, {"stages": [{"name": "x"}]})
     assert malformed.status_code == 400
     assert malformed.json()["errors"][0]["code"] == "malformed"
+
+
+def test_only_those_who_may_publish_check_a_committees_rules(api, registry, as_user, championships):
+    """Issue 11: committee 2's and zone 2's staff may not run committee 1's dry run."""
+    from federation.models import Role, RoleAssignment, User
+
+    regional = open_regional(as_user, championships["individual"])
+    committee_2 = User.objects.create_user(username="committee_2_staff")
+    RoleAssignment.objects.create(
+        user=committee_2, role=Role.COMMITTEE_STAFF, committee=registry.committees[2]
+    )
+    zone_2 = User.objects.create_user(username="zone_2_staff")
+    RoleAssignment.objects.create(user=zone_2, role=Role.ZONE_STAFF, zone=registry.zones[2])
+    url = f"/api/championships/regionals/{regional}/rules/check/"
+    body = {"rules": valid_rules("individual")}
+    for user, expected in [
+        (committee_2, 403),
+        (zone_2, 403),
+        (registry.users["club_manager"], 403),
+        (registry.users["committee_staff"], 200),
+        (registry.users["zone_staff"], 200),
+        (registry.users["federation_staff"], 200),
+    ]:
+        assert as_user(user).post(url, body, format="json").status_code == expected, user
+    api.force_authenticate(None)
+    assert api.post(url, body, format="json").status_code == 401
