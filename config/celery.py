@@ -1,11 +1,29 @@
-"""The Celery application: broker from CELERY_BROKER_URL, tasks from every app."""
+"""The Celery application: broker from CELERY_BROKER_URL, tasks from every app.
 
+A worker that starts sends what the outbox still holds (``core.send_outbox``: tasks
+whose transaction committed while the broker was unreachable, see ``core/tasks.py``).
+"""
+
+import logging
 import os
 
 from celery import Celery
+from celery.signals import worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("fft")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+log = logging.getLogger(__name__)
+
+
+@worker_ready.connect
+def send_outbox_on_start(sender, **kwargs) -> None:
+    """Run the outbox sweep in the worker that has just started (by the task's name:
+    this module is imported before the apps' models are ready)."""
+    try:
+        app.tasks["core.send_outbox"]()
+    except Exception:  # a failed sweep must not stop the worker: beat retries it
+        log.exception("outbox sweep at worker start failed")
