@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
     "core.middleware.RefuseNulCharacters",  # a NUL in a URL never reaches PostgreSQL
+    "core.middleware.RefuseNulCharacters",  # a NUL in a URL never reaches PostgreSQL
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -156,6 +157,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # JSON bodies: no duplicate key, no NUL, at most 32 levels deep, an object (core/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "core.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # JSON bodies: no duplicate key, no NUL, at most 32 levels deep, an object (core/parsers.py).
     "DEFAULT_PARSER_CLASSES": [
         "core.parsers.JSONParser",

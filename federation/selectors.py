@@ -36,7 +36,7 @@ def search_licences(qs: QuerySet[Licence], text: str) -> QuerySet[Licence]:
     text = text.strip()
     if not text:
         return qs
-    if text.isdigit():
+    if text.isascii() and text.isdigit():  # "²" is a digit to isdigit(), not to int()
         return qs.filter(player__licence_number=int(text))
     for word in text.split():
         qs = qs.filter(Q(player__last_name__icontains=word) | Q(player__first_name__icontains=word))

@@ -82,7 +82,7 @@ class TournamentFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         value = self.value()
-        if value and value.isdigit():
+        if value and value.isascii() and value.isdigit():
             return queryset.filter(tournament_id=int(value))
         return queryset
 

@@ -116,7 +116,7 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
 def ranking_page(request):
     """/classement/: the national ranking, with search and filters."""
     query = (request.GET.get("q") or "").strip()
-    if query.isdigit() and "page" not in request.GET:
+    if query.isascii() and query.isdigit() and "page" not in request.GET:
         url = reverse("ranking-player-page", args=[int(query)])
         if request.GET.get("saison"):
             url += "?" + urlencode({"saison": request.GET["saison"]})

@@ -115,7 +115,7 @@ def ranking_entries(snapshot: RankingSnapshot, filters: RankingFilter) -> QueryS
     if filters.series is not None:
         entries = entries.filter(series=filters.series)
     text = filters.query.strip()
-    if text.isdigit():
+    if text.isascii() and text.isdigit():  # "²" is a digit to isdigit(), not to int()
         entries = entries.filter(licence_number=int(text))
     elif text:
         for word in fold(text).split():

@@ -24,6 +24,7 @@ from competitions.api.tournament_serializers import TournamentOut
 from competitions.championships.stage_results import stage_homologate, stage_results_submit
 from competitions.models import ChampionshipStage, ResultRevision, Tournament
 from competitions.tournaments import access, homologation, selectors, submission
+from core.parsers import JSONParser
 from core.problems import RuleViolation
 from federation.access import scope_of
 
@@ -37,7 +38,7 @@ class CsvParser(parsers.BaseParser):
         return stream.read()
 
 
-RESULT_PARSERS = [parsers.JSONParser, CsvParser, parsers.MultiPartParser]
+RESULT_PARSERS = [JSONParser, CsvParser, parsers.MultiPartParser]
 RESULT_REQUEST = {
     "application/json": OpenApiTypes.OBJECT,
     "text/csv": OpenApiTypes.BINARY,

@@ -96,10 +96,11 @@ class LicenseeList(generics.ListAPIView):
         if season is None:
             raise Http404("Unknown season.")
         qs = selectors.licences_for_season(season)
-        if params.get("club", "").isdigit():
-            qs = qs.filter(club__number=int(params["club"]))
-        if params.get("committee", "").isdigit():
-            qs = qs.filter(club__committee__number=int(params["committee"]))
+        club, committee = params.get("club", ""), params.get("committee", "")
+        if club.isascii() and club.isdigit():  # "²" is a digit to isdigit(), not to int()
+            qs = qs.filter(club__number=int(club))
+        if committee.isascii() and committee.isdigit():
+            qs = qs.filter(club__committee__number=int(committee))
         return selectors.search_licences(qs, params.get("search", ""))
 
 

@@ -11,7 +11,6 @@ totals, table counts...) is checked afterwards by
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -39,6 +38,7 @@ from competitions.rules.results.document import (
     SessionResult,
     TieBreakData,
 )
+from core import json_body
 from core.problems import Problem, RuleViolation
 
 T = TypeVar("T")
@@ -209,6 +209,7 @@ class JsonReader:
 def decode_json(data: bytes | str | dict[str, Any], *, what: str) -> dict[str, Any]:
     """``data`` as a decoded JSON object; raise RuleViolation if it is not valid JSON."""
     if isinstance(data, dict):
+        json_body.check(data)  # decoded elsewhere (an API body): still no NUL, not too deep
         return data
     if isinstance(data, bytes | bytearray):
         if len(data) > MAX_DOCUMENT_BYTES:
@@ -240,40 +241,7 @@ def decode_json(data: bytes | str | dict[str, Any], *, what: str) -> dict[str, A
             "wrong_type",
             f"A {what} is JSON text or a decoded JSON object, not {type(data).__name__}.",
         )
-    duplicates: list[str] = []
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        found = dict(items)
-        if len(found) != len(items):
-            keys = [key for key, _ in items]
-            duplicates.extend(key for key in found if keys.count(key) > 1)
-        return found
-
-    def constant(name: str) -> float:
-        raise ValueError(f"{name} is not a JSON number")
-
-    try:
-        decoded = json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
-    except json.JSONDecodeError as error:
-        raise RuleViolation.single(
-            "document",
-            "invalid_json",
-            f"The {what} is not valid JSON: {error.msg} at line {error.lineno}, "
-            f"column {error.colno}.",
-        ) from None
-    except (ValueError, RecursionError) as error:
-        raise RuleViolation.single(
-            "document", "invalid_json", f"The {what} is not valid JSON: {error}."
-        ) from None
-    if duplicates:
-        raise RuleViolation(
-            Problem(
-                "document",
-                "duplicate_key",
-                f"The key '{key}' appears twice in the same JSON object; each field is given once.",
-            )
-            for key in dict.fromkeys(duplicates)
-        )
+    decoded = json_body.loads(text, what=what)  # depth, duplicate keys, NUL refused
     if not isinstance(decoded, dict):
         raise RuleViolation.single(
             "document",

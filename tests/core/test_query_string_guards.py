@@ -1,0 +1,40 @@
+"""A NUL character in a URL (`%00`) and a superscript digit (`²`) in a numeric
+query parameter are a client's mistake: a 400 or the ordinary answer, never a 500."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/federation/licensees/?search=%00",
+        "/api/federation/licensees/?club=1%00",
+        "/api/pcn/ranking/?q=a%00b",
+        "/api/tournaments/?name%00=x",
+        "/api/pcn/rulebooks/2026%00/",
+    ],
+)
+def test_a_nul_in_an_api_url_is_a_located_400(api, registry, url):
+    api.force_authenticate(registry.users["federation_staff"])
+    response = api.get(url)
+    assert response.status_code == 400, response.content
+    (error,) = response.json()["errors"]
+    assert error["code"] == "null_character"
+
+
+@pytest.mark.parametrize("url", ["/classement/?q=%00", "/classement/joueur/%00/"])
+def test_a_nul_in_a_page_url_is_a_400(client, registry, url):
+    response = client.get(url)
+    assert response.status_code == 400
+    assert b"NUL" in response.content
+
+
+@pytest.mark.parametrize("parameter", ["club", "committee", "search"])
+def test_a_superscript_digit_in_the_licensees_filters_is_no_500(api, registry, parameter):
+    api.force_authenticate(registry.users["federation_staff"])
+    response = api.get(f"/api/federation/licensees/?{parameter}=²")
+    assert response.status_code == 200, response.content
