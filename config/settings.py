@@ -56,7 +56,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -71,7 +71,6 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
-    "core.middleware.RefuseNulCharacters",  # a NUL in a URL never reaches PostgreSQL
     "core.middleware.RefuseNulCharacters",  # a NUL in a URL never reaches PostgreSQL
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -163,12 +162,6 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    # JSON bodies: no duplicate key, no NUL, at most 32 levels deep, an object (core/parsers.py).
-    "DEFAULT_PARSER_CLASSES": [
-        "core.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     # Rate limits (config/throttling.py): anonymous requests per address, writes per
     # user, failed token authentications per address; counted in the default cache.
@@ -237,6 +230,16 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "rankings.nightly_ranking",
         "schedule": crontab(hour=3, minute=30),
     },
+}
+
+# API tokens (django-rest-knox): only a SHA-512 digest is stored, the key is shown once
+# when it is created (POST /api/federation/tokens/). Clubs' software sends
+# `Authorization: Token <key>`; a token lasts until revoked unless API_TOKEN_TTL_DAYS.
+_TOKEN_TTL_DAYS = os.environ.get("API_TOKEN_TTL_DAYS", "")
+REST_KNOX = {
+    "AUTH_HEADER_PREFIX": "Token",
+    "TOKEN_TTL": timedelta(days=int(_TOKEN_TTL_DAYS)) if _TOKEN_TTL_DAYS else None,
+    "AUTO_REFRESH": False,
 }
 
 # Cache: Redis in production (CACHE_URL, e.g. redis://redis:6379/1), local memory by

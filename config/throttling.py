@@ -23,8 +23,11 @@ from typing import Any
 
 from django.core.cache import cache
 from django.http import HttpRequest
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.plumbing import build_bearer_security_scheme_object
+from knox.auth import TokenAuthentication
 from rest_framework import exceptions
-from rest_framework.authentication import TokenAuthentication, get_authorization_header
+from rest_framework.authentication import get_authorization_header
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, BaseThrottle, UserRateThrottle
@@ -74,14 +77,15 @@ def parse_rate(configured: str) -> tuple[int, int]:
 
 
 class ThrottledTokenAuthentication(TokenAuthentication):
-    """``Authorization: Token <key>``, with failed attempts counted per client address:
-    over the ``token_failures`` rate, 429 before any lookup."""
+    """``Authorization: Token <key>`` checked against the stored digests (knox), with
+    failed attempts counted per client address: over the ``token_failures`` rate, 429
+    before any lookup."""
 
     scope = "token_failures"
 
     def authenticate(self, request: Request) -> Any:
         auth = get_authorization_header(request).split()
-        if not auth or auth[0].lower() != self.keyword.lower().encode():
+        if not auth or auth[0].lower() != self.authenticate_header(request).lower().encode():
             return None  # not a token: another authentication's business
         configured = rate(self.scope)
         if configured is None:
@@ -101,3 +105,16 @@ class ThrottledTokenAuthentication(TokenAuthentication):
             except ValueError:  # the window ended between add and incr
                 cache.set(key, 1, timeout=window)
             raise
+
+
+class TokenScheme(OpenApiAuthenticationExtension):
+    """The OpenAPI security scheme of :class:`ThrottledTokenAuthentication`: the same
+    ``tokenAuth`` (``Authorization: Token <key>``) DRF's token authentication declared."""
+
+    target_class = "config.throttling.ThrottledTokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> Any:
+        return build_bearer_security_scheme_object(
+            header_name="Authorization", token_prefix="Token"
+        )

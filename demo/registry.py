@@ -28,11 +28,12 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.test.utils import override_settings
-from rest_framework.authtoken.models import Token
 
+from federation.api_tokens import api_token_issue
 from federation.models import (
     ArbiterAccreditation,
     ArbiterGrade,
@@ -357,7 +358,8 @@ class DemoRegistry:
     """Per season name."""
     users: dict[str, DemoUser] = field(default_factory=dict)
     club_token: str | None = None
-    """The DRF token of the ``club`` demo user (``Authorization: Token <key>``)."""
+    """The API token key of the ``club`` demo user (``Authorization: Token <key>``); only
+    its digest is stored, like every token's."""
 
     @property
     def previous_season(self) -> Season:
@@ -416,6 +418,10 @@ def registry_counts() -> dict[str, int]:
     }
 
 
+class DemoRefused(Exception):
+    """The demo federation may not be built here (debug is off: this may be production)."""
+
+
 def build_demo_registry(
     *,
     seed: int = DEFAULT_SEED,
@@ -429,6 +435,11 @@ def build_demo_registry(
     also written. Seasons that already exist under the same name are reused; any
     other registry row must not exist yet (see :func:`registry_is_populated`).
     """
+    if not settings.DEBUG:
+        raise DemoRefused(
+            "The demo federation is never built with DJANGO_DEBUG off: its users' password "
+            "and its API token are published in the README."
+        )
     if clubs < 1:
         raise ValueError("clubs must be at least 1")
     if players < clubs:
@@ -934,7 +945,7 @@ class _Generator:
         club_user = registry.users["club"]
         if club_user.created:
             key = hashlib.sha1(f"fft-demo-club-token:{self.seed}".encode()).hexdigest()
-            registry.club_token = Token.objects.create(user=club_user.user, key=key).key
+            registry.club_token = api_token_issue(user=club_user.user, key=key)[1]
 
 
 # ---------------------------------------------------------------------------

@@ -4,6 +4,8 @@ season / committee / club, and list pages without N+1 queries."""
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.utils.translation import gettext_lazy as _
+from knox.admin import AuthTokenAdmin as KnoxAuthTokenAdmin
+from knox.models import AuthToken
 from simple_history.admin import SimpleHistoryAdmin
 
 from federation.models import (
@@ -138,3 +140,23 @@ class LicenceImportAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+
+# API tokens: only their digest is stored (knox). Staff see who holds which token (its
+# first 15 characters), since when and until when, and may revoke it; a token added
+# here shows its key once, in the confirmation message.
+admin.site.unregister(AuthToken)
+
+
+@admin.register(AuthToken)
+class ApiTokenAdmin(KnoxAuthTokenAdmin):
+    list_display = ("token_key", "user", "created", "expiry")
+    list_select_related = ("user",)
+    search_fields = ("token_key", "user__username")
+    readonly_fields = ("token_key", "user", "created", "expiry")
+
+    def get_fields(self, request, obj=None):
+        return ("user", "expiry") if obj is None else self.readonly_fields
+
+    def get_readonly_fields(self, request, obj=None):
+        return () if obj is None else self.readonly_fields

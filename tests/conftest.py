@@ -138,9 +138,10 @@ class Registry:
     users: dict[str, User | None] = field(default_factory=dict)
 
     def token(self, role: str) -> str:
-        from rest_framework.authtoken.models import Token
+        """A new API token key for ``role``'s user (only its digest is stored)."""
+        from federation.api_tokens import api_token_issue
 
-        return Token.objects.get_or_create(user=self.users[role])[0].key
+        return api_token_issue(user=self.users[role])[1]
 
 
 @pytest.fixture

@@ -7,11 +7,14 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db.models import Count
-from rest_framework.authtoken.models import Token
+from knox.crypto import hash_token
+from knox.models import AuthToken
 
 from demo.registry import (
     DEMO_PASSWORD,
+    DemoRefused,
     build_demo_registry,
     registry_is_populated,
     reset_registry,
@@ -38,6 +41,7 @@ PREVIOUS, CURRENT = "2025-2026", "2026-2027"
 @pytest.fixture(autouse=True)
 def fast_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.DEBUG = True  # the demo is built only with debug on (see the refusal test)
 
 
 def snapshot() -> dict[str, list[tuple]]:
@@ -203,7 +207,9 @@ def test_demo_users_and_roles():
     assert role.role == Role.CLUB_MANAGER
     assert role.club.committee.number == 1
     assert Licence.objects.filter(club=role.club, season__name=CURRENT).exists()
-    assert Token.objects.get(user=club_user).key == registry.club_token
+    stored = AuthToken.objects.get(user=club_user)
+    assert stored.digest == hash_token(registry.club_token)  # only the digest is kept
+    assert registry.club_token not in {stored.digest, stored.token_key}
 
     joueur = User.objects.get(username="joueur")
     assert joueur.check_password(DEMO_PASSWORD)
@@ -252,7 +258,7 @@ def test_command_is_idempotent_and_reset_rebuilds():
     assert snapshot() == built  # same seed, same federation
     assert sorted(Player.objects.values_list("pk", flat=True)) != players_pks  # rebuilt
     assert User.objects.filter(username="ccr").count() == 1
-    assert Token.objects.filter(user__username="club").count() == 1
+    assert AuthToken.objects.filter(user__username="club").count() == 1
 
     call_command("seed_demo", "--players", "250", "--clubs", "15", "--reset", stdout=StringIO())
     assert Player.objects.count() == 250
@@ -269,3 +275,25 @@ def test_reuses_declared_seasons():
     assert Season.objects.count() == 2
     assert Licence.objects.values("season").annotate(n=Count("id")).filter(n__gt=0).count() == 2
     assert Club.objects.count() == 5
+
+
+@pytest.mark.django_db
+def test_the_readme_demo_token_authenticates_through_the_hashed_store(api):
+    registry = build_demo_registry(seed=2026, **SMALL)
+    assert registry.club_token == "e84a7c31714bb8c90b9c8792be21ca2587767f41"  # README
+    api.credentials(HTTP_AUTHORIZATION=f"Token {registry.club_token}")
+    response = api.get("/api/federation/me/")
+    assert response.status_code == 200
+    assert response.json()["username"] == "club"
+
+
+@pytest.mark.django_db
+def test_the_demo_is_refused_with_debug_off(settings):
+    settings.DEBUG = False
+    with pytest.raises(DemoRefused):
+        build_demo_registry(seed=2026, **SMALL)
+    with pytest.raises(CommandError, match="DJANGO_DEBUG off"):
+        call_command("seed_demo", "--seed", "2026", "--reset", stdout=StringIO())
+    assert not registry_is_populated()
+    assert not User.objects.filter(username="club").exists()
+    assert not AuthToken.objects.exists()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.db.models import ProtectedError
@@ -51,6 +52,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
+        if not settings.DEBUG:  # before --reset deletes anything
+            raise CommandError(
+                "seed_demo refuses to run with DJANGO_DEBUG off: the demo users' password "
+                "and API token are published in the README, so they never exist in production."
+            )
         started = time.perf_counter()
         with transaction.atomic():
             if registry_is_populated():
