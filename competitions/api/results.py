@@ -170,21 +170,66 @@ class ResultsView(APIView):
         return submitted_response(tournament, submitted)
 
 
+class HomologateIn(serializers.Serializer):
+    revision = serializers.IntegerField(
+        min_value=1, required=False,
+        help_text=(
+            "The number of the revision the staff member reviewed. If a newer revision was "
+            "submitted since, the homologation is refused: 409 `stale_revision`, naming both "
+            "numbers. Without it (and without If-Match), the latest revision is homologated."
+        ),
+    )  # fmt: skip
+
+
+IF_MATCH_PARAMETER = OpenApiParameter(
+    "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description=(
+        'The ETag of the reviewed revision: its number in quotes (`"3"`), the same guard '
+        "as `revision` in the body (both given must agree)."
+    ),
+)  # fmt: skip
+
+
+def reviewed_revision(request) -> int | None:
+    """The revision the caller reviewed: ``revision`` in the body or the ``If-Match``
+    ETag (``"3"``, ``W/"3"``); ``None`` when neither is given (or ``If-Match: *``)."""
+    body = HomologateIn(data=request.data if isinstance(request.data, dict) else {})
+    body.is_valid(raise_exception=True)
+    revision = body.validated_data.get("revision")
+    header = request.headers.get("If-Match", "").strip()
+    if header and header != "*":
+        tag = header.removeprefix("W/").strip('"')
+        if not (tag.isascii() and tag.isdigit()):
+            raise RuleViolation.single(
+                "If-Match", "invalid", 'If-Match must be the ETag of a revision, such as "3".'
+            )
+        if revision is not None and revision != int(tag):
+            raise RuleViolation.single(
+                "revision", "mismatch", "The body's revision and If-Match name different revisions."
+            )
+        revision = int(tag)
+    return revision
+
+
 class HomologateView(APIView):
     """Homologate the submitted results (staff above the organiser): every
     licensed player receives their PCN and PP, and the national ranking is
-    updated in the background."""
+    updated in the background. Name the revision reviewed (`revision` in the body,
+    or `If-Match`) to be refused with a 409 `stale_revision` if a newer one came in."""
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses=TournamentOut)
+    @extend_schema(request=HomologateIn, responses=TournamentOut, parameters=[IF_MATCH_PARAMETER])
     def post(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)
+        revision = reviewed_revision(request)
         stage = stage_of(tournament)
         if stage is not None:  # a championship stage: its checks come first
-            tournament = stage_homologate(stage=stage, by=request.user)
+            tournament = stage_homologate(stage=stage, by=request.user, revision=revision)
         else:
-            tournament = homologation.tournament_homologate(tournament=tournament, by=request.user)
+            tournament = homologation.tournament_homologate(
+                tournament=tournament, by=request.user, revision=revision
+            )
         return Response(TournamentOut(selectors.tournaments().get(pk=tournament.pk)).data)
 
 

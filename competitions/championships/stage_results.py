@@ -23,7 +23,7 @@ from competitions.models import (
 )
 from competitions.rules.championships.stage_compliance import stage_results_problems
 from competitions.tournaments import access
-from competitions.tournaments.homologation import checked_tournament_homologate
+from competitions.tournaments.homologation import checked_tournament_homologate, require_reviewed
 from competitions.tournaments.submission import Submitted, parse_results, parsed_results_submit
 from core.problems import Problem
 from core.vocabulary import ChampionshipKind, championship_stage
@@ -64,16 +64,18 @@ def stage_results_submit(*, stage: ChampionshipStage, content, source: str, by) 
 
 
 @transaction.atomic
-def stage_homologate(*, stage: ChampionshipStage, by) -> Tournament:
+def stage_homologate(*, stage: ChampionshipStage, by, revision: int | None = None) -> Tournament:
     """Homologate a stage's latest results once they comply; PCN follow the stage's index
-    and cap, or the national final's table."""
+    and cap, or the national final's table. ``revision``: the one the staff member
+    reviewed (see ``tournament_homologate``)."""
     stage = locked_stage(stage)
     require(
         access.may_homologate(scope_of(by), stage.tournament),
         "Only federation or committee staff above the organiser may homologate.",
     )
-    revision = stage.tournament.revisions.order_by("-number").first()
-    if revision is not None:
-        results = selectors.results_of_revisions([revision.pk])[revision.pk]
+    latest = stage.tournament.revisions.order_by("-number").first()
+    require_reviewed(latest, revision)  # before the compliance of a revision not reviewed
+    if latest is not None:
+        results = selectors.results_of_revisions([latest.pk])[latest.pk]
         refuse(stage_compliance(stage, results))
-    return checked_tournament_homologate(tournament=stage.tournament, by=by)
+    return checked_tournament_homologate(tournament=stage.tournament, by=by, revision=revision)

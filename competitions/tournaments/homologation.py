@@ -26,7 +26,7 @@ from competitions.rules.results.canonical import results_sha256
 from competitions.tournaments import access
 from competitions.tournaments.homologation_conditions import require_conditions
 from competitions.tournaments.submission import Submitted, parse_results, revision_create
-from core.errors import PermissionDenied
+from core.errors import Conflict, PermissionDenied
 from core.problems import Problem, RuleViolation
 from core.tasks import send_on_commit
 from core.vocabulary import Format, StageKind
@@ -154,20 +154,43 @@ def _refresh_totals_on_commit(tournament: Tournament, player_ids: set[int]) -> N
     send_on_commit("rankings.refresh_season_totals", season_id, ids)
 
 
-@transaction.atomic
-def tournament_homologate(*, tournament: Tournament, by) -> Tournament:
-    """Homologate the latest revision: store every licensed player's PCN and PP."""
-    return _homologate(_locked(tournament, by), by)
+class StaleRevision(Conflict):
+    """The revision the staff member reviewed is no longer the latest one."""
+
+    code = "stale_revision"
+
+
+def require_reviewed(latest: ResultRevision | None, reviewed: int | None) -> None:
+    """Refuse (409 ``stale_revision``) when the caller names the revision they reviewed
+    and it is not the latest one: a newer revision was submitted in between. ``None``:
+    the caller named none (homologate whatever is latest, as before)."""
+    if reviewed is None or latest is None or latest.number == reviewed:
+        return
+    raise StaleRevision(
+        f"Revision {reviewed} was reviewed but the latest revision is {latest.number}: "
+        f"review revision {latest.number} before homologating."
+    )
 
 
 @transaction.atomic
-def checked_tournament_homologate(*, tournament: Tournament, by) -> Tournament:
+def tournament_homologate(*, tournament: Tournament, by, revision: int | None = None) -> Tournament:
+    """Homologate the latest revision: store every licensed player's PCN and PP.
+
+    ``revision``: the number of the revision the staff member reviewed; a newer one
+    submitted since makes it a :class:`StaleRevision` (nothing written)."""
+    return _homologate(_locked(tournament, by), by, revision)
+
+
+@transaction.atomic
+def checked_tournament_homologate(
+    *, tournament: Tournament, by, revision: int | None = None
+) -> Tournament:
     """``tournament_homologate`` for a caller that has checked ``by``'s right itself
     (a championship stage's homologation, whose staff are the same)."""
-    return _homologate(_lock(tournament), by)
+    return _homologate(_lock(tournament), by, revision)
 
 
-def _homologate(tournament: Tournament, by) -> Tournament:
+def _homologate(tournament: Tournament, by, reviewed: int | None) -> Tournament:
     """Homologate the latest revision of the locked ``tournament``."""
     if tournament.status != TournamentStatus.RESULTS_SUBMITTED:
         raise RuleViolation.single(
@@ -176,6 +199,7 @@ def _homologate(tournament: Tournament, by) -> Tournament:
             f"Only submitted results can be homologated (status: {tournament.status}).",
         )
     revision = tournament.revisions.order_by("-number").first()
+    require_reviewed(revision, reviewed)
     version, rulebook = rulebook_in_force(season=tournament.season)
     # Submitted results always have a revision.
     affected = _allocate(tournament, revision, version, rulebook)  # type: ignore[arg-type]
