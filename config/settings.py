@@ -194,6 +194,11 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Every operation documents its refusals with the one error shape (core/api_schema.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "core.api_schema.document_errors",
+    ],
     "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI and ReDoc assets are served from this site, not from a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",

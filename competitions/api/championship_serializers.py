@@ -67,7 +67,9 @@ class RegionalRulesVersionOut(serializers.ModelSerializer):
         read_only=True,
         label=capfirst(RegionalRulesVersion._meta.get_field("created_at").verbose_name),
     )
-    approved_by = serializers.CharField(source="approved_by.username", default=None)
+    approved_by = serializers.CharField(
+        source="approved_by.username", allow_null=True, default=None
+    )
 
     class Meta:
         model = RegionalRulesVersion

@@ -254,13 +254,17 @@ class PlayerRankingView(APIView):
         )
 
 
+OBJECT_LIST = {"type": "array", "items": {"type": "object", "additionalProperties": {}}}
+"""The schema of a response that is a list of objects."""
+
+
 class SnapshotsView(APIView):
     """The ranking snapshots of a season: the live one and every official one
     (the published one flagged); past official rankings stay readable by id."""
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=[OpenApiParameter("season", str)], responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=[OpenApiParameter("season", str)], responses={200: OBJECT_LIST})
     def get(self, request):
         from rankings.models import RankingSnapshot, SeasonRanking
 
@@ -362,7 +366,7 @@ class PlacementsView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: OBJECT_LIST})
     def get(self, request, season: str):
         if not scope_of(request.user).is_staff:
             raise PermissionDenied("Only staff may read the manual placements.")

@@ -1,0 +1,57 @@
+"""The OpenAPI schema says what the API answers: every operation documents its
+refusals with the one error shape, and the responses it declares are the ones sent."""
+
+from __future__ import annotations
+
+import pytest
+from drf_spectacular.generators import SchemaGenerator
+
+ERROR_REF = {"$ref": "#/components/schemas/Error"}
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict:
+    return SchemaGenerator().get_schema(request=None, public=True)
+
+
+def operations(schema: dict):
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            yield path, method, operation
+
+
+def test_every_operation_documents_its_refusals_with_the_error_shape(schema):
+    assert schema["components"]["schemas"]["Error"]["required"] == ["errors"]
+    for path, method, operation in operations(schema):
+        expected = {"400", "401", "403", "404", "429"}
+        if method in {"post", "put", "patch", "delete"}:
+            expected.add("409")
+        if method in {"post", "put", "patch"}:
+            expected.add("413")
+        for code in expected:
+            response = operation["responses"].get(code)
+            assert response is not None, (method, path, code)
+            assert response["description"], (method, path, code)
+            schemas = {media: body["schema"] for media, body in response["content"].items()}
+            assert "application/json" in schemas, (method, path, code)
+
+
+def test_a_response_documented_by_its_view_keeps_its_own_description(schema):
+    conflict = schema["paths"]["/api/tournaments/"]["post"]["responses"]["409"]
+    assert conflict["description"] == "Reference used by a different declaration."
+    assert conflict["content"]["application/json"]["schema"] == ERROR_REF
+
+
+def test_a_regional_rules_version_may_be_unapproved(schema):
+    approved_by = schema["components"]["schemas"]["RegionalRulesVersionOut"]["properties"][
+        "approved_by"
+    ]
+    assert approved_by["nullable"] is True
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/pcn/ranking/snapshots/", "/api/pcn/manual-placements/{season}/"]
+)
+def test_list_answers_are_declared_as_lists(schema, path):
+    body = schema["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]
+    assert body["schema"]["type"] == "array"
