@@ -33,6 +33,9 @@ urlpatterns = [
     path("api/championships/", include(championship_urlpatterns)),
 ]
 
+# A URL no route matches: the API's error shape under /api/ (core/api_errors.py).
+handler404 = "core.api_errors.page_not_found"
+
 if settings.DEBUG:
     from django.contrib.staticfiles.urls import staticfiles_urlpatterns
 

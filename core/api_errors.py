@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -67,6 +69,19 @@ def problems_response(problems: tuple[Problem, ...] | list[Problem], status_code
     return Response(body, status=status_code)
 
 
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A URL that matches no route (``handler404``): under ``/api/`` the one error
+    shape in JSON, as from a view; elsewhere Django's page."""
+    if request.path.startswith("/api/"):
+        body = {
+            "errors": [
+                {"field": None, "code": "not_found", "message": "No such API operation or object."}
+            ]
+        }
+        return JsonResponse(body, status=status.HTTP_404_NOT_FOUND)
+    return defaults.page_not_found(request, exception)
+
+
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, RuleViolation):
         set_rollback()
@@ -93,4 +108,4 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     return response
 
 
-__all__ = ["exception_handler", "flatten", "problems_response", "status"]
+__all__ = ["exception_handler", "flatten", "page_not_found", "problems_response", "status"]

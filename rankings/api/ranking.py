@@ -430,7 +430,7 @@ class RecomputesView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(operation_id="pcn_recomputes_list", responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="pcn_recomputes_list", responses={200: OBJECT_LIST})
     def get(self, request):
         if not scope_of(request.user).is_staff:
             raise PermissionDenied("Only staff may follow the recomputes.")
