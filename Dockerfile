@@ -3,9 +3,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
 COPY pyproject.toml ./
 COPY config ./config
+COPY core ./core
 COPY federation ./federation
 COPY competitions ./competitions
 COPY rankings ./rankings
+COPY demo ./demo
 COPY templates ./templates
 COPY locale ./locale
 COPY manage.py ./
