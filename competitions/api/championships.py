@@ -33,7 +33,12 @@ from competitions.championships.championship_settings import (
     outgoing_champion_set,
     quotas_set,
 )
-from competitions.championships.entries import EntryRequest, entries_register, entry_withdraw
+from competitions.championships.entries import (
+    EntryRequest,
+    entries_register,
+    entry_withdraw,
+    may_enter_stage,
+)
 from competitions.championships.interclubs import interclubs_teams_recheck
 from competitions.championships.qualification_records import (
     national_final_register,
@@ -51,7 +56,12 @@ from competitions.championships.regional import (
     regional_rules_check,
     regional_rules_publish,
 )
-from competitions.championships.running import LateArrivalRequest, late_arrival_record, seating_draw
+from competitions.championships.running import (
+    LateArrivalRequest,
+    late_arrival_record,
+    may_run,
+    seating_draw,
+)
 from competitions.championships.settings_versions import championship_rules_in_force
 from competitions.championships.stage_results import (
     stage_compliance,
@@ -88,6 +98,22 @@ def _stage(pk: int) -> ChampionshipStage:
 
 def _regional(pk: int) -> RegionalChampionship:
     return get_object_or_404(selectors.regionals(), pk=pk)
+
+
+def _require_publisher(request, regional: RegionalChampionship) -> None:
+    """Those who may publish a committee's regional rules (its staff, its zone's, the CCN),
+    checked before the request's body so that anyone else gets a 403 whatever they send."""
+    if not scope_of(request.user).covers_committee(regional.committee):
+        raise PermissionDenied(
+            "Only the committee's staff (its zone's, or federation staff) publish or check "
+            "its regional rules."
+        )
+
+
+def _require_runner(request, stage: ChampionshipStage) -> None:
+    """The stage's arbiter or the staff covering its organiser, checked before the body."""
+    if not may_run(scope_of(request.user), request.user, stage):
+        raise PermissionDenied("Only the stage's arbiter or the staff covering its organiser.")
 
 
 def _staff_only(request) -> None:
@@ -215,6 +241,7 @@ class RegionalRulesPublish(APIView):
     @extend_schema(request=s.RegionalRulesIn, responses={201: s.RegionalRulesVersionOut})
     def post(self, request, pk: int):
         regional = _regional(pk)
+        _require_publisher(request, regional)  # before the body is read: 403, not 400
         data = s.RegionalRulesIn(data=request.data)
         data.is_valid(raise_exception=True)
         version = regional_rules_publish(
@@ -233,11 +260,7 @@ class RegionalRulesCheck(APIView):
     @extend_schema(request=s.RegionalRulesIn, responses=s.RulesCheckOut)
     def post(self, request, pk: int):
         regional = _regional(pk)
-        if not scope_of(request.user).covers_committee(regional.committee):
-            raise PermissionDenied(
-                "Only the committee's staff (its zone's, or federation staff) check its "
-                "regional rules."
-            )
+        _require_publisher(request, regional)
         data = s.RegionalRulesIn(data=request.data)
         data.is_valid(raise_exception=True)
         problems = regional_rules_check(regional=regional, data=data.validated_data["rules"])
@@ -325,6 +348,8 @@ class StageEntries(APIView):
     @extend_schema(request=s.EntriesIn, responses={201: EntriesMadeOut})
     def post(self, request, pk: int):
         stage = _stage(pk)
+        if not may_enter_stage(scope_of(request.user), stage):  # before the body: a 403
+            raise PermissionDenied("You may not enter players in this stage.")
         data: s.EntriesIn | s.EntryIn
         if isinstance(request.data, dict) and "entries" in request.data:
             data = s.EntriesIn(data=request.data)
@@ -426,6 +451,7 @@ class StageSeatingView(APIView):
     @extend_schema(request=s.SeatingIn, responses={201: s.SeatingOut})
     def post(self, request, pk: int):
         stage = _stage(pk)
+        _require_runner(request, stage)
         data = s.SeatingIn(data=request.data)
         data.is_valid(raise_exception=True)
         seating = seating_draw(stage=stage, seed=data.validated_data["seed"], by=request.user)
@@ -448,6 +474,7 @@ class StagePenalties(APIView):
     @extend_schema(request=s.LateArrivalIn, responses={201: s.PenaltyOut})
     def post(self, request, pk: int):
         stage = _stage(pk)
+        _require_runner(request, stage)
         data = s.LateArrivalIn(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data

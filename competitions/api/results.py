@@ -245,10 +245,15 @@ class RefuseView(APIView):
 
     @extend_schema(request=RefusalIn, responses=TournamentOut)
     def post(self, request, pk: int):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        if not access.may_homologate(scope_of(request.user), tournament):  # before the body
+            raise PermissionDenied(
+                "Only federation or committee staff above the organiser may do this."
+            )
         serializer = RefusalIn(data=request.data)
         serializer.is_valid(raise_exception=True)
         tournament = homologation.tournament_refuse(
-            tournament=get_object_or_404(Tournament, pk=pk),
+            tournament=tournament,
             reasons=serializer.validated_data["reasons"],
             by=request.user,
         )

@@ -47,6 +47,7 @@ from core.problems import Problem, RuleViolation
 from core.vocabulary import ChampionshipKind, championship_stage
 from federation.access import Scope, scope_of
 from federation.models import (
+    Club,
     Player,
 )
 
@@ -80,6 +81,21 @@ def _may_enter(scope: Scope, stage: ChampionshipStage, licences: list) -> bool:
             )
         )
     return False
+
+
+def may_enter_stage(scope: Scope, stage: ChampionshipStage) -> bool:
+    """May this scope enter anyone at all in this stage? Asked before a request's body is
+    read, so that anyone else gets a 403 whatever they send; the players are then checked
+    one request at a time (:func:`_may_enter`)."""
+    if stage.kind in REGIONAL_STAGE_KINDS:
+        committee = stage.regional.committee  # type: ignore[union-attr]  # regional stage: regional is set (CheckConstraint)
+        return (
+            scope.covers_committee(committee)
+            or Club.objects.filter(pk__in=scope.club_ids, committee=committee).exists()
+        )
+    if stage.kind == ChampionshipStageKind.NATIONAL_QUALIFIER:
+        return scope.is_staff
+    return scope.national
 
 
 def _named(problem: Problem, prefix: str, players: Mapping[str, Player]) -> Problem:

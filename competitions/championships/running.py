@@ -55,8 +55,9 @@ from federation.models import (
 )
 
 
-def _may_run(scope: Scope, user, stage: ChampionshipStage) -> bool:
-    """The stage's arbiter, or the staff covering its organiser."""
+def may_run(scope: Scope, user, stage: ChampionshipStage) -> bool:
+    """The stage's arbiter, or the staff covering its organiser (who run the stage: seating,
+    penalties). The API asks it before reading a request's body too."""
     player_id = getattr(user, "player_id", None)
     return (player_id is not None and player_id == stage.tournament.arbiter_id) or (
         access.may_homologate(scope, stage.tournament)
@@ -81,7 +82,7 @@ def seating_draw(*, stage: ChampionshipStage, seed: int | None = None, by) -> St
     """Draw the first-session seating of a stage (article 25), before it is played."""
     stage = locked_stage(stage)
     require(
-        _may_run(scope_of(by), by, stage),
+        may_run(scope_of(by), by, stage),
         "Only the stage's arbiter or the staff covering its organiser seat the players.",
     )
     problems = stage_not_played(stage)
@@ -163,7 +164,7 @@ def late_arrival_record(
     is checked for eligibility like any entry)."""
     stage = locked_stage(stage)
     require(
-        _may_run(scope_of(by), by, stage),
+        may_run(scope_of(by), by, stage),
         "Only the stage's arbiter or the staff covering its organiser record penalties.",
     )
     problems = stage_not_played(stage)
