@@ -40,39 +40,58 @@ def too_deep(where: str = "") -> Problem:
     )
 
 
-def check(value: Any, where: str = "") -> None:
-    """Refuse ``value`` nested deeper than :data:`MAX_DEPTH` or holding a NUL character."""
+def _path(chain: tuple | None) -> str:
+    """The dotted path of a node from its chain of (parent chain, key) pairs."""
+    keys: list[str | int] = []
+    while chain is not None:
+        chain, key = chain
+        keys.append(key)
+    where = ""
+    for key in reversed(keys):
+        where = _join(where, key)
+    return where
+
+
+def check(value: Any, where: str = "", *, nul: bool = True) -> None:
+    """Refuse ``value`` nested deeper than :data:`MAX_DEPTH` or holding a NUL character
+    (``nul=False``: the caller knows there is none, only the depth is checked).
+
+    One pass over the containers only; a path is spelled out only for a problem."""
     problems: list[Problem] = []
-    stack: list[tuple[Any, str, int]] = [(value, where, 1)]
+    root: tuple | None = (None, where) if where else None
+    stack: list[tuple[Any, tuple | None, int]] = (
+        [(value, root, 1)] if isinstance(value, dict | list) else []
+    )
+
+    def null_character(chain: tuple | None, what: str) -> None:
+        problems.append(
+            Problem(
+                _path(chain) or "document",
+                "null_character",
+                f"This {what} holds a NUL character (\\u0000), which is not accepted.",
+            )
+        )
+
+    if nul and isinstance(value, str) and NUL in value:
+        null_character(root, "text")
     while stack:
-        item, at, depth = stack.pop()
-        if isinstance(item, str):
-            if NUL in item:
-                problems.append(
-                    Problem(
-                        at or "document",
-                        "null_character",
-                        "This text holds a NUL character (\\u0000), which is not accepted.",
-                    )
-                )
-            continue
-        if not isinstance(item, dict | list):
-            continue
+        item, chain, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise RuleViolation([*problems, too_deep(at)])
+            raise RuleViolation([*problems, too_deep(_path(chain))])
         if isinstance(item, dict):
             for key, child in item.items():
-                if isinstance(key, str) and NUL in key:
-                    problems.append(
-                        Problem(
-                            _join(at, key),
-                            "null_character",
-                            "This key holds a NUL character (\\u0000), which is not accepted.",
-                        )
-                    )
-                stack.append((child, _join(at, str(key)), depth + 1))
+                if nul and isinstance(key, str) and NUL in key:
+                    null_character((chain, key), "key")
+                if isinstance(child, dict | list):
+                    stack.append((child, (chain, key), depth + 1))
+                elif nul and isinstance(child, str) and NUL in child:
+                    null_character((chain, key), "text")
         else:
-            stack.extend((child, _join(at, i), depth + 1) for i, child in enumerate(item))
+            for index, child in enumerate(item):
+                if isinstance(child, dict | list):
+                    stack.append((child, (chain, index), depth + 1))
+                elif nul and isinstance(child, str) and NUL in child:
+                    null_character((chain, index), "text")
     if problems:
         raise RuleViolation(sorted(problems, key=lambda p: p.field))
 
@@ -115,5 +134,6 @@ def loads(text: str, *, what: str = "body") -> Any:
             )
             for key in dict.fromkeys(duplicates)
         )
-    check(decoded)
+    # A NUL can only come from a \u0000 escape (JSON refuses it raw inside a string).
+    check(decoded, nul="\\u0000" in text)
     return decoded
