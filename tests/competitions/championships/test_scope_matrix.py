@@ -32,8 +32,6 @@ SEES = {
     "committee_2_staff": {2001, 2002},  # committee 2
     "zone_2_staff": {2001, 2002},  # zone 2
 }
-# Roles with no say over committee 2's objects (its regional, stage, entries).
-OUTSIDE_COMMITTEE_2 = ["player", "arbiter", "club_manager", "committee_staff", "zone_staff"]
 WRITES = {"post", "put", "patch", "delete"}
 PUBLIC_WRITES = {"/api/engine/", "/api/pcn/allocate/"}  # pure computations, open to anyone
 
@@ -209,19 +207,28 @@ def test_every_operation_by_every_role_inside_and_outside_its_scope(api, registr
     assert not failures, "\n".join(failures)
 
 
-@pytest.mark.parametrize("role", OUTSIDE_COMMITTEE_2)
-def test_committee_2s_objects_are_not_written_from_outside(api, registry, world, role):
-    """Every write on committee 2's regional, stage (entries, results, seating…) and its
-    tournament by a role of committee 1 (or none) is refused, never a 2xx, and who may act
-    is checked before the body: a 403 whatever is sent."""
+# Who is outside each committee's objects (stage 1 is arbitrated by 1002, stage 2 by 2001).
+OUTSIDE = {
+    0: ["club_manager_2", "committee_2_staff", "zone_2_staff", "player"],
+    1: ["player", "arbiter", "club_manager", "committee_staff", "zone_staff"],
+}
+
+
+@pytest.mark.parametrize(
+    ("owner", "role"), [(owner, role) for owner, roles in OUTSIDE.items() for role in roles]
+)
+def test_a_committees_objects_are_not_written_from_outside(api, registry, world, owner, role):
+    """Every write on a committee's regional, stage (entries, results, seating…) and its
+    tournament by a role outside it is refused, never a 2xx, and who may act is checked
+    before the body: a 403 whatever is sent."""
     owned = {
-        "/api/championships/regionals/{id}": world["regionals"][1],
-        "/api/championships/stages/{id}": world["stages"][1],
-        "/api/tournaments/{id}": world["tournaments"][1],
+        "/api/championships/regionals/{id}": world["regionals"][owner],
+        "/api/championships/stages/{id}": world["stages"][owner],
+        "/api/tournaments/{id}": world["tournaments"][owner],
     }
-    # An entry already withdrawn is no less committee 2's (issue 11: it once let anyone in).
+    # An entry already withdrawn is no less the committee's (issue 11: it let anyone in).
     api.force_authenticate(world["users"]["federation_staff"])
-    already = f"/api/championships/stages/{world['stages'][1]}/entries/2/withdraw/"
+    already = f"/api/championships/stages/{world['stages'][owner]}/entries/2/withdraw/"
     assert api.post(already).status_code == 200
     api.force_authenticate(world["users"][role])
     refused = []
@@ -238,3 +245,31 @@ def test_committee_2s_objects_are_not_written_from_outside(api, registry, world,
             refused.append(f"{method.upper()} {url}: {response.status_code}")
     api.force_authenticate(None)
     assert not refused, "\n".join(refused)
+
+
+def test_entering_anyone_anywhere_reveals_no_private_fact(api, registry, world, finals):
+    """The probe of issue 11: every role enters every licensee, one by one, in both
+    committees' individual finals and committee 1's seniors final (where the too young are
+    refused): whatever the answer, no private value of a player the caller may not see."""
+    stages = [*world["stages"], finals["seniors"]]
+    leaks = []
+    for role, user in world["users"].items():
+        api.force_authenticate(user)
+        for stage, number in itertools.product(stages, world["players"]):
+            response = api.post(
+                f"/api/championships/stages/{stage}/entries/",
+                {"licence_numbers": [number]},
+                format="json",
+            )
+            assert response.status_code < 500
+            text = body_text(response)
+            for other, player in world["players"].items():
+                if other in SEES[role]:
+                    continue
+                leaks += [
+                    f"stage {stage} licence {number} as {role}: {value!r} of {other}"
+                    for value in private_values(player)
+                    if value and value in text
+                ]
+    api.force_authenticate(None)
+    assert not leaks, "\n".join(leaks)
