@@ -1,4 +1,6 @@
-"""Public reads expose only what the federation publishes; the permission matrix."""
+"""Public reads expose only what the federation publishes; the permission matrix of the
+registry. The matrix over the whole API (every operation of the schema, every role, objects
+inside and outside its scope) is tests/competitions/championships/test_scope_matrix.py."""
 
 import pytest
 
