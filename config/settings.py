@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "simple_history",
+    "core",
     "federation",
     "competitions",
     "rankings",
@@ -124,6 +125,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # How long a ranking writer waits for a season's advisory lock before giving up (busy,
 # retry later) instead of waiting forever behind a long recompute (rankings/locks.py).
 ADVISORY_LOCK_TIMEOUT_MS = int(os.environ.get("ADVISORY_LOCK_TIMEOUT_MS", "60000"))
+# A recompute run with no progress for this long lost its worker: its redelivered task
+# reclaims it, the sweep marks it failed (rankings/recompute.py). Above the lock timeout.
+RECOMPUTE_STALE_AFTER_S = int(os.environ.get("RECOMPUTE_STALE_AFTER_S", "600"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -224,6 +228,11 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Redis gives a task a worker did not acknowledge (killed, say) to another worker after
+# this delay; a recompute run it left running is then reclaimed (rankings/recompute.py).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT_S", "3600"))
+}
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_IMPORTS = ["competitions.championships.tasks"]  # tasks outside an app's tasks.py
 from celery.schedules import crontab  # noqa: E402 (the beat schedule's own import)
@@ -235,6 +244,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "rankings.nightly_ranking",
         "schedule": crontab(hour=3, minute=30),
     },
+    # Every minute: send the tasks the broker did not take when their transaction
+    # committed (core/tasks.py, the outbox).
+    "core-send-outbox": {"task": "core.send_outbox", "schedule": 60.0},
+    # Every five minutes: recompute runs whose worker was lost are marked failed.
+    "rankings-stale-runs": {"task": "rankings.fail_stale_runs", "schedule": 300.0},
 }
 
 # API tokens (django-rest-knox): only a SHA-512 digest is stored, the key is shown once

@@ -452,6 +452,14 @@ class RecomputeRun(models.Model):
     )  # fmt: skip
     note = models.CharField(_("note"), max_length=300, blank=True)
     error = models.TextField(_("error"), blank=True)
+    # Who runs it (``host:pid`` of the worker that claimed it, compare-and-set) and when it
+    # last made progress: a run with no progress for RECOMPUTE_STALE_AFTER_S is reclaimed
+    # by its redelivered task or marked failed by the sweep (rankings/recompute.py).
+    claimed_by = models.CharField(_("claimed by"), max_length=200, blank=True)
+    heartbeat_at = models.DateTimeField(_("last progress at"), null=True, blank=True)
+    # The Celery task that created it (system runs): a redelivered or retried task finds
+    # its own run again instead of creating another one.
+    task_id = models.CharField(_("task id"), max_length=64, blank=True)
 
     class Meta:
         ordering = ["-requested_at", "-id"]
@@ -460,6 +468,18 @@ class RecomputeRun(models.Model):
         constraints = [
             models.CheckConstraint(
                 name="run_done_within_total", condition=Q(done__lte=models.F("total"))
+            ),
+            # A task finds its own runs again (recompute.run_of_task): one per season and kind.
+            models.UniqueConstraint(
+                fields=["task_id", "season", "kind"],
+                condition=~Q(task_id=""),
+                name="one_run_per_task_season_kind",
+            ),
+        ]
+        indexes = [
+            # The sweep's query: running runs by last progress (recompute.fail_stale_runs).
+            models.Index(
+                fields=["heartbeat_at"], condition=Q(status="running"), name="run_running"
             ),
         ]
 

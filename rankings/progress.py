@@ -19,11 +19,14 @@ class Progress:
         self.done = 0
 
     def _save(self, **fields: Any) -> None:
+        """Write these fields and the heartbeat, unless another worker has reclaimed
+        the run (this one was thought lost)."""
         if self.run is None:
             return
+        fields["heartbeat_at"] = timezone.now()
         for name, value in fields.items():
             setattr(self.run, name, value)
-        RecomputeRun.objects.filter(pk=self.run.pk).update(**fields)
+        RecomputeRun.objects.filter(pk=self.run.pk, claimed_by=self.run.claimed_by).update(**fields)
 
     def phase(self, name: str) -> None:
         self._save(

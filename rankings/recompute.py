@@ -5,14 +5,28 @@ A full recompute rebuilds the season's totals and standings from the
 allocations (``standings.standings_write`` without a player filter: the same
 SQL as the incremental update) and then refreshes the live ranking. It is
 idempotent: run twice, the second run writes nothing.
+
+A worker claims a run with a compare-and-set ``update()`` (queued or failed → running,
+with ``claimed_by`` and a ``heartbeat_at`` that every step of progress renews). A run
+that made no progress for ``RECOMPUTE_STALE_AFTER_S`` lost its worker (killed, say):
+its redelivered task claims it again and runs it to the end, and the sweep
+(:func:`fail_stale_runs`, Celery beat) marks it failed with that reason meanwhile. A
+task that finds its run claimed by a live worker leaves it (:class:`RunBusy`: the task
+looks again once the claim could have gone stale). A task that creates its runs
+(``recompute_season``, ``nightly_ranking``) finds them again by its task id when it is
+redelivered or retried: never a second run.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
+import os
+import socket
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from core.errors import PermissionDenied
@@ -60,12 +74,61 @@ def recompute_request(*, season: Season, kind: str, by: Actor, note: str = "") -
     return run
 
 
-def recompute_run(*, run_id: int) -> RecomputeRun:
-    """Execute a queued run (the task's body). Idempotent: a finished run is left alone;
-    a run interrupted by a lost worker is executed again from the start."""
+class RunBusy(Exception):
+    """The run is claimed by a worker that is still making progress."""
+
+    def __init__(self, run_id: int, retry_in: float) -> None:
+        super().__init__(f"recompute run {run_id} is being run by another worker")
+        self.retry_in = retry_in
+
+
+def this_worker() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _stale_before(now: dt.datetime) -> dt.datetime:
+    return now - dt.timedelta(seconds=settings.RECOMPUTE_STALE_AFTER_S)
+
+
+def _stale(now: dt.datetime) -> Q:
+    """Running, with no progress since the stale limit (or never any: a run left
+    running before heartbeats existed)."""
+    return Q(status=RunStatus.RUNNING) & (
+        Q(heartbeat_at__lt=_stale_before(now)) | Q(heartbeat_at__isnull=True)
+    )
+
+
+def _claim(run_id: int, worker: str) -> bool:
+    """Compare-and-set: queued, failed (a retry) or stale → running, by ``worker``."""
+    now = timezone.now()
+    claimable = Q(status__in=[RunStatus.QUEUED, RunStatus.FAILED]) | _stale(now)
+    previous = (
+        RecomputeRun.objects.filter(pk=run_id, status=RunStatus.RUNNING)
+        .values_list("claimed_by", flat=True)
+        .first()
+    )
+    claimed = RecomputeRun.objects.filter(claimable, pk=run_id).update(
+        status=RunStatus.RUNNING, claimed_by=worker, heartbeat_at=now, error=""
+    )
+    if claimed and previous is not None:
+        log.warning("recompute run %s reclaimed from %r (no progress)", run_id, previous)
+    return bool(claimed)
+
+
+def recompute_run(*, run_id: int, worker: str | None = None) -> RecomputeRun:
+    """Execute a queued run (the task's body), claimed by ``worker`` (this process by
+    default). Idempotent: a finished run is left alone; a run whose worker was lost
+    (failed, or stale) is executed again from the start; a run a live worker holds
+    raises :class:`RunBusy`."""
+    worker = worker or this_worker()
+    if not _claim(run_id, worker):
+        run = RecomputeRun.objects.get(pk=run_id)
+        if run.status == RunStatus.DONE:
+            return run
+        beat = run.heartbeat_at or timezone.now()
+        stale_at = beat + dt.timedelta(seconds=settings.RECOMPUTE_STALE_AFTER_S)
+        raise RunBusy(run_id, max(1.0, (stale_at - timezone.now()).total_seconds() + 1))
     run = RecomputeRun.objects.select_related("season", "requested_by").get(pk=run_id)
-    if run.status == RunStatus.DONE:
-        return run
     try:
         if run.kind == RecomputeKind.FULL:
             full_recompute(season=run.season, run=run)
@@ -86,12 +149,43 @@ def recompute_run(*, run_id: int) -> RecomputeRun:
 
 
 def _finish(run: RecomputeRun, status: str, error: str) -> None:
+    """Record the end of the run, unless another worker has reclaimed it meanwhile."""
     fields = {"status": status, "error": error[:5000], "finished_at": timezone.now()}
     if status == RunStatus.DONE:
         fields["done"] = run.total
-    RecomputeRun.objects.filter(pk=run.pk).update(**fields)
+    RecomputeRun.objects.filter(pk=run.pk, claimed_by=run.claimed_by).update(**fields)
     for name, value in fields.items():
         setattr(run, name, value)
+
+
+def fail_stale_runs(now: dt.datetime | None = None) -> int:
+    """The sweep: mark failed, with the reason, every run that made no progress for
+    ``RECOMPUTE_STALE_AFTER_S`` (its worker was lost). Its task, when redelivered,
+    runs it again; so does a new request."""
+    now = now or timezone.now()
+    failed = RecomputeRun.objects.filter(_stale(now)).update(
+        status=RunStatus.FAILED,
+        finished_at=now,
+        error=(
+            f"Worker lost: no progress for {settings.RECOMPUTE_STALE_AFTER_S} s "
+            "(marked failed by the sweep; a redelivered task runs it again)."
+        ),
+    )
+    if failed:
+        log.warning("%s recompute run(s) without progress marked failed", failed)
+    return failed
+
+
+def run_of_task(*, task_id: str, season: Season, kind: str, note: str) -> RecomputeRun:
+    """The run of ``kind`` for ``season`` that task ``task_id`` created, or a new one:
+    a redelivered or retried task finds its own run again. No task id (called
+    directly): always a new run."""
+    if not task_id:
+        return RecomputeRun.objects.create(season=season, kind=kind, note=note)
+    run, _ = RecomputeRun.objects.get_or_create(
+        task_id=task_id, season=season, kind=kind, defaults={"note": note}
+    )
+    return run
 
 
 def seasons_to_publish(today: dt.date) -> list[Season]:
@@ -105,22 +199,43 @@ def seasons_to_publish(today: dt.date) -> list[Season]:
     )
 
 
-def nightly(today: dt.date | None = None) -> list[RecomputeRun]:
+def nightly(today: dt.date | None = None, *, task_id: str = "") -> list[RecomputeRun]:
     """The nightly job: publish the official ranking of every season that has ended
-    without one, then fully recompute the current season."""
+    without one, then fully recompute the current season. ``task_id``: the task's, so
+    that its redelivery finds the same runs (see :func:`run_of_task`)."""
     today = today or timezone.localdate()
     runs = []
-    for season in seasons_to_publish(today):
+    previous = RecomputeRun.objects.filter(task_id=task_id, kind=RecomputeKind.OFFICIAL)
+    to_publish = seasons_to_publish(today)
+    if task_id:  # a redelivery: the seasons it published already are no longer "to publish"
+        to_publish += [
+            run.season for run in previous.select_related("season") if run.season not in to_publish
+        ]
+    for season in sorted(to_publish, key=lambda s: s.start_date):
         runs.append(
-            RecomputeRun.objects.create(
-                season=season, kind=RecomputeKind.OFFICIAL, note="End of season (nightly job)"
+            run_of_task(
+                task_id=task_id,
+                season=season,
+                kind=RecomputeKind.OFFICIAL,
+                note="End of season (nightly job)",
             )
         )
     current = current_season(today)
     if current is not None:
         runs.append(
-            RecomputeRun.objects.create(
-                season=current, kind=RecomputeKind.FULL, note="Nightly full recompute"
+            run_of_task(
+                task_id=task_id,
+                season=current,
+                kind=RecomputeKind.FULL,
+                note="Nightly full recompute",
             )
         )
-    return [recompute_run(run_id=run.pk) for run in runs]
+    done, busy = [], []
+    for run in runs:
+        try:
+            done.append(recompute_run(run_id=run.pk))
+        except RunBusy as exc:  # another worker runs it: run the others, then look again
+            busy.append(exc)
+    if busy:
+        raise max(busy, key=lambda exc: exc.retry_in)
+    return done

@@ -8,6 +8,13 @@
 - ``run_recompute(run_id)``: a full recompute or an official ranking run.
 - ``recompute_season(season_id)``: a full recompute asked by the system.
 - ``nightly_ranking()``: Celery beat, every night (``CELERY_BEAT_SCHEDULE``).
+- ``fail_stale_runs()``: Celery beat, every five minutes: runs whose worker was lost
+  are marked failed with the reason.
+
+A run is claimed by one worker at a time (``rankings/recompute.py``); a task whose run
+a live worker holds (``RunBusy``) looks again once that claim could have gone stale.
+``recompute_season`` and ``nightly_ranking`` create their runs under their task id: a
+redelivered or retried task finds its own runs again.
 """
 
 from celery import shared_task
@@ -16,8 +23,8 @@ from django.db import InterfaceError, OperationalError
 from federation.models import Season
 from rankings.live_ranking import live_ranking_refresh
 from rankings.locks import SeasonBusy
-from rankings.models import RecomputeKind, RecomputeRun
-from rankings.recompute import nightly, recompute_run
+from rankings.models import RecomputeKind
+from rankings.recompute import RunBusy, fail_stale_runs, nightly, recompute_run, run_of_task
 from rankings.standings import standings_write
 
 # Retried: database connection errors, and a season's writer lock that stayed busy
@@ -29,6 +36,7 @@ RETRY = {
     "max_retries": 5,
 }
 LIVE_REFRESH_DELAY = 2  # seconds: homologations within this delay share one refresh
+BUSY_RETRIES = 100  # looks at a run another worker holds (each after its stale delay)
 
 
 @shared_task(name="rankings.refresh_season_totals", **RETRY)
@@ -45,21 +53,34 @@ def refresh_live_ranking(season_id: int) -> int | None:
     return snapshot.pk if snapshot is not None else None
 
 
-@shared_task(name="rankings.run_recompute", **RETRY)
-def run_recompute(run_id: int) -> str:
-    return recompute_run(run_id=run_id).status
+@shared_task(name="rankings.run_recompute", bind=True, **RETRY)
+def run_recompute(self, run_id: int) -> str:
+    try:
+        return recompute_run(run_id=run_id).status
+    except RunBusy as busy:
+        raise self.retry(countdown=busy.retry_in, max_retries=BUSY_RETRIES) from busy
 
 
-@shared_task(name="rankings.recompute_season", **RETRY)
-def recompute_season(season_id: int) -> str:
-    run = RecomputeRun.objects.create(
-        season_id=season_id,
-        kind=RecomputeKind.FULL,
-        note="Previous official ranking changed",
-    )
-    return recompute_run(run_id=run.pk).status
+@shared_task(name="rankings.recompute_season", bind=True, **RETRY)
+def recompute_season(self, season_id: int) -> str:
+    run = run_of_task(
+        task_id=self.request.id or "", season=Season.objects.get(pk=season_id),
+        kind=RecomputeKind.FULL, note="Previous official ranking changed",
+    )  # fmt: skip
+    try:
+        return recompute_run(run_id=run.pk).status
+    except RunBusy as busy:
+        raise self.retry(countdown=busy.retry_in, max_retries=BUSY_RETRIES) from busy
 
 
-@shared_task(name="rankings.nightly_ranking", **RETRY)
-def nightly_ranking() -> list[str]:
-    return [run.status for run in nightly()]
+@shared_task(name="rankings.nightly_ranking", bind=True, **RETRY)
+def nightly_ranking(self) -> list[str]:
+    try:
+        return [run.status for run in nightly(task_id=self.request.id or "")]
+    except RunBusy as busy:
+        raise self.retry(countdown=busy.retry_in, max_retries=BUSY_RETRIES) from busy
+
+
+@shared_task(name="rankings.fail_stale_runs")
+def fail_stale_runs_task() -> int:
+    return fail_stale_runs()
