@@ -29,8 +29,8 @@ from competitions.tournaments.homologation import ranking_updates_deferred, tour
 from competitions.tournaments.submission import results_submit
 from core.api_errors import flatten
 from core.problems import RuleViolation
+from core.tasks import send_on_commit
 from federation.models import User
-from rankings.tasks import refresh_season_totals
 
 
 class Command(BaseCommand):
@@ -72,7 +72,7 @@ class Command(BaseCommand):
                 if not quiet and number % 500 == 0:
                     self.stdout.write(f"{number} lines, {time.perf_counter() - started:.1f} s")
             for season_id, player_ids in pending.items():
-                refresh_season_totals.delay(season_id, sorted(player_ids))
+                send_on_commit("rankings.refresh_season_totals", season_id, sorted(player_ids))
         elapsed = time.perf_counter() - started
         summary = ", ".join(f"{key} {value}" for key, value in counts.items())
         self.stdout.write(f"{summary} in {elapsed:.1f} s")
