@@ -166,3 +166,14 @@ def test_a_starting_worker_sends_what_the_broker_did_not_take(
     assert wait_for(lambda: RecomputeRun.objects.get(pk=run_id).status == RunStatus.DONE)
     assert OutboxMessage.objects.get().sent_at is not None
     assert RecomputeRun.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_the_admin_lists_the_unsent_rows(client, registry):
+    OutboxMessage.objects.create(task="rankings.refresh_live_ranking", args=[1], last_error="X")
+    client.force_login(registry.users["federation_staff"])
+    registry.users["federation_staff"].is_superuser = True
+    registry.users["federation_staff"].save()
+    response = client.get("/admin/core/outboxmessage/?sent_at__isempty=1")
+    assert response.status_code == 200
+    assert b"rankings.refresh_live_ranking" in response.content
