@@ -7,6 +7,10 @@ tokens) against the suite's small federation. Every answer must be no 5xx and
 must conform to the schema: a documented status, its content type, a body of the
 documented shape (errors included: core/api_schema.py).
 
+Generated ids rarely name an existing object, so every read is also called on
+seeded objects (a tournament, the season's ranking, the registry's own) and its
+answer validated the same way.
+
 Bounded to stay around a minute: a fixed number of examples per operation, no
 shrinking, derandomised so that a failure reproduces. `FUZZ_EXAMPLES=200` runs it
 deeper by hand.
@@ -86,3 +90,69 @@ def tokens(registry, in_test_transaction) -> dict[str, str]:
 def test_no_operation_answers_a_5xx_or_outside_its_schema(case, role, tokens):
     headers = {"Authorization": f"Token {tokens[role]}"} if role in tokens else {}
     case.call_and_validate(headers=headers, checks=CHECKS)
+
+
+@pytest.fixture
+def seeded(registry, tokens) -> dict[str, object]:
+    """Objects the reads can find: a declared tournament and the season's ranking."""
+    from competitions.models import Tournament
+    from rankings.recompute import full_recompute
+
+    tournament = Tournament.objects.create(
+        season=registry.season,
+        name="Tournoi de la Saint-Martin",
+        date="2026-11-11",
+        venue="Lyon",
+        format="individual",
+        organizer_kind="club",
+        organizer_club=registry.clubs[101],
+        arbiter=registry.players[1002],
+    )
+    full_recompute(season=registry.season)
+    return {
+        "tournaments": tournament.pk,
+        "seasons": registry.season.pk,
+        "zones": registry.zones[1].pk,
+        "committees": registry.committees[1].pk,
+        "number": 101,
+        "licence_number": 1001,
+        "season": registry.season.name,
+    }
+
+
+def _path_parameters(path: str, names: list[str], seeded: dict) -> dict[str, object] | None:
+    """Path parameters naming a seeded object, or None if the operation reads none."""
+    values: dict[str, object] = {}
+    for name in names:
+        if name == "id":
+            collection = path.split("/{id}")[0].rsplit("/", 1)[-1]
+            if collection not in seeded:
+                return None
+            values[name] = seeded[collection]
+        elif name in seeded:
+            values[name] = seeded[name]
+        else:
+            return None
+    return values
+
+
+def test_every_read_of_a_seeded_object_conforms_to_the_schema(seeded, tokens):
+    """Generated requests rarely name an existing object: every GET is also called on
+    the seeded ones, as each role, and its answer (200 bodies included) validated."""
+    called = 0
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        if operation.method.upper() != "GET":
+            continue
+        names = [p.name for p in operation.path_parameters]
+        path_parameters = _path_parameters(operation.path, names, seeded)
+        if path_parameters is None:
+            continue
+        query_names = {p.name for p in operation.query}
+        query = {"season": seeded["season"]} if "season" in query_names else {}
+        for role in ROLES:
+            headers = {"Authorization": f"Token {tokens[role]}"} if role in tokens else {}
+            case = operation.Case(path_parameters=path_parameters, query=query)
+            response = case.call_and_validate(headers=headers, checks=CHECKS)
+            called += response.status_code == 200
+    assert called >= 60  # most reads answer a body, not only a refusal
