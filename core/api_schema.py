@@ -8,7 +8,7 @@ Every refusal of the API has the same body (:mod:`core.api_errors`)::
 :func:`document_errors`, a drf-spectacular postprocessing hook (registered in
 ``SPECTACULAR_SETTINGS``), adds that shape as the ``Error`` component and
 documents on every operation the refusals it can give, so that no view has to
-repeat them: 400, 401, 403, 404 and 429 on all of them, 409 on every write, 413
+repeat them: 400, 401, 403, 404 and 429 on all of them, 409 on every write, 413 and 415
 on every operation that takes a body. A response a view documents itself keeps
 its description and its schema (an operation's own error examples stay).
 """
@@ -53,7 +53,10 @@ EVERY_OPERATION = {
     "429": "Too many requests: wait and retry.",
 }
 WRITES = {"409": "Conflicts with the current state of the object (the message says which)."}
-WITH_BODY = {"413": "The body is larger than the upload limit."}
+WITH_BODY = {
+    "413": "The body is larger than the upload limit.",
+    "415": "The body's media type is not one this operation reads (its Content-Type).",
+}
 
 WRITE_METHODS = frozenset({"post", "put", "patch", "delete"})
 BODY_METHODS = frozenset({"post", "put", "patch"})
