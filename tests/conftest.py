@@ -225,3 +225,25 @@ def registry(db) -> Registry:
     RoleAssignment.objects.create(user=users["zone_staff"], role=Role.ZONE_STAFF, zone=zones[1])
     RoleAssignment.objects.create(user=users["federation_staff"], role=Role.FEDERATION_STAFF)
     return Registry(season, previous, zones, committees, clubs, players, users)
+
+
+@pytest.fixture
+def declare_tournament(api, registry):
+    """A factory: club 101's manager declares the "Open de Lyon" (individual, 5 December
+    2026, arbiter 1002) through the API and gets the tournament back; the API client
+    stays signed in as the club manager."""
+
+    def declare():
+        from competitions.models import Tournament
+
+        api.force_authenticate(registry.users["club_manager"])
+        response = api.post(
+            "/api/tournaments/",
+            {"name": "Open de Lyon", "date": "2026-12-05", "venue": "Lyon", "format": "individual",
+             "organizer_kind": "club", "organizer_number": 101, "arbiter_licence_number": 1002},
+            format="json",
+        )  # fmt: skip
+        assert response.status_code == 201, response.json()
+        return Tournament.objects.get(pk=response.json()["id"])
+
+    return declare

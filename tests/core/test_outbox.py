@@ -94,19 +94,11 @@ def test_two_senders_never_send_one_row_twice(registry):
     assert outbox_send(message.pk) == "taken"
 
 
-def _tournament_with_results(api, registry) -> Tournament:
+def _tournament_with_results(api, registry, declare_tournament) -> Tournament:
     for i in range(12):
         player = Player.objects.create(licence_number=5001 + i, last_name=f"N{i}", first_name="P")
         Licence.objects.create(player=player, season=registry.season, club=registry.clubs[101])
-    api.force_authenticate(registry.users["club_manager"])
-    response = api.post(
-        "/api/tournaments/",
-        {"name": "Open de Lyon", "date": "2026-12-05", "venue": "Lyon", "format": "individual",
-         "organizer_kind": "club", "organizer_number": 101, "arbiter_licence_number": 1002},
-        format="json",
-    )  # fmt: skip
-    assert response.status_code == 201, response.json()
-    tournament = Tournament.objects.get(pk=response.json()["id"])
+    tournament = declare_tournament()
     totals = [900, 700, 500, 300, 100, 50, 0, -50, -100, -300, -900, -1200]
     document = {
         "format_version": 1,
@@ -124,9 +116,9 @@ def _tournament_with_results(api, registry) -> Tournament:
 
 @pytest.mark.django_db(transaction=True)
 def test_homologation_with_the_broker_down_answers_200_then_the_sweep_sends_its_update(
-    api, registry, celery_worker_process, wait_for
+    api, registry, declare_tournament, celery_worker_process, wait_for
 ):
-    tournament = _tournament_with_results(api, registry)
+    tournament = _tournament_with_results(api, registry, declare_tournament)
     api.force_authenticate(registry.users["zone_staff"])
     with broker(_closed_port_url()):
         response = api.post(f"/api/tournaments/{tournament.pk}/homologate/")

@@ -29,19 +29,12 @@ def document(totals):
 
 
 @pytest.fixture
-def two_revisions(api, registry) -> Tournament:
+def two_revisions(api, registry, declare_tournament) -> Tournament:
     """A tournament whose results were submitted twice: revisions 1 and 2."""
     for i in range(12):
         player = Player.objects.create(licence_number=5001 + i, last_name=f"N{i}", first_name="P")
         Licence.objects.create(player=player, season=registry.season, club=registry.clubs[101])
-    api.force_authenticate(registry.users["club_manager"])
-    response = api.post(
-        "/api/tournaments/",
-        {"name": "Open de Lyon", "date": "2026-12-05", "venue": "Lyon", "format": "individual",
-         "organizer_kind": "club", "organizer_number": 101, "arbiter_licence_number": 1002},
-        format="json",
-    )  # fmt: skip
-    tournament = Tournament.objects.get(pk=response.json()["id"])
+    tournament = declare_tournament()
     url = f"/api/tournaments/{tournament.pk}/results/"
     assert api.post(url, document(TOTALS), format="json").status_code == 201
     corrected = [TOTALS[1], TOTALS[0], *TOTALS[2:]]  # the first two swapped

@@ -60,16 +60,8 @@ def players(registry):
 
 
 @pytest.fixture
-def tournament(api, registry):
-    api.force_authenticate(registry.users["club_manager"])
-    response = api.post(
-        "/api/tournaments/",
-        {"name": "Open de Lyon", "date": "2026-12-05", "venue": "Lyon", "format": "individual",
-         "organizer_kind": "club", "organizer_number": 101, "arbiter_licence_number": 1002},
-        format="json",
-    )  # fmt: skip
-    assert response.status_code == 201, response.json()
-    return Tournament.objects.get(pk=response.json()["id"])
+def tournament(declare_tournament):
+    return declare_tournament()
 
 
 def submit(api, tournament, document, **kwargs):
