@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from core.digits import ascii_digits
 from federation.access import Scope, sees_private_data
 from federation.models import Licence, Player, Season
 
@@ -36,7 +37,7 @@ def search_licences(qs: QuerySet[Licence], text: str) -> QuerySet[Licence]:
     text = text.strip()
     if not text:
         return qs
-    if text.isascii() and text.isdigit():  # "²" is a digit to isdigit(), not to int()
+    if ascii_digits(text):
         return qs.filter(player__licence_number=int(text))
     for word in text.split():
         qs = qs.filter(Q(player__last_name__icontains=word) | Q(player__first_name__icontains=word))

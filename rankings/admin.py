@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from competitions.models import Tournament
+from core.digits import ascii_digits
 from core.errors import PermissionDenied
 from core.problems import RuleViolation
 from rankings.manual_placements import manual_placement_remove, manual_placement_set
@@ -82,7 +83,7 @@ class TournamentFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         value = self.value()
-        if value and value.isascii() and value.isdigit():
+        if value and ascii_digits(value):
             return queryset.filter(tournament_id=int(value))
         return queryset
 

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
+from core.digits import ascii_digits
 from federation.access import scope_of
 from federation.models import Committee, Player, Season
 from rankings import selectors
@@ -116,7 +117,7 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
 def ranking_page(request):
     """/classement/: the national ranking, with search and filters."""
     query = (request.GET.get("q") or "").strip()
-    if query.isascii() and query.isdigit() and "page" not in request.GET:
+    if ascii_digits(query) and "page" not in request.GET:
         url = reverse("ranking-player-page", args=[int(query)])
         if request.GET.get("saison"):
             url += "?" + urlencode({"saison": request.GET["saison"]})

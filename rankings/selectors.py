@@ -22,6 +22,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from core.digits import ascii_digits
 from federation.models import Club, Committee, Licence, Player, Season
 from federation.selectors import current_season
 from rankings.models import (
@@ -115,7 +116,7 @@ def ranking_entries(snapshot: RankingSnapshot, filters: RankingFilter) -> QueryS
     if filters.series is not None:
         entries = entries.filter(series=filters.series)
     text = filters.query.strip()
-    if text.isascii() and text.isdigit():  # "²" is a digit to isdigit(), not to int()
+    if ascii_digits(text):
         entries = entries.filter(licence_number=int(text))
     elif text:
         for word in fold(text).split():

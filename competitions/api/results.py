@@ -24,6 +24,7 @@ from competitions.api.tournament_serializers import TournamentOut
 from competitions.championships.stage_results import stage_homologate, stage_results_submit
 from competitions.models import ChampionshipStage, ResultRevision, Tournament
 from competitions.tournaments import access, homologation, selectors, submission
+from core.digits import ascii_digits
 from core.parsers import JSONParser
 from core.problems import RuleViolation
 from federation.access import scope_of
@@ -199,7 +200,7 @@ def reviewed_revision(request) -> int | None:
     header = request.headers.get("If-Match", "").strip()
     if header and header != "*":
         tag = header.removeprefix("W/").strip('"')
-        if not (tag.isascii() and tag.isdigit()):
+        if not ascii_digits(tag):
             raise RuleViolation.single(
                 "If-Match", "invalid", 'If-Match must be the ETag of a revision, such as "3".'
             )

@@ -10,6 +10,7 @@ from rest_framework import generics, permissions, viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.digits import ascii_digits
 from federation import selectors
 from federation.access import scope_of, sees_private_data
 from federation.api.serializers import (
@@ -97,9 +98,9 @@ class LicenseeList(generics.ListAPIView):
             raise Http404("Unknown season.")
         qs = selectors.licences_for_season(season)
         club, committee = params.get("club", ""), params.get("committee", "")
-        if club.isascii() and club.isdigit():  # "²" is a digit to isdigit(), not to int()
+        if ascii_digits(club):
             qs = qs.filter(club__number=int(club))
-        if committee.isascii() and committee.isdigit():
+        if ascii_digits(committee):
             qs = qs.filter(club__committee__number=int(committee))
         return selectors.search_licences(qs, params.get("search", ""))
 

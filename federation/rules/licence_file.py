@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
+from core.digits import ascii_digits
 from core.problems import Problem, RuleViolation
 
 REQUIRED_COLUMNS = ("licence_number", "last_name", "first_name", "birth_date", "club_number")
@@ -489,7 +490,7 @@ class _LineChecker:
     @staticmethod
     def _number(fail: _Fail, label: str) -> Callable[[str, str], int | None]:
         def read(column: str, raw: str) -> int | None:
-            if not (raw.isascii() and raw.isdigit()):
+            if not ascii_digits(raw):
                 fail(column, "not_a_number", f"« {raw} » is not a {label}: digits only.")
                 return None
             number = int(raw)
