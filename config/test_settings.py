@@ -18,3 +18,7 @@ REST_FRAMEWORK = {
         "token_failures": "1000000/minute",
     },
 }
+
+# A message code without French text, or a placeholder without its value, raises in the
+# suite instead of falling back to English (core/messages).
+MESSAGES_STRICT = True

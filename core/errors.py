@@ -10,15 +10,25 @@ No Django import here: rules packages and services alike may raise them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 class ServiceError(Exception):
     """A refusal by a service: ``code`` is stable and machine-readable, the message for a person."""
 
     code = "service_error"
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        params: Mapping[str, object] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.params: Mapping[str, object] = params or {}
+        """The values the message names, for its French text (:mod:`core.messages`)."""
         if code is not None:
             self.code = code
 

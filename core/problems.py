@@ -12,7 +12,8 @@ No Django import here: the pure packages (``competitions.rules.engine``,
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import dataclasses
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 
@@ -23,6 +24,12 @@ class Problem:
     field: str
     code: str
     message: str
+    params: Mapping[str, object] = dataclasses.field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+    """The values the message names (``{"table": 3, "sum": 20}``), so that the Django
+    layer can say the same thing in French by ``code`` (:mod:`core.messages`); the
+    ``message`` itself stays English developer text."""
 
 
 class RuleViolation(ValueError):
@@ -37,5 +44,7 @@ class RuleViolation(ValueError):
         super().__init__("; ".join(f"{p.field}: {p.message}" for p in self.problems))
 
     @classmethod
-    def single(cls, field: str, code: str, message: str) -> RuleViolation:
-        return cls(Problem(field=field, code=code, message=message))
+    def single(
+        cls, field: str, code: str, message: str, params: Mapping[str, object] | None = None
+    ) -> RuleViolation:
+        return cls(Problem(field=field, code=code, message=message, params=params or {}))
