@@ -146,3 +146,15 @@ def test_home_for_a_signed_in_person(client, registry):
     assert "Mon espace" in html
     assert "Se déconnecter" in html
     assert "Connecté en tant que club_manager" in html
+
+
+def test_the_footer_switches_the_language(client, registry):
+    home = client.get("/").content.decode()
+    assert 'action="/i18n/setlang/"' in home
+    assert '<button type="submit" name="language" value="en" lang="en">English</button>' in home
+    response = client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    assert response["Location"] == "/"
+    english = client.get("/").content.decode()
+    assert '<html lang="en">' in english
+    assert "Latest homologated tournaments" in english
+    assert '<button type="submit" name="language" value="fr" lang="fr">Français</button>' in english
