@@ -452,6 +452,11 @@ class _SeasonPool:
             if player.pk in committee_of:
                 self.arbiters[committee_of[player.pk]].append(player)
         self.everyone = [p for players in self.players.values() for p in players]
+        self.cum_weights = {
+            committee_id: list(accumulate(self.weights[p.pk] for p in players))
+            for committee_id, players in self.players.items()
+        }
+        self.everyone_cum_weights = list(accumulate(self.weights[p.pk] for p in self.everyone))
 
     def licensed(self, player: Player) -> bool:
         return player.pk in self.weights
@@ -475,10 +480,11 @@ class _SeasonPool:
         taken = set(chosen) | exclude
         local = self.players[committee_id]
         while len(chosen) < count:
-            pool = local
             if self.rng.random() < FROM_ELSEWHERE_SHARE or len(local) < 2 * count:
-                pool = self.everyone
-            player = self.rng.choices(pool, weights=[self.weights[p.pk] for p in pool])[0]
+                pool, cum_weights = self.everyone, self.everyone_cum_weights
+            else:
+                pool, cum_weights = local, self.cum_weights[committee_id]
+            player = self.rng.choices(pool, cum_weights=cum_weights)[0]
             if player not in taken:
                 taken.add(player)
                 chosen.append(player)
