@@ -51,9 +51,9 @@ class PlayedTournament:
 
     def results_document(self) -> dict[str, Any]:
         """The JSON results document: position scores, totals, places (1224)."""
-        entries = []
+        entries: list[dict[str, Any]] = []
         for k, team in enumerate(self.entries):
-            players = []
+            players: list[dict[str, Any]] = []
             for j, player in enumerate(team):
                 rows = sorted(self.scores[(k, j)])
                 players.append(
@@ -67,17 +67,11 @@ class PlayedTournament:
                         ],
                     }
                 )
-            entries.append(
-                {
-                    "number": k + 1,
-                    "place": 0,
-                    "total": sum(p["total"] for p in players),
-                    "players": players,
-                }
-            )
-        totals = sorted((-e["total"] for e in entries))
+            total = sum(int(p["total"]) for p in players)
+            entries.append({"number": k + 1, "place": 0, "total": total, "players": players})
+        totals = sorted(-int(e["total"]) for e in entries)
         for entry in entries:
-            entry["place"] = 1 + totals.index(-entry["total"])
+            entry["place"] = 1 + totals.index(-int(entry["total"]))
         return {"format_version": 1, "sessions": self.sessions, "entries": entries}
 
     def corrected(self, rng: random.Random) -> PlayedTournament:

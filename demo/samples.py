@@ -134,9 +134,8 @@ def _renamed(value: Any, renamed: dict[int | str, Player]) -> Any:
 def _dumps(value: Any, indent: str = "") -> str:
     """JSON as the samples are written: an object or array holding no other on one line,
     the others one item a line, two spaces deep."""
-    if not isinstance(value, dict | list) or not any(
-        isinstance(item, dict | list) for item in (value.values() if isinstance(value, dict) else value)
-    ):
+    items = value.values() if isinstance(value, dict) else value
+    if not isinstance(value, dict | list) or not any(isinstance(i, dict | list) for i in items):
         return json.dumps(value, ensure_ascii=False)
     inner = indent + "  "
     if isinstance(value, dict):

@@ -27,10 +27,10 @@ from itertools import accumulate
 from django.test.utils import override_settings
 
 from competitions.models import (
-    ChampionshipEntry,
-    ChampionshipStage,
     Championship,
+    ChampionshipEntry,
     ChampionshipRulesVersion,
+    ChampionshipStage,
     CommitteeQuota,
     OrganizerKind,
     Qualification,
@@ -149,9 +149,7 @@ class DemoTournaments:
     """Season name → players in its live ranking."""
 
     def counts(self) -> dict[str, int]:
-        counts = {
-            f"tournaments {season} {state}": n for (season, state), n in sorted(self.by_state.items())
-        }
+        counts = {f"tournaments {s} {state}": n for (s, state), n in sorted(self.by_state.items())}
         for season, n in self.official.items():
             counts[f"official ranking {season}"] = n
         for season, n in self.live.items():
@@ -181,23 +179,28 @@ def build_demo_tournaments(
     )
     loaded.official[previous.name] = RankingEntry.objects.filter(snapshot=official).count()
     full_recompute(season=current)
-    state = SeasonRanking.objects.get(season=current)
-    loaded.live[current.name] = RankingEntry.objects.filter(snapshot_id=state.live_id).count()
+    live = SeasonRanking.objects.get(season=current).live_id
+    loaded.live[current.name] = RankingEntry.objects.filter(snapshot_id=live).count()
     return loaded
 
 
 def _load(plan: _Plan, users: dict[str, User], committee_1: int, rng: random.Random) -> str:
     """Declare, submit and judge one tournament as its organiser and the staff would."""
     organizer = plan.organizer
-    is_club = isinstance(organizer, Club)
     declarer = users[plan.declared_by]
     tournament, _created = tournament_declare(
         declaration=Declaration(
             name=plan.name,
             date=plan.date,
-            venue=f"Salle des fêtes, {organizer.city}" if is_club else "Maison des comités",
+            venue=(
+                f"Salle des fêtes, {organizer.city}"
+                if isinstance(organizer, Club)
+                else f"Maison des comités, {organizer.name}"
+            ),
             format=plan.format.value,
-            organizer_kind=OrganizerKind.CLUB if is_club else OrganizerKind.COMMITTEE,
+            organizer_kind=(
+                OrganizerKind.CLUB if isinstance(organizer, Club) else OrganizerKind.COMMITTEE
+            ),
             organizer_number=organizer.number,
             arbiter_licence_number=plan.arbiter.licence_number,
             planned_sessions=plan.sessions,
@@ -506,10 +509,8 @@ def reset_competitions() -> dict[str, int]:
     with override_settings(SIMPLE_HISTORY_ENABLED=False):
         for model in models:
             _total, per_model = model.objects.all().delete()
-            deleted[model._meta.verbose_name_plural] = per_model.get(model._meta.label, 0)
+            deleted[str(model._meta.verbose_name_plural)] = per_model.get(model._meta.label, 0)
             history = getattr(model, "history", None)
             if history is not None:
                 history.all().delete()
     return deleted
-
-
