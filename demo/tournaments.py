@@ -36,6 +36,7 @@ from competitions.models import (
     Qualification,
     RegionalChampionship,
     RegionalRulesVersion,
+    ResultRevision,
     StagePenalty,
     StageSeating,
     TeamFlag,
@@ -504,9 +505,11 @@ def reset_competitions() -> dict[str, int]:
         SeasonStanding, PlayerSeasonTotal, Allocation,
         StagePenalty, StageSeating, TeamFlag, Qualification, ChampionshipEntry, CommitteeQuota,
         ChampionshipStage, RegionalRulesVersion, RegionalChampionship, Championship,
-        ChampionshipRulesVersion, Tournament, RulebookVersion, SeriesPolicyVersion,
+        ChampionshipRulesVersion, ResultRevision, Tournament, RulebookVersion, SeriesPolicyVersion,
     )  # fmt: skip
     with override_settings(SIMPLE_HISTORY_ENABLED=False):
+        # A homologated tournament points at its revision, which points back at it.
+        Tournament.objects.update(homologated_revision=None, status=TournamentStatus.DECLARED)
         for model in models:
             _total, per_model = model.objects.all().delete()
             deleted[str(model._meta.verbose_name_plural)] = per_model.get(model._meta.label, 0)
