@@ -72,6 +72,8 @@ class Command(BaseCommand):
                 "seed_demo refuses to run with DJANGO_DEBUG off: the demo users' password "
                 "and API token are published in the README, so they never exist in production."
             )
+        if options["tournaments"] < 0:  # before --reset deletes anything
+            raise CommandError("--tournaments must be 0 or more.")
         started = time.perf_counter()
         with transaction.atomic():
             if registry_is_populated():
@@ -100,8 +102,6 @@ class Command(BaseCommand):
                 )
             except ValueError as exc:  # sizes out of range
                 raise CommandError(str(exc)) from exc
-            if options["tournaments"] < 0:
-                raise CommandError("--tournaments must be 0 or more")
             tournaments = build_demo_tournaments(registry, tournaments=options["tournaments"])
             championships = build_demo_championships(registry)
         elapsed = time.perf_counter() - started
