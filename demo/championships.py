@@ -168,9 +168,12 @@ def build_demo_championships(registry: DemoRegistry) -> DemoChampionships:
     final = stage(ChampionshipKind.DUO, "regional_final", dt.date(year, 12, 13))
     enter(final, duos[:10])
 
-    # Individual: semi-final in February, final in March, entries open.
+    # Individual: semi-final in February (`joueur` entered), final in March, entries open.
+    joueur = registry.users["joueur"].user.player
+    others = [p for p in players if p != joueur]
+    field_ = ([joueur] if joueur in players else []) + rng.sample(others, min(len(others), 27))
     individual = stage(ChampionshipKind.INDIVIDUAL, "regional_semi_final", dt.date(year + 1, 2, 7))
-    enter(individual, [[p] for p in rng.sample(players, min(len(players), 28))])
+    enter(individual, [[p] for p in field_])
     stage(ChampionshipKind.INDIVIDUAL, "regional_final", dt.date(year + 1, 3, 14))
 
     # Seniors: the regional final in March, those 60 or more on 31 December.

@@ -10,6 +10,7 @@ import pytest
 
 from competitions.models import (
     Championship,
+    ChampionshipEntry,
     ChampionshipStage,
     RegionalRulesVersion,
     ResultRevision,
@@ -169,3 +170,6 @@ def test_championships_are_under_way(demo):
     assert [s.kind for s in played] == ["regional_semi_final"]
     assert Allocation.objects.filter(tournament=played[0].tournament, current=True).exists()
     assert sum(s.entries.count() for s in stages) == sum(demo.championships.entries.values()) > 0
+    # `joueur` finds an entry of their own (GET /api/championships/me/).
+    joueur = demo.registry.users["joueur"].user.player
+    assert ChampionshipEntry.objects.filter(players__player=joueur).exists()
