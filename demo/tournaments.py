@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 
 from django.test.utils import override_settings
+from django.utils import translation
 
 from competitions.models import (
     Championship,
@@ -512,7 +513,9 @@ def reset_competitions() -> dict[str, int]:
         Tournament.objects.update(homologated_revision=None, status=TournamentStatus.DECLARED)
         for model in models:
             _total, per_model = model.objects.all().delete()
-            deleted[str(model._meta.verbose_name_plural)] = per_model.get(model._meta.label, 0)
+            with translation.override("en"):  # as the registry's counts
+                label = str(model._meta.verbose_name_plural)
+            deleted[label] = per_model.get(model._meta.label, 0)
             history = getattr(model, "history", None)
             if history is not None:
                 history.all().delete()
