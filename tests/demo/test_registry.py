@@ -321,3 +321,12 @@ def test_the_demo_is_refused_with_debug_off(settings):
     assert not registry_is_populated()
     assert not User.objects.filter(username="club").exists()
     assert not AuthToken.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_command_refuses_when_a_demo_username_is_someone_elses_account():
+    User.objects.create_user("admin", email="boss@fft.example", password="not-the-demo-one")
+    with pytest.raises(CommandError, match="admin already existed"):
+        call_command("seed_demo", *SEED_SMALL, stdout=StringIO())
+    assert not registry_is_populated()  # one transaction: nothing half-written
+    assert not Tournament.objects.exists()

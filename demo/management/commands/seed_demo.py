@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.db.models import ProtectedError
 
+from core.errors import PermissionDenied
 from demo.championships import build_demo_championships
 from demo.registry import (
     DEFAULT_CLUBS,
@@ -102,8 +103,15 @@ class Command(BaseCommand):
                 )
             except ValueError as exc:  # sizes out of range
                 raise CommandError(str(exc)) from exc
-            tournaments = build_demo_tournaments(registry, tournaments=options["tournaments"])
-            championships = build_demo_championships(registry)
+            try:
+                tournaments = build_demo_tournaments(registry, tournaments=options["tournaments"])
+                championships = build_demo_championships(registry)
+            except PermissionDenied as exc:  # a demo username taken by an account of its own
+                kept = ", ".join(n for n, demo in registry.users.items() if not demo.created)
+                raise CommandError(
+                    f"The demo users act through the services with their roles, but {kept} "
+                    f"already existed without them ({exc}). Rename or delete those accounts."
+                ) from exc
         elapsed = time.perf_counter() - started
 
         self.stdout.write(
