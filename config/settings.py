@@ -309,3 +309,17 @@ SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# The site's address, for the links in e-mails sent by background tasks (no request there).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+# E-mail (the "accounts" branch owns this block: SMTP in production): the console by
+# default, files in EMAIL_FILE_PATH when set (the real-worker e-mail test reads them).
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.filebased.EmailBackend"
+    if EMAIL_FILE_PATH
+    else "django.core.mail.backends.console.EmailBackend"
+)
+DEFAULT_FROM_EMAIL = os.environ.get(
+    "DEFAULT_FROM_EMAIL", "Fédération Française de Tarot <ne-pas-repondre@localhost>"
+)
