@@ -36,22 +36,22 @@ class TournamentFilterForm(forms.Form):
     """The filters of "Mes tournois", read from the query string."""
 
     season = forms.ModelChoiceField(
-        label=_("season"), queryset=Season.objects.all(), required=False, to_field_name="name"
+        label=_("Season"), queryset=Season.objects.all(), required=False, to_field_name="name"
     )
     club = forms.ModelChoiceField(
-        label=_("club"), queryset=Club.objects.none(), required=False, to_field_name="number"
+        label=_("Club"), queryset=Club.objects.none(), required=False, to_field_name="number"
     )
     status = forms.ChoiceField(
-        label=_("state"), choices=[("", "—"), *TournamentStatus.choices], required=False
+        label=_("State"), choices=[("", "—"), *TournamentStatus.choices], required=False
     )
     format = forms.ChoiceField(
-        label=_("format"), choices=[("", "—"), *TournamentFormat.choices], required=False
+        label=_("Format"), choices=[("", "—"), *TournamentFormat.choices], required=False
     )
     date_from = forms.DateField(
-        label=_("from"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     date_to = forms.DateField(
-        label=_("to"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
 
     def __init__(self, *args, scope: Scope, **kwargs) -> None:
