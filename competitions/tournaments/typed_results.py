@@ -305,7 +305,7 @@ def type_results(request, pk: int):
             status = 400
     located = context.pop("problems", None)
     if located is not None:
-        context["problems"] = _texts(located.general)
+        context.update(refused=True, problems=_texts(located.general))
         for i, form in enumerate(sessions.forms):
             form.problems = _texts(located.sessions.get(i, []))
         for i, form in enumerate(entries.forms):
