@@ -80,7 +80,9 @@ def tournament_decision_send(
     }
     with translation.override(settings.LANGUAGE_CODE):
         subject = " ".join(
-            render_to_string("competitions/email/tournament_decision_subject.txt", context).split()
+            render_to_string("competitions/email/tournament_decision_subject.txt", context)
+            .strip()
+            .splitlines()
         )
         body = render_to_string("competitions/email/tournament_decision.txt", context)
     messages = [EmailMessage(subject, body, to=[address]) for address in addresses]

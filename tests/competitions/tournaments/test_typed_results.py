@@ -71,7 +71,7 @@ def form_data(rows: list[dict], *, tables=3, tables_of_three=0, deals=20, action
     return data
 
 
-def twelve_rows(totals=TOTALS, **changes) -> list[dict]:
+def twelve_rows(totals=TOTALS) -> list[dict]:
     return [
         {"licence_1": 5001 + i, "name_1": f"Joueur{i + 1} Camille", "total": total}
         for i, total in enumerate(totals)
