@@ -154,11 +154,11 @@ def test_the_list_is_paginated_in_a_bounded_number_of_queries(
     for i in range(60):
         make(registry, f"Tournoi {i:02d}", club=101 + (i % 2), date=dt.date(2026, 9, 1 + i % 28))
     client.force_login(registry.users["committee_staff"])
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(8):
         first = client.get("/tournois/")
     assert len(first.context["page"].object_list) == 25
     assert first.context["page"].paginator.count == 60
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(8):
         last = client.get("/tournois/?club=101&page=2")
     assert len(last.context["page"].object_list) == 5
     assert 'href="?club=101&amp;page=1"' in last.content.decode()
@@ -218,7 +218,7 @@ def test_refused_homologated_then_corrected_the_page_tells_who_and_why(
     url = f"/api/tournaments/{submitted_tournament.pk}/results/"
     assert api.post(url, twelve_results(), format="json").status_code == 200
     tournament_homologate(tournament=submitted_tournament, by=staff)
-    with django_assert_max_num_queries(16):
+    with django_assert_max_num_queries(10):
         response = client.get(f"/tournois/{submitted_tournament.pk}/")
     page = response.content.decode()
     assert "homologué" in page.lower()
