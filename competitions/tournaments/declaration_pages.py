@@ -74,7 +74,7 @@ class DeclarationForm(forms.Form):
     name = forms.CharField(label=_("Tournament name"), max_length=200)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     venue = forms.CharField(
-        label=_("Place"),
+        label=_("Venue"),
         max_length=200,
         help_text=_("One place: every table plays there, at the same time."),
     )

@@ -248,3 +248,10 @@ def test_refused_homologated_then_corrected_the_page_tells_who_and_why(
     first = response.context["results"][0]
     assert first["players"][0]["licence_number"] == 5002
     assert first["players"][0]["pcn"] == 120
+
+
+def test_an_empty_list_says_so(client, registry, federation_calendar):
+    client.force_login(registry.users["club_manager"])
+    response = client.get("/tournois/?format=team4")
+    assert response.status_code == 200
+    assert "Aucun tournoi ne correspond." in response.content.decode()

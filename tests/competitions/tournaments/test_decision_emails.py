@@ -121,7 +121,7 @@ def test_a_committee_s_tournament_emails_the_committee_s_staff(
     from competitions.tournaments.submission import results_submit
 
     tournament = Tournament.objects.create(
-        season=registry.season, name="Régional", date=dt.date(2026, 12, 6), venue="Lyon",
+        season=registry.season, name="Régional d'hiver", date=dt.date(2026, 12, 6), venue="Lyon",
         format="individual", organizer_kind="committee",
         organizer_committee=registry.committees[1], arbiter=registry.players[1002],
     )  # fmt: skip
@@ -129,6 +129,8 @@ def test_a_committee_s_tournament_emails_the_committee_s_staff(
     with django_capture_on_commit_callbacks(execute=True):
         tournament_homologate(tournament=tournament, by=registry.users["federation_staff"])
     assert [m.to for m in mail.outbox] == [["ccr@example.org"]]
+    subject = mail.outbox[0].subject  # plain text: nothing escaped as in HTML
+    assert subject == f"Tournoi «{NBSP}Régional d'hiver{NBSP}» du 06/12/2026{NBSP}: homologué"
 
 
 @pytest.mark.django_db
