@@ -255,3 +255,47 @@ def test_an_empty_list_says_so(client, registry, federation_calendar):
     response = client.get("/tournois/?format=team4")
     assert response.status_code == 200
     assert "Aucun tournoi ne correspond." in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("role", "status"),
+    [
+        ("club_manager", 200),
+        ("committee_staff", 200),
+        ("zone_staff", 200),
+        ("federation_staff", 200),
+        ("player", 404),
+        ("arbiter", 404),
+    ],
+)
+def test_the_tournament_page_per_role(client, registry, role, status):
+    tournament = make(registry, "Open du club 101", club=101)
+    client.force_login(registry.users[role])
+    assert client.get(f"/tournois/{tournament.pk}/").status_code == status
+    assert client.get(f"/tournois/{tournament.pk}/saisie/").status_code == status
+
+
+def test_staff_of_another_committee_or_zone_do_not_see_it(client, registry):
+    from federation.models import Role, RoleAssignment, User
+
+    tournament = make(registry, "Open du club 101", club=101)
+    breton = User.objects.create_user("breton")
+    RoleAssignment.objects.create(
+        user=breton, role=Role.COMMITTEE_STAFF, committee=registry.committees[2]
+    )
+    west = User.objects.create_user("ouest")
+    RoleAssignment.objects.create(user=west, role=Role.ZONE_STAFF, zone=registry.zones[2])
+    for user in (breton, west):
+        client.force_login(user)
+        assert client.get(f"/tournois/{tournament.pk}/").status_code == 404
+        assert "Open du club 101" not in client.get("/tournois/").content.decode()
+
+
+def test_anonymous_is_sent_to_sign_in_from_every_page(client, registry):
+    tournament = make(registry, "Open du club 101", club=101)
+    for url in (
+        "/tournois/declarer/",
+        f"/tournois/{tournament.pk}/",
+        f"/tournois/{tournament.pk}/saisie/",
+    ):
+        assert client.get(url).status_code == 302
