@@ -347,6 +347,7 @@ _DEFAULT = Rulebook(
             (41, 52, 1000, 0),
             # Printed "43ème au 86ème": read as 53rd to 86th (the range after 41–52).
             (53, 86, 750, 0),
+            (87, 172, 500, 0),
         ),
     ),
     homologation=Homologation(
