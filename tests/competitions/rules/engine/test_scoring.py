@@ -685,3 +685,30 @@ def test_marks_for_shares_the_attack(size, partner, taker_mark):
     marks = marks_for(size, E, partner, 10)
     assert marks[E] == 10 * taker_mark
     assert sum(marks.values()) == 0
+
+
+@pytest.mark.parametrize(
+    ("size", "shown", "possible"),
+    [
+        # the poignées of a deal show at most 22 cards: the 21 trumps and the excuse, which
+        # stands in for a trump in one poignée only
+        (THREE, (18,), True),
+        (THREE, (13, 13), False),  # so one poignée at most at 3 players
+        (FOUR, (15,), True),
+        (FOUR, (10, 10), True),
+        (FOUR, (10, 13), False),
+        (FOUR, (10, 10, 10), False),
+        (FIVE, (8, 13), True),
+        (FIVE, (10, 10), True),
+        (FIVE, (10, 13), False),
+        (FIVE, (8, 8, 8), False),
+    ],
+)
+def test_poignees_of_a_deal_share_the_22_trumps(size, shown, possible):
+    poignees = tuple(
+        Poignee(seat, trumps) for seat, trumps in zip(seats(size), shown, strict=False)
+    )
+    deal = Deal(size, Contract.GARDE, E, oudlers=2, attack_points=50, poignees=poignees)
+    assert (("poignees", "poignees_exceed_trumps") not in codes(deal)) is possible
+    if possible:
+        assert codes(deal) == set()
