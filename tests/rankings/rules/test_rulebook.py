@@ -103,9 +103,9 @@ def test_json_round_trip() -> None:
     data = json.loads(json.dumps(RULEBOOK.to_dict()))
     assert data["reduction"]["coefficient_at_reference"] == "0.69"
     assert data["national_finals"]["seniors"][-1] == {
-        "first": 53,
-        "last": 86,
-        "pcn": 750,
+        "first": 87,
+        "last": 172,
+        "pcn": 500,
         "pp": 0,
     }
     assert Rulebook.from_dict(data) == RULEBOOK
