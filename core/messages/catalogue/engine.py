@@ -51,6 +51,7 @@ FRENCH: dict[str, str] = {
     "no_positions": "{positions} positions demandées : un tournoi se joue en 1 position au moins.",
     "beyond_printed_movement": "À {tables} tables, le mouvement du règlement est donné pour {limit} positions au plus.",
     "no_short_table_choice": "Avec {players} joueurs, {short_tables} tables jouent à 3, et aucun choix des places Nord à retirer n’évite à un joueur une seconde table de 3.",
+    "removed_seats_meet": "Avec {players} joueurs, {short_tables} tables jouent à 3, et tout choix des places Nord à retirer réunit deux places retirées à une même table, soit une table de 2 joueurs.",
     "position_numbering": "La position d’indice {index} porte le numéro {position} ; les positions sont numérotées à partir de 1, dans l’ordre.",
     "table_numbering": "Les tables de la position {position} doivent être numérotées de 1 à {tables}, dans l’ordre.",
     "vacant_number_seated": "Le numéro {number} est placé à la table {table} en position {position}, mais sa place a été retirée (table de 3 joueurs).",
