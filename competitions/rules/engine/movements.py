@@ -8,7 +8,8 @@ Chapter 2 of the regulations ("Mouvements des joueurs", pages 25-27 of Fascicule
   East up two, West down two, with special cases for 6, 8, 9, 10, 12, 14, 15, 16, 18 and 20
   tables;
 * tables of 3 players when the number of entrants is not a multiple of 4 (the North seat of
-  the highest tables is removed), page 17 ("Accueil des joueurs");
+  the highest tables is removed), page 17 ("Accueil des joueurs"); whether a player may sit
+  at one twice is the season's :class:`ShortTableRule`, and every repeat is reported;
 * team tournaments (duo and teams of 4), whose first played position is the second position
   of the movement, page 27.
 
