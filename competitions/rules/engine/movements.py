@@ -303,9 +303,11 @@ class MovementPlan:
     tables: int
     players: int
     vacant: tuple[int, ...]
-    """Starting numbers with no player: the North seats removed for tables of 3 players."""
+    """Starting numbers with no player: the North seats removed for tables of 3 players (with
+    an odd number of duos, the last duo's two seats)."""
     teams: tuple[tuple[int, ...], ...]
-    """Partners by starting number (duo: N/S or E/W of a table; team of 4: a whole table)."""
+    """Partners by starting number (duo: N/S or E/W of a table; team of 4: a whole table);
+    a removed duo is not listed."""
     repeats_allowed: bool
     """True only for the printed 3-table Howell, which itself repeats meetings."""
     short_table_rule: ShortTableRule
@@ -477,14 +479,24 @@ def _check_request(
                 {"players": players, "tables": tables, "max_tables": settings.max_tables},
             )
         )
-    if format is not Format.INDIVIDUAL and players % 4:
+    if format is Format.DUO and players % 2:
+        problems.append(
+            Problem(
+                "players",
+                "incomplete_duos",
+                f"{players} players do not make whole duos: a duo tournament seats an even "
+                "number of players.",
+                {"players": players},
+            )
+        )
+    elif format is Format.TEAM4 and players % 4:
         problems.append(
             Problem(
                 "players",
                 "incomplete_team_tables",
                 f"{players} players do not fill whole tables of 4: in a {format} tournament "
-                "each team starts together at one table (a duo as N/S or E/W) and the "
-                "regulations give no table of 3 players for team tournaments.",
+                "each team of 4 starts together at one table and the regulations give no "
+                "table of 3 players for team tournaments.",
                 {"players": players},
             )
         )
@@ -539,7 +551,15 @@ def _attempt(
     played = rows[first_row - 1 :]
     short = 4 * tables - players
     strict = settings.short_table_rule is ShortTableRule.STRICT and not repeats_allowed
-    vacant = _choose_vacancies(played, tables, short, strict=strict)
+    teams = _teams(tables, format, howell)
+    vacant: tuple[int, ...] | None
+    if format is Format.DUO and short:
+        # An odd number of duos: the last duo (East/West of the highest table) is removed.
+        # Its seats move apart (+2, -2), which seats fewer players twice at a table of 3
+        # than removing North/South (North's empty seat stays while South's visits).
+        vacant = teams[-1]
+    else:
+        vacant = _choose_vacancies(played, tables, short, strict=strict)
     if vacant is None:
         if strict and _choose_vacancies(played, tables, short, strict=False) is not None:
             return (
@@ -572,7 +592,7 @@ def _attempt(
         tables=tables,
         players=players,
         vacant=tuple(sorted(vacant)),
-        teams=_teams(tables, format, howell),
+        teams=tuple(team for team in teams if set(vacant).isdisjoint(team)),
         repeats_allowed=repeats_allowed,
         short_table_rule=settings.short_table_rule,
         positions=seats,

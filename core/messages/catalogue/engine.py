@@ -48,6 +48,7 @@ FRENCH: dict[str, str] = {
     "too_few_players": "{players} joueurs ne suffisent pas pour un mouvement : les mouvements du règlement commencent à {min_tables} tables ({min_players} joueurs).",
     "too_many_players": "{players} joueurs demandent {tables} tables, mais le mouvement FFT n’est donné que jusqu’à {max_tables} tables.",
     "incomplete_team_tables": "{players} joueurs ne remplissent pas des tables de 4 : dans un tournoi par équipes, chaque équipe commence ensemble à une table (une doublette en N/S ou E/O), et le règlement ne prévoit pas de table de 3 joueurs.",
+    "incomplete_duos": "{players} joueurs ne forment pas des doublettes entières : un tournoi par doublettes réunit un nombre pair de joueurs.",
     "no_positions": "{positions} positions demandées : un tournoi se joue en 1 position au moins.",
     "beyond_printed_movement": "À {tables} tables, le mouvement du règlement est donné pour {limit} positions au plus.",
     "no_short_table_choice": "Avec {players} joueurs, {short_tables} tables jouent à 3, et aucun choix des places Nord à retirer n’évite à un joueur une seconde table de 3.",

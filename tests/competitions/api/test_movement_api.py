@@ -113,6 +113,18 @@ def test_six_duos_get_the_three_table_howell_and_its_repeated_meetings(api):
     assert sorted(sorted(n) for n in numbers.values()) == body["teams"]
 
 
+def test_seven_duos_play_with_the_last_duo_removed(api):
+    response = api.post(
+        PLAN, {"players": 14, "positions": 4, "format": "duo", "seed": 1}, format="json"
+    )
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["vacant_numbers"] == [15, 16]
+    assert len(body["teams"]) == 7
+    assert body["repeats"] == repeats_in(body)
+    assert len(body["seating"]) == 14
+
+
 def test_four_tables_with_two_tables_of_3_stop_before_a_table_of_2(api):
     response = api.post(PLAN, {"players": 14, "positions": 5}, format="json")
     assert response.status_code == 400

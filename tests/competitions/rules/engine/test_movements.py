@@ -408,10 +408,11 @@ def test_every_field_size_from_12_to_200_plans_or_is_refused_precisely(
     players: int, data: st.DataObject, format: Format, rule: ShortTableRule
 ) -> None:
     settings = MovementSettings(short_table_rule=rule)
-    if format is not INDIVIDUAL and players % 4:
+    if players % format.team_size:
         with pytest.raises(RuleViolation) as excinfo:
             max_positions(players, format, settings)
-        assert codes(excinfo) == [("players", "incomplete_team_tables")]
+        code = "incomplete_duos" if format is DUO else "incomplete_team_tables"
+        assert codes(excinfo) == [("players", code)]
         return
     maximum = max_positions(players, format, settings)
     if format is TEAM4 and players == 12:  # three teams cannot fill a table of 4 strangers
@@ -583,11 +584,31 @@ def test_every_duo_field_up_to_thirty_tables_has_a_movement(tables: int) -> None
     assert_valid(plan_movement(4 * tables, maximum, DUO), 4 * tables, maximum)
 
 
-@pytest.mark.parametrize(("players", "format"), [(42, DUO), (30, DUO), (43, TEAM4)])
-def test_team_entries_must_fill_whole_tables(players: int, format: Format) -> None:
+@pytest.mark.parametrize(
+    ("players", "format", "code"),
+    [
+        (43, DUO, "incomplete_duos"),
+        (31, DUO, "incomplete_duos"),
+        (43, TEAM4, "incomplete_team_tables"),
+        (42, TEAM4, "incomplete_team_tables"),
+    ],
+)
+def test_team_entries_must_be_whole_teams(players: int, format: Format, code: str) -> None:
     with pytest.raises(RuleViolation) as excinfo:
         plan_movement(players, 3, format)
-    assert codes(excinfo) == [("players", "incomplete_team_tables")]
+    assert codes(excinfo) == [("players", code)]
+
+
+@pytest.mark.parametrize(("players", "positions"), [(42, 6), (14, 4), (10, 5), (30, 5)])
+def test_an_odd_number_of_duos_removes_the_last_duo(players: int, positions: int) -> None:
+    plan = plan_movement(players, positions, DUO)
+    last = (4 * plan.tables - 1, 4 * plan.tables) if plan.tables > 3 else (10, 12)
+    assert plan.vacant == last
+    assert last not in plan.teams
+    assert len(plan.teams) == players // 2
+    assert all(len(plan.short_tables(p)) == 2 for p in range(1, positions + 1))
+    assert_valid(plan, players, positions)
+    assert max_positions(players, DUO) == positions
 
 
 # --- Refused requests -----------------------------------------------------------------------
@@ -601,10 +622,10 @@ def test_team_entries_must_fill_whole_tables(players: int, format: Format) -> No
         (601, 3, INDIVIDUAL, [("players", "too_many_players")]),
         (40, 0, INDIVIDUAL, [("positions", "no_positions")]),
         (
-            42,
+            43,
             0,
             DUO,
-            [("players", "incomplete_team_tables"), ("positions", "no_positions")],
+            [("players", "incomplete_duos"), ("positions", "no_positions")],
         ),
     ],
 )
