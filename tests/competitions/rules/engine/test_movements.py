@@ -3,7 +3,6 @@ team tournaments, and the plan checker."""
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from dataclasses import replace
 from itertools import combinations
@@ -640,11 +639,11 @@ def test_invalid_requests_are_refused_with_every_problem(
     assert codes(excinfo) == expected
 
 
-def test_a_huge_position_count_is_refused_quickly() -> None:
-    start = time.perf_counter()
-    with pytest.raises(RuleViolation):
+def test_a_huge_position_count_is_refused() -> None:
+    # How fast: benchmarks/engine_speed.py (the refusal does not loop over the positions).
+    with pytest.raises(RuleViolation) as excinfo:
         plan_movement(40, 10**9)
-    assert time.perf_counter() - start < 0.5
+    assert ("positions", "too_many_positions") in codes(excinfo)
 
 
 def test_settings_change_the_position_limit() -> None:
@@ -664,11 +663,12 @@ def test_personal_sheet_of_an_unknown_or_removed_number_is_refused() -> None:
         assert codes(excinfo) == [("number", "unknown_number")]
 
 
-def test_planning_thirty_tables_is_instant() -> None:
-    start = time.perf_counter()
+def test_thirty_tables_play_their_longest_movement() -> None:
+    # How fast: benchmarks/engine_speed.py.
     for short in range(4):
-        plan_movement(120 - short, max_positions(120 - short))
-    assert time.perf_counter() - start < 0.25
+        players = 120 - short
+        positions = max_positions(players)
+        assert_valid(plan_movement(players, positions), players, positions)
 
 
 # --- The checker ----------------------------------------------------------------------------
