@@ -1,5 +1,5 @@
-"""The players' pages, in French (English on request): search, the ranking with filters, a player's page
-with the PCN plot, a committee's and a club's ranking; a fixed number of queries."""
+"""The players' pages, in French (English on request): search, the ranking with filters,
+a player's page with the PCN plot, a committee's and a club's ranking; a fixed number of queries."""
 
 from __future__ import annotations
 
