@@ -155,7 +155,7 @@ def test_too_many_positions_is_refused_with_the_reason(api):
     assert response.status_code == 400
     error = response.json()["errors"][0]
     assert error["field"] == "positions"
-    assert "at most 6" in error["message"]
+    assert "au plus 6" in error["message"]
 
 
 def test_rank_with_penalty_abandon_and_article_29(api):
