@@ -459,7 +459,7 @@ def _check_points(value: object, size: TableSize, report: Report) -> Fraction | 
             "attack_points",
             "points_out_of_range",
             f"The 78 cards are worth {TOTAL_POINTS} points; the attack cannot make {value}.",
-            {"value": value, "total": TOTAL_POINTS},
+            {"value": float(points), "total": TOTAL_POINTS},
         )
         return None
     if (points * 2).denominator != 1:
@@ -467,7 +467,7 @@ def _check_points(value: object, size: TableSize, report: Report) -> Fraction | 
             "attack_points",
             "not_a_half_point",
             f"Points are counted to the half point at most; {value} is not.",
-            {"value": value},
+            {"value": float(points)},
         )
         return None
     if points.denominator != 1 and size == TableSize.FOUR:
@@ -476,7 +476,7 @@ def _check_points(value: object, size: TableSize, report: Report) -> Fraction | 
             "half_point_at_four_players",
             f"At 4 players the points are whole (the cards are counted two by two); only at "
             f"3 and 5 players is the count to the half point, so {value} is impossible.",
-            {"value": value},
+            {"value": float(points)},
         )
         return None
     return points
