@@ -146,7 +146,7 @@ def test_a_file_saved_by_french_excel_is_read_as_windows_1252():
     [
         (b"PK\x03\x04 a workbook", "csv_is_workbook"),
         ("record;name\n".encode("utf-16"), "csv_is_utf16"),
-        ("record;name\nplayer;Léa\nplayer;MULLER Léa\n".encode() + b"\xe9\n", "csv_mixed_encodings"),
+        ("record;name\nplayer;Léa\n".encode() + b"player;\xe9\n", "csv_mixed_encodings"),
         (b"record;name\nplayer;\x81\n", "csv_unknown_encoding"),
         (b"record\x00,x\n", "csv_not_text"),
     ],

@@ -134,16 +134,6 @@ def test_unknown_licence_numbers_are_refused_and_unlicensed_players_warned(resul
 
 
 def test_a_player_without_licence_number_is_ranked_without_points(results):
-    results["entries"][4]["players"][0]["licence_number"] = None
-    document = parse_json(results)
-    validated = validate(document, format="individual", licences=licensed(document))
-    assert [(w.field, w.code) for w in validated.warnings] == [
-        ("entries[4].players[0].licence_number", "no_licence_number"),
-    ]
-    assert len(validated.licensed) == 11
-
-
-def test_a_player_without_licence_number_is_ranked_without_points(results):
     player = results["entries"][3]["players"][0]
     player["licence_number"] = None
     player["name"] = "LEBLANC Hugo"
