@@ -1,8 +1,8 @@
 from django.urls import path
 
-from competitions.tournaments import pages
+from competitions.tournaments import pages, results_pages
 
 urlpatterns = [
     path("", pages.my_tournaments, name="my-tournaments"),
-    path("<int:pk>/resultats/", pages.upload_results, name="upload-results"),
+    path("<int:pk>/resultats/", results_pages.upload_results, name="upload-results"),
 ]
