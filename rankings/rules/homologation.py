@@ -169,7 +169,12 @@ def _refuse_malformed(facts: TournamentFacts) -> None:
         )
     if not facts.table_sizes:
         problems.append(
-            Problem("table_sizes", "no_tables", "A tournament needs at least one table.")
+            Problem(
+                "table_sizes",
+                "no_tables",
+                "A tournament needs at least one table.",
+                {"session": 1},
+            )
         )
     for i, size in enumerate(facts.table_sizes):
         if size not in PLAYABLE_TABLE_SIZES or isinstance(size, bool):
