@@ -15,6 +15,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from core.digits import ascii_digits
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -90,7 +92,12 @@ if not DEBUG:  # under gunicorn the app serves its collected static files itself
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 AUTH_USER_MODEL = "federation.User"
-LOGIN_URL = "admin:login"
+# Everyone signs in on the site's page (/compte/connexion/) and lands on their space,
+# which sends each role where it works (federation/pages.py); a safe ?next= wins. The
+# admin keeps its own login, for federation staff only.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "my-space"
+LOGOUT_REDIRECT_URL = "home"
 # django-axes first: a locked-out client is refused before any password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -279,6 +286,36 @@ AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES",
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "config.throttling.client_ip"
 AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "federation.pages.locked_out"  # the 429, in French, in the design
+
+# E-mail (password reset, notices to clubs). SMTP when EMAIL_HOST is set (production);
+# otherwise written to files in EMAIL_FILE_PATH if set, else printed on the console.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", "")
+if EMAIL_HOST and EMAIL_FILE_PATH:
+    raise ImproperlyConfigured("set EMAIL_HOST (SMTP) or EMAIL_FILE_PATH (files), not both")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+elif EMAIL_FILE_PATH:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+_EMAIL_PORT = os.environ.get("EMAIL_PORT", "587")
+if not (ascii_digits(_EMAIL_PORT) and 0 < int(_EMAIL_PORT) < 65536):
+    raise ImproperlyConfigured(f"EMAIL_PORT must be a port number (1-65535), got {_EMAIL_PORT!r}")
+EMAIL_PORT = int(_EMAIL_PORT)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_TIMEOUT = 30  # seconds: a stuck SMTP server fails the send instead of hanging a worker
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "")
+if not DEFAULT_FROM_EMAIL:
+    if EMAIL_HOST:
+        raise ImproperlyConfigured("DEFAULT_FROM_EMAIL is required when EMAIL_HOST is set")
+    DEFAULT_FROM_EMAIL = "FFT donnes libres <ne-pas-repondre@localhost>"
+if "@" not in DEFAULT_FROM_EMAIL:
+    raise ImproperlyConfigured(f"DEFAULT_FROM_EMAIL must be an address, got {DEFAULT_FROM_EMAIL!r}")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL  # the sender of the errors mailed to ADMINS
 
 # Uploads: refuse huge files before parsing them.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("UPLOAD_MAX_BYTES", str(20 * 1024 * 1024)))

@@ -1,7 +1,6 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from competitions.urls import (
@@ -10,13 +9,15 @@ from competitions.urls import (
     tournament_urlpatterns,
 )
 from config.health import health
+from config.home import home
 
 admin.site.site_header = "Fédération Française de Tarot – donnes libres"
 admin.site.site_title = "FFT donnes libres"
 admin.site.index_title = "Administration"
 
 urlpatterns = [
-    path("", RedirectView.as_view(pattern_name="swagger-ui", permanent=False), name="home"),
+    path("", home, name="home"),
+    path("compte/", include("federation.page_urls")),
     path("healthz", health, name="health"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
-from competitions.models import Tournament
+from competitions.models import ResultPlayer, Tournament, TournamentStatus
 
 
 def tournaments() -> QuerySet[Tournament]:
@@ -47,3 +48,21 @@ def revision_ranking(revision) -> list[dict]:
             }
         )
     return rows
+
+
+def latest_homologated(limit: int) -> list[Tournament]:
+    """The ``limit`` tournaments homologated last by date, each with its organiser and
+    ``player_count`` (the players of its homologated results): one query."""
+    players = (
+        ResultPlayer.objects.filter(revision=OuterRef("homologated_revision"))
+        .order_by()
+        .values("revision")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return list(
+        Tournament.objects.filter(status=TournamentStatus.HOMOLOGATED)
+        .select_related("organizer_zone", "organizer_committee", "organizer_club")
+        .annotate(player_count=Coalesce(Subquery(players), 0))
+        .order_by("-date", "-pk")[:limit]
+    )

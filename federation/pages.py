@@ -1,0 +1,50 @@
+"""The person's space (/compte/): where each role works, reached after signing in.
+
+Club managers, committee and zone staff → their tournaments; federation staff → the
+admin (the staff desk comes later); a player linked to a licence → their ranking page.
+Roles are read once through federation.access.scope_of."""
+
+from __future__ import annotations
+
+from axes.helpers import get_cool_off, get_failure_limit
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET
+
+from federation.access import scope_of
+from federation.models import Player
+
+
+@require_GET
+@login_required
+def my_space(request):
+    """Redirects to the space of the person's broadest role; an account with no role and
+    no licence gets a page saying so (and how to change their password)."""
+    scope = scope_of(request.user)
+    if scope.national and request.user.is_staff:
+        return redirect("admin:index")
+    if scope.manages_anything:
+        return redirect("my-tournaments")
+    if scope.player_id is not None:
+        licence_number = Player.objects.values_list("licence_number", flat=True).get(
+            pk=scope.player_id
+        )
+        return redirect("ranking-player-page", licence_number=licence_number)
+    return render(request, "registration/my_space.html")
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """django-axes' answer to a locked-out sign-in (AXES_LOCKOUT_CALLABLE): a 429 page in
+    the site's design saying how long to wait; never whether the account exists."""
+    cool_off = get_cool_off(request)
+    context = {
+        "failure_limit": get_failure_limit(request, credentials),
+        "minutes": max(1, round(cool_off.total_seconds() / 60)) if cool_off else None,
+    }
+    return render(
+        request,
+        "registration/locked_out.html",
+        context,
+        status=settings.AXES_HTTP_RESPONSE_CODE,
+    )

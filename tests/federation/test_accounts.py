@@ -1,0 +1,186 @@
+"""Signing in as people do: the real login form (never force_login), each role landing on
+its space, the French errors, signing out, changing and resetting a password, the lockout,
+and the admin's own login that stays for federation staff only."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core import mail
+from django.test import Client
+
+from federation.models import User
+
+pytestmark = pytest.mark.django_db
+
+LOGIN = "/compte/connexion/"
+
+
+def sign_in(client: Client, username: str, password: str = "x", **extra):
+    return client.post(LOGIN, {"username": username, "password": password, **extra})
+
+
+@pytest.mark.parametrize(
+    ("role", "space"),
+    [
+        ("club_manager", "/tournois/"),
+        ("committee_staff", "/tournois/"),
+        ("zone_staff", "/tournois/"),
+        ("federation_staff", "/admin/"),
+        ("player", "/classement/joueur/1001/"),
+        ("arbiter", "/classement/joueur/1002/"),  # a licensed player with no role
+    ],
+)
+def test_each_role_signs_in_with_the_form_and_lands_on_its_space(client, registry, role, space):
+    form = client.get(LOGIN)
+    assert form.status_code == 200
+    html = form.content.decode()
+    assert '<label for="id_username">' in html
+    assert '<label for="id_password">' in html
+    response = sign_in(client, role)
+    assert response.status_code == 302
+    assert response["Location"] == "/compte/"
+    assert client.session["_auth_user_id"] == str(registry.users[role].pk)
+    landing = client.get("/compte/", follow=True)
+    assert landing.redirect_chain == [(space, 302)]
+    assert landing.status_code == 200
+
+
+def test_an_account_with_no_role_and_no_licence_is_told_so(client, registry):
+    User.objects.create_user(username="nobody", password="x")
+    sign_in(client, "nobody")
+    response = client.get("/compte/")
+    assert response.status_code == 200
+    assert "pas encore lié" in response.content.decode()
+
+
+def test_a_safe_next_wins_and_an_unsafe_one_is_ignored(client, registry):
+    response = sign_in(client, "club_manager", next="/classement/club/101/")
+    assert response["Location"] == "/classement/club/101/"
+    client.logout()
+    response = sign_in(client, "club_manager", next="https://evil.example/")
+    assert response["Location"] == "/compte/"
+
+
+def test_the_space_asks_to_sign_in_first(client, registry):
+    response = client.get("/compte/")
+    assert response.status_code == 302
+    assert response["Location"] == "/compte/connexion/?next=/compte/"
+
+
+def test_a_wrong_password_shows_a_french_error_on_the_form(client, registry):
+    response = sign_in(client, "club_manager", "wrong")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Saisissez un nom d’utilisateur et un mot de passe valides" in html
+    assert "_auth_user_id" not in client.session
+    # the user name typed is kept, the password is not
+    assert 'value="club_manager"' in html
+    assert 'value="wrong"' not in html
+
+
+def test_the_header_shows_who_is_signed_in_and_signs_out_with_a_post(client, registry):
+    anonymous = client.get("/").content.decode()
+    assert "Se connecter" in anonymous
+    assert "Se déconnecter" not in anonymous
+    sign_in(client, "committee_staff")
+    signed_in = client.get("/").content.decode()
+    assert "committee_staff" in signed_in
+    assert 'action="/compte/deconnexion/"' in signed_in
+    assert "Se déconnecter" in signed_in
+    assert "Mon espace" in signed_in
+    assert client.get("/compte/deconnexion/").status_code == 405  # never by a link
+    response = client.post("/compte/deconnexion/")
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    assert "_auth_user_id" not in client.session
+    assert client.get("/compte/").status_code == 302
+
+
+def test_password_change(client, registry):
+    assert client.get("/compte/mot-de-passe/")["Location"].startswith(LOGIN)
+    sign_in(client, "club_manager")
+    form = client.get("/compte/mot-de-passe/").content.decode()
+    assert "Ancien mot de passe" in form
+    wrong = client.post(
+        "/compte/mot-de-passe/",
+        {"old_password": "nope", "new_password1": "Tarot-2026!", "new_password2": "Tarot-2026!"},
+    )
+    assert wrong.status_code == 200
+    assert "Votre ancien mot de passe est incorrect" in wrong.content.decode()
+    response = client.post(
+        "/compte/mot-de-passe/",
+        {"old_password": "x", "new_password1": "Tarot-2026!", "new_password2": "Tarot-2026!"},
+        follow=True,
+    )
+    assert response.redirect_chain == [("/compte/mot-de-passe/modifie/", 302)]
+    assert "Votre mot de passe a été modifié" in response.content.decode()
+    assert "_auth_user_id" in client.session  # still signed in
+    client.logout()
+    assert sign_in(client, "club_manager", "x").status_code == 200  # the old one is refused
+    assert sign_in(client, "club_manager", "Tarot-2026!").status_code == 302
+
+
+def test_password_reset_by_e_mail(client, registry):
+    user = registry.users["club_manager"]
+    user.email = "club101@example.org"
+    user.save()
+    assert "Mot de passe oublié" in client.get(LOGIN).content.decode()
+    response = client.post("/compte/mot-de-passe/oubli/", {"email": "club101@example.org"})
+    assert response["Location"] == "/compte/mot-de-passe/oubli/envoye/"
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["club101@example.org"]
+    assert "nouveau mot de passe" in message.subject
+    link = re.search(r"http://testserver(/compte/mot-de-passe/nouveau/\S+/)", message.body)
+    assert link, message.body
+    # Django swaps the token for a session marker, then shows the form
+    page = client.get(link[1], follow=True)
+    assert page.status_code == 200
+    set_password = page.redirect_chain[-1][0]
+    assert "Nouveau mot de passe" in page.content.decode()
+    done = client.post(
+        set_password, {"new_password1": "Excuse-2026!", "new_password2": "Excuse-2026!"}
+    )
+    assert done["Location"] == "/compte/mot-de-passe/nouveau/fait/"
+    assert "mot de passe est enregistré" in client.get(done["Location"]).content.decode()
+    # the link works once
+    assert "lien n’est pas valide" in client.get(link[1], follow=True).content.decode()
+    assert sign_in(Client(), "club_manager", "Excuse-2026!").status_code == 302
+
+
+def test_password_reset_for_an_unknown_address_says_the_same_and_sends_nothing(client, registry):
+    response = client.post("/compte/mot-de-passe/oubli/", {"email": "nobody@example.org"})
+    assert response["Location"] == "/compte/mot-de-passe/oubli/envoye/"
+    assert mail.outbox == []
+
+
+def test_the_login_form_locks_out_after_repeated_failures(registry, settings):
+    settings.AXES_FAILURE_LIMIT = 3
+    client = Client()
+    for _ in range(2):
+        assert sign_in(client, "club_manager", "wrong").status_code == 200
+    locked = sign_in(client, "club_manager", "wrong")
+    assert locked.status_code == 429
+    html = locked.content.decode()
+    assert "Trop de tentatives" in html
+    assert "Réessayez dans 15 minutes" in html
+    # the right password gets no further, from this address
+    assert sign_in(client, "club_manager").status_code == 429
+    assert "_auth_user_id" not in client.session
+    # the same account from another address still signs in
+    assert sign_in(Client(REMOTE_ADDR="10.0.0.5"), "club_manager").status_code == 302
+
+
+def test_the_admin_keeps_its_own_login_for_federation_staff_only(registry):
+    client = Client()
+    refused = client.post("/admin/login/", {"username": "club_manager", "password": "x"})
+    assert refused.status_code == 200
+    assert "_auth_user_id" not in client.session
+    assert "compte autorisé" in refused.content.decode()
+    staff = client.post(
+        "/admin/login/", {"username": "federation_staff", "password": "x"}, follow=True
+    )
+    assert staff.redirect_chain[-1] == ("/admin/", 302)
+    assert staff.status_code == 200
