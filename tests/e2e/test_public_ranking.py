@@ -36,6 +36,12 @@ def test_a_player_found_without_accents_and_the_pcn_plot(window, homologated_ope
     expect(page.get_by_role("heading", level=1)).to_have_text("Hélène GÉNIN")
     plot = page.get_by_role("img", name="PCN de Hélène Génin")
     expect(plot).to_be_visible()
+    # Every label of the plot is drawn at 12 px or more on the phone's screen.
+    label_sizes = plot.locator("text").evaluate_all(
+        "labels => labels.map(t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)"
+    )
+    assert label_sizes
+    assert min(label_sizes) >= 12, label_sizes
     box = plot.bounding_box()
     assert box is not None
     assert box["width"] <= 360  # the plot fits the phone's width, no sideways scrolling
