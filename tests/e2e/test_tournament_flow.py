@@ -44,7 +44,7 @@ def test_a_club_manager_declares_uploads_fixes_previews_and_sends(
     expect(page.get_by_role("heading", level=1)).to_have_text("Tournoi de la Saint-Nicolas")
     tournament = Tournament.objects.get(name="Tournoi de la Saint-Nicolas")
     expect(page).to_have_url(re.compile(rf"/tournois/{tournament.pk}/$"))
-    expect(page.get_by_text("déclaré", exact=False).first).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^État\s*:\s*déclaré$"))).to_be_visible()
     manager.shot("3-tournoi-declare")
 
     # Three mistakes of three kinds, as a secretary makes them.
@@ -126,12 +126,13 @@ def test_committee_staff_see_their_clubs_tournament_and_no_other_committee_does(
         user=other, role=Role.COMMITTEE_STAFF, committee=registry.committees[2]
     )
 
-    staff = open_window("desktop", "committee-staff")
+    staff = open_window("phone", "committee-staff")  # on the go, on a phone
     sign_in(staff, "committee_staff", PASSWORD)
     expect(staff.page).to_have_url(re.compile(r"/tournois/$"))
     row = staff.page.get_by_role("row").filter(has_text="Open de Lyon")
     expect(row).to_contain_text("Tarot Club de Lyon")
     expect(row).to_contain_text("résultats transmis")
+    assert staff.page.evaluate("document.documentElement.scrollWidth") <= 360
     staff.shot("1-comite-1-voit-le-tournoi")
     row.get_by_role("link", name="Open de Lyon").click()
     expect(staff.page.get_by_role("heading", level=1)).to_have_text("Open de Lyon")
@@ -147,8 +148,13 @@ def test_committee_staff_see_their_clubs_tournament_and_no_other_committee_does(
     answer = stranger.page.goto(f"/tournois/{submitted_open.pk}/")
     assert answer is not None
     assert answer.status in (403, 404)
+    expect(stranger.page.get_by_text("Open de Lyon")).to_have_count(0)
     expect(stranger.page.get_by_text("GÉNIN")).to_have_count(0)
     stranger.shot("4-comite-2-refuse-sur-la-page-du-tournoi")
+    answer = stranger.page.goto(f"/tournois/{submitted_open.pk}/resultats/")
+    assert answer is not None
+    assert answer.status in (403, 404)
+    expect(stranger.page.get_by_text("Open de Lyon")).to_have_count(0)
 
 
 @pytest.mark.parametrize("window", ["phone"], indirect=True)
