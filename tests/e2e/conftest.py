@@ -191,17 +191,18 @@ TABLES = (
      3: ((8, -150), (1, 50), (6, 50), (11, 50))},
 )  # fmt: skip
 DEALS_PER_POSITION = 4
-# Eight players besides the registry's (tests/conftest.py), licensed at club 101; names
-# Windows-1252 spells and ASCII does not (é, ç, œ, ï...).
+# Nine players besides the registry's (tests/conftest.py), licensed at club 101; names
+# Windows-1252 spells and ASCII does not (é, ç, œ, ï...). Hélène Génin wins.
 MORE_PLAYERS = (
     (3101, "Bézier", "Noël"),
-    (3102, "Génin", "Hélène"),
-    (3103, "Côté", "François"),
+    (3102, "Côté", "François"),
+    (3103, "Génin", "Hélène"),
     (3104, "Lœuillet", "Cécile"),
     (3105, "Bréhat", "Loïc"),
     (3106, "Périer", "Zoé"),
     (3107, "Garçon", "Jérémie"),
     (3108, "Müller", "Bénédicte"),
+    (3109, "Dupré", "Gaëlle"),
 )
 
 
@@ -221,6 +222,10 @@ class ResultsSheet:
             if row["record"] == "player" and row["licence_number"] == str(licence_number)
         )
 
+    def rows_of(self, licence_number: int) -> list[dict[str, str]]:
+        """The player's line and their position lines."""
+        return [row for row in self.rows if row.get("licence_number") == str(licence_number)]
+
     def line_of(self, row: dict[str, str]) -> int:
         """The spreadsheet line of ``row`` (the header is line 1)."""
         return self.rows.index(row) + 2
@@ -239,12 +244,12 @@ class ResultsSheet:
 
 @pytest.fixture
 def results_sheet(registry) -> Callable[[], ResultsSheet]:
-    """``results_sheet()``: the correct results of a twelve-player tournament: four of the
-    registry's players (Élise Martin 1001 among them; not 1002, the arbiter) and eight more
-    licensed at club 101 this season. Totals and places follow from the tables."""
+    """``results_sheet()``: the correct results of a twelve-player tournament: three of the
+    registry's players (Élise Martin 1001 among them; not 1002, the arbiter, nor 1003) and
+    nine more licensed at club 101 this season. Totals and places follow from the tables."""
     from federation.models import Licence, Player
 
-    people = [registry.players[n] for n in (1001, 1003, 2001, 2002)]
+    people = [registry.players[n] for n in (1001, 2001, 2002)]
     for licence_number, last, first in MORE_PLAYERS:
         player = Player.objects.create(
             licence_number=licence_number, last_name=last, first_name=first

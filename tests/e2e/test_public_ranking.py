@@ -15,7 +15,7 @@ def test_a_player_found_without_accents_and_the_pcn_plot(window, homologated_ope
     from rankings.models import Allocation
 
     points = Allocation.objects.get(
-        tournament=homologated_open, player__licence_number=3102, current=True
+        tournament=homologated_open, player__licence_number=3103, current=True
     ).pcn
     assert points > 0  # Hélène Génin won the Open
     page = window.page
@@ -32,7 +32,7 @@ def test_a_player_found_without_accents_and_the_pcn_plot(window, homologated_ope
     window.shot("2-recherche-genin")
 
     player.click()
-    expect(page).to_have_url(re.compile(r"/classement/joueur/3102/\?saison=2026-2027$"))
+    expect(page).to_have_url(re.compile(r"/classement/joueur/3103/\?saison=2026-2027$"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Hélène GÉNIN")
     plot = page.get_by_role("img", name="PCN de Hélène Génin")
     expect(plot).to_be_visible()

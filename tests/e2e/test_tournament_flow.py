@@ -17,12 +17,16 @@ import pytest
 from playwright.sync_api import expect
 
 PASSWORD = "x"  # the registry fixture's users (tests/conftest.py)
+RESULTS_FILE = "Fichier des résultats"
+CHECK_THE_FILE = "Vérifier le fichier"
 
 
 def test_a_club_manager_declares_uploads_fixes_previews_and_sends(
     open_window, sign_in, registry, results_sheet, scratch_dir
 ):
     from competitions.models import Tournament
+    from competitions.tournaments.homologation import tournament_homologate
+    from rankings.models import Allocation
 
     manager = open_window("desktop", "club-manager")
     page = manager.page
@@ -49,44 +53,55 @@ def test_a_club_manager_declares_uploads_fixes_previews_and_sends(
 
     # Three mistakes of three kinds, as a secretary makes them.
     sheet = results_sheet()
-    impostor = sheet.player_row(3102)  # Hélène Génin's line...
-    impostor["licence_number"] = "1003"  # ...with Anaïs Dubois's licence number
-    score = next(
-        row for row in sheet.rows if row["record"] == "position" and row["licence_number"] == "3106"
-    )
+    impostor = sheet.player_row(3103)  # Hélène Génin's lines...
+    for row in sheet.rows_of(3103):
+        row["licence_number"] = "1003"  # ...with Anaïs Dubois's licence number
+    score = sheet.rows_of(3106)[1]  # Zoé Périer's first position
     score["score"] = str(int(score["score"]) + 10)  # a table that no longer sums to zero
-    misplaced = sheet.player_row(3103)
-    misplaced["place"] = "2"  # François Côté is 4th, not 2nd
+    misplaced = sheet.player_row(3102)
+    assert misplaced["place"] != "2"
+    misplaced["place"] = "2"  # François Côté is not 2nd
     broken = sheet.save(scratch_dir / "resultats-saint-nicolas.csv")
 
     page.get_by_role("link", name="Envoyer les résultats").click()
-    page.get_by_label("Fichier de résultats").set_input_files(broken)
+    page.get_by_label(RESULTS_FILE).set_input_files(broken)
     manager.shot("4-choix-du-fichier")
-    page.get_by_role("button", name=re.compile("^(Vérifier|Envoyer)")).click()
-    problems = page.locator(".errors")
-    expect(problems).to_be_visible()
-    expect(problems).to_contain_text(f"ligne {sheet.line_of(impostor)}")
-    expect(problems).to_contain_text("DUBOIS")
-    expect(problems).to_contain_text("GÉNIN")
-    expect(problems).to_contain_text(f"ligne {sheet.line_of(score)}")
-    expect(problems).to_contain_text("zéro")
-    expect(problems).to_contain_text(f"ligne {sheet.line_of(misplaced)}")
-    expect(problems).to_contain_text("place")
-    expect(problems).not_to_contain_text("Line ")  # French only, no English left over
-    expect(problems).not_to_contain_text("lines[")  # no machine paths for a person
+    page.get_by_role("button", name=CHECK_THE_FILE).click()
+    # Each mistake once, located by its line in the spreadsheet, in French.
+    report = page.locator("table.errors tbody").get_by_role("row")
+    expect(report).to_have_count(3)
+
+    def problem_at(row: dict[str, str]):
+        return report.filter(has_text=re.compile(rf"\bligne {sheet.line_of(row)}\b"))
+
+    expect(problem_at(impostor)).to_contain_text("Dubois Anaïs")
+    expect(problem_at(impostor)).to_contain_text("GÉNIN Hélène")
+    expect(problem_at(score)).to_contain_text("+10")
+    right_place = results_sheet().player_row(3102)["place"]
+    expect(problem_at(misplaced)).to_contain_text(re.compile(rf"place 2\b.*place {right_place}\b"))
+    for words in (r"\blines?\b", r"\bentry\b", r"\bplaced\b", "lines\\["):  # no English
+        expect(page.locator("table.errors")).not_to_contain_text(re.compile(words, re.I))
     manager.shot("5-trois-problemes-en-francais")
     assert not tournament.revisions.exists()  # nothing stored
 
     fixed = results_sheet().save(scratch_dir / "resultats-saint-nicolas-corriges.csv")
-    page.get_by_label("Fichier de résultats").set_input_files(fixed)
-    page.get_by_role("button", name=re.compile("^(Vérifier|Envoyer)")).click()
-    preview = page.get_by_role("table").filter(has_text="GÉNIN Hélène")
-    expect(preview).to_be_visible()
+    page.get_by_label(RESULTS_FILE).set_input_files(fixed)
+    page.get_by_role("button", name=CHECK_THE_FILE).click()
+    preview = page.get_by_role("table", name=re.compile("^Places et points"))
+    expect(preview.get_by_role("columnheader")).to_have_text(
+        ["Place", "Entrée", "Nom", "Licence", "Total", "PCN", "PP"], ignore_case=True
+    )
     winner = preview.get_by_role("row").filter(has_text="GÉNIN Hélène")
-    expect(winner).to_contain_text("3102")
-    expect(winner.get_by_role("cell").first).to_have_text("1")
-    expect(preview).to_contain_text("PCN")
+    expect(winner.get_by_role("cell")).to_contain_text(["1", "", "GÉNIN Hélène", "3103"])
     manager.shot("6-apercu-places-et-pcn")
+    shown = {
+        int(licence): (int(place), int(pcn))
+        for place, _entry, _name, licence, _total, pcn, _pp in (
+            row.get_by_role("cell").all_inner_texts()
+            for row in preview.locator("tbody").get_by_role("row").all()
+        )
+    }
+    assert len(shown) == 12
     assert not tournament.revisions.exists()  # a preview stores nothing
 
     page.get_by_role("button", name="Envoyer ces résultats").click()
@@ -98,6 +113,15 @@ def test_a_club_manager_declares_uploads_fixes_previews_and_sends(
     row = page.get_by_role("row").filter(has_text="Tournoi de la Saint-Nicolas")
     expect(row).to_contain_text("résultats transmis")
     manager.shot("8-mes-tournois-resultats-envoyes")
+
+    # The preview promised what homologation then gives.
+    tournament_homologate(tournament=tournament, by=registry.users["federation_staff"])
+    given = {
+        a.player.licence_number: (a.place, a.pcn)
+        for a in Allocation.objects.filter(tournament=tournament).select_related("player")
+    }
+    assert given == shown
+    assert max(pcn for _place, pcn in given.values()) > 0
 
 
 @pytest.fixture
