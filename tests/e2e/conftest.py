@@ -42,6 +42,15 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+SIDEWAYS = """() => {
+  const width = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth <= width) return [];
+  const out = e => e.getBoundingClientRect().right > width + 0.5;
+  return [...document.body.querySelectorAll("*")]
+    .filter(e => out(e) && ![...e.children].some(out))
+    .map(e => e.tagName.toLowerCase() + (e.className ? "." + e.className : "")
+              + " «" + e.textContent.trim().slice(0, 40) + "»");
+}"""
 VIEWPORTS = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1280, "height": 800}}
 TIMEOUT_MS = 10_000  # one step (a click, a page load, an expectation), not the whole test
 
@@ -85,6 +94,12 @@ class Window:
         path = self.folder / f"{step}.png"
         self.page.screenshot(path=path, full_page=True)
         return path
+
+    def sideways(self) -> list[str]:
+        """What sticks out of the window's width, making the page scroll sideways (a
+        phone's classic fault): the innermost such elements, e.g. ``span.badge «2e série»``;
+        empty when the page fits."""
+        return self.page.evaluate(SIDEWAYS)
 
     def watch(self) -> None:
         def console(message: ConsoleMessage) -> None:
