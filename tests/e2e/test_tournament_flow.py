@@ -190,6 +190,7 @@ def test_a_player_finds_the_homologated_tournament_with_their_points(
     real worker, as in production."""
     from competitions.tournaments.homologation import tournament_homologate
     from rankings.models import Allocation
+    from rankings.selectors import player_record
 
     tournament_homologate(tournament=submitted_open, by=registry.users["federation_staff"])
     points = Allocation.objects.get(
@@ -216,5 +217,8 @@ def test_a_player_finds_the_homologated_tournament_with_their_points(
         page.wait_for_timeout(500)
         page.reload()
     expect(place).to_be_visible()
+    entry = player_record(1001, registry.season).entry
+    assert entry is not None
+    expect(page.locator(".card").filter(has=place)).to_contain_text(f"{entry.place} /")
     expect(page.get_by_text(f"PCN de la saison : {points.pcn}")).to_be_visible()
     window.shot("2-place-au-classement-provisoire")
