@@ -116,6 +116,15 @@ def upload_results(request, pk: int):
     return _checked(request, tournament, context, content, source, sha256, _confirmed(request))
 
 
+def check_kept(request, tournament: Tournament, content: bytes, source: str):
+    """Keep a document built elsewhere (the typed results form) and answer as for an
+    uploaded file: the report with its name confirmations, or the preview whose
+    « Envoyer ces résultats » sends it through this page."""
+    context: dict = {"tournament": tournament, "form": ResultsUploadForm()}
+    sha256 = _keep(request, tournament, content, source)
+    return _checked(request, tournament, context, content, source, sha256, [])
+
+
 def _checked(request, tournament, context, content, source, sha256, confirmed):
     """The report of every problem, or the preview."""
     context.update(sha256=sha256, source=source, confirmed=confirmed)

@@ -153,7 +153,7 @@ def test_a_name_is_confirmed_then_previewed_then_sent_and_the_confirmation_recor
     )
     assert sent.status_code == 200
     page = text(sent)
-    assert "Résultats reçus (révision 1)" in page
+    assert "Résultats reçus (version 1)" in page
     assert 'href="/tournois/"' in page
     revision = ResultRevision.objects.get(tournament=tournament)
     confirmation = LicenceNameConfirmation.objects.get(revision=revision)
