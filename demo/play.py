@@ -17,6 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from competitions.rules.engine.card_counts import Talon, Tricks, possible_counts
 from competitions.rules.engine.scoring import Contract, Deal, Side, score_deal
 from competitions.rules.engine.tables import Orientation, TableSize, seats
 
@@ -144,11 +145,26 @@ def random_deal(rng: random.Random, size: TableSize) -> Deal:
     if contract is None:
         return Deal.all_passed(size)
     oudlers = rng.choice((0, 1, 1, 2, 2, 2, 3))
-    low, high = 4 * oudlers, 91 - 4 * (3 - oudlers)
-    points = max(low, min(high, round(rng.gauss(POINTS_NEEDED[oudlers] + 2, 9))))
-    petit = rng.choice((None,) * 10 + (Side.ATTACK, Side.DEFENCE)) if oudlers else None
+    points = _possible_points(size, contract, oudlers, rng.gauss(POINTS_NEEDED[oudlers] + 2, 9))
+    sides = [Side.ATTACK] * (oudlers > 0) + [Side.DEFENCE] * (oudlers < 3)
+    petit = rng.choice((None,) * 10 + tuple(sides))
     taker: Orientation = rng.choice(seats(size))
     return Deal(size, contract, taker, oudlers=oudlers, attack_points=points, petit_au_bout=petit)
+
+
+_TALON = {
+    Contract.PRISE: Talon.ECART,
+    Contract.GARDE: Talon.ECART,
+    Contract.GARDE_SANS: Talon.CHIEN_FOR_ATTACK,
+    Contract.GARDE_CONTRE: Talon.CHIEN_FOR_DEFENCE,
+}
+
+
+def _possible_points(size: TableSize, contract: Contract, oudlers: int, wished: float):
+    """The count nearest ``wished`` that the 78 cards allow the attack with ``oudlers``
+    oudlers, no chelem (the engine refuses any other: card_counts)."""
+    counts = possible_counts(size, _TALON[contract], Tricks.SHARED)
+    return min((p for k, p in counts if k == oudlers), key=lambda p: (abs(p - wished), p))
 
 
 def _seat(

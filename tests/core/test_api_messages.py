@@ -47,8 +47,9 @@ def test_a_french_message_writes_its_numbers_the_french_way(api):
     deal = {**IMPOSSIBLE_DEAL, "oudlers": 0, "attack_points": 90.5, "table_size": 3}
     response = api.post("/api/engine/deals/score/", deal, format="json")
     (error,) = response.json()["errors"]
-    assert error["code"] == "points_too_high_for_oudlers"
-    assert "90,5 est impossible" in error["message"]
+    assert error["code"] == "points_impossible_without_chelem"
+    assert "90,5" in error["message"]
+    assert "90.5" not in error["message"]
 
 
 def test_a_service_refusal_is_french_by_default_and_english_on_request(api, registry):

@@ -306,6 +306,21 @@ def test_every_code_raised_has_french_text():
     )
 
 
+def test_every_french_text_is_of_a_code_still_raised():
+    """No dead text: a code that no longer appears in the source (as a string, wherever
+    it is built: a site, a reader's report, a table of codes) leaves the catalogue."""
+    written = {
+        node.value
+        for path, tree in _modules()
+        if not path.startswith("core/messages/")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    written |= {c for _, taken in DYNAMIC.values() for c in taken}  # built by f-strings
+    dead = sorted(set(french_catalogue()) - written)
+    assert not dead, "French texts of codes nothing raises:\n" + "\n".join(dead)
+
+
 def test_every_code_that_is_not_a_literal_is_read_and_listed():
     dynamic = {(s.path, s.expression) for s in construction_sites() if s.code is None}
     assert dynamic - DYNAMIC.keys() == set(), "list these in DYNAMIC, with their codes"

@@ -105,7 +105,7 @@ def _tournament_with_results(api, registry, declare_tournament) -> Tournament:
         "sessions": [{"number": 1, "tables": 3, "tables_of_three": 0, "deals": 20}],
         "entries": [
             {"number": i + 1, "place": i + 1, "total": total,
-             "players": [{"licence_number": 5001 + i, "name": f"J{i}", "total": total}]}
+             "players": [{"licence_number": 5001 + i, "name": f"N{i} P", "total": total}]}
             for i, total in enumerate(totals)
         ],
     }  # fmt: skip

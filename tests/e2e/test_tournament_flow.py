@@ -89,7 +89,7 @@ def test_a_club_manager_declares_uploads_fixes_previews_and_sends(
     page.get_by_role("button", name=CHECK_THE_FILE).click()
     preview = page.get_by_role("table", name=re.compile("^Places et points"))
     expect(preview.get_by_role("columnheader")).to_have_text(
-        ["Place", "Entrée", "Nom", "Licence", "Total", "PCN", "PP"], ignore_case=True
+        ["Place", "Inscrit", "Nom", "Licence", "Total", "PCN", "PP"], ignore_case=True
     )
     winner = preview.get_by_role("row").filter(has_text="GÉNIN Hélène")
     expect(winner.get_by_role("cell")).to_contain_text(["1", "", "GÉNIN Hélène", "3103"])
@@ -210,7 +210,7 @@ def test_a_player_finds_the_homologated_tournament_with_their_points(
 
     # The live ranking is refreshed by the worker a moment after the homologation: the
     # player's place appears on a later visit.
-    place = page.get_by_text(re.compile(r"^Place \(provisoire\)$", re.IGNORECASE))
+    place = page.get_by_text(re.compile(r"^Place \(classement provisoire\)$", re.IGNORECASE))
     for _visit in range(30):
         if place.count():
             break
