@@ -7,7 +7,8 @@ players — a licence number, or "not licensed" and a name —, its total, its p
 to its row), then handed to the upload page's report and preview
 (:func:`competitions.tournaments.results_pages.check_kept`): the same name
 confirmations, the same preview, the same submission and revision. Places left empty
-are computed from the totals by the engine (:func:`competitions.rules.engine.standings.rank`, ties sharing a place).
+are computed from the totals by the engine
+(:func:`competitions.rules.engine.standings.rank`, ties sharing a place).
 """
 
 from __future__ import annotations
