@@ -143,6 +143,7 @@ from competitions.models import (  # noqa: E402
     TeamFlag,
 )
 from core.errors import PermissionDenied  # noqa: E402
+from core.messages import error_message, problem_message  # noqa: E402
 from core.problems import RuleViolation  # noqa: E402
 
 
@@ -153,10 +154,10 @@ def _run_service(modeladmin, request, queryset, call, done_message) -> None:
         try:
             call(obj, request.user)
         except RuleViolation as refusal:
-            problems = "; ".join(p.message for p in refusal.problems)
+            problems = "; ".join(problem_message(p) for p in refusal.problems)
             modeladmin.message_user(request, f"{obj}: {problems}", messages.ERROR)
         except PermissionDenied as denied:
-            modeladmin.message_user(request, f"{obj}: {denied.message}", messages.ERROR)
+            modeladmin.message_user(request, f"{obj}: {error_message(denied)}", messages.ERROR)
         else:
             done += 1
     if done:

@@ -6,15 +6,20 @@ DRF validation errors are flattened to dotted field paths
 rules package keeps the problems it carries, and other API exceptions
 (403, 404, 405, 429…) get ``field`` ``null``. The services' own errors
 (:mod:`core.errors`) are mapped to their HTTP status here, and only here.
+
+Every ``message`` is in the request's language (``LocaleMiddleware``): the domain's
+problems and refusals through :mod:`core.messages` by their ``code`` (French by default,
+English with ``Accept-Language: en``), DRF's own messages through Django's translation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -22,6 +27,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from core import errors
+from core.messages import error_message, problem_message
 from core.problems import Problem, RuleViolation
 
 NON_FIELD = "non_field_errors"
@@ -61,6 +67,19 @@ def flatten(detail: Any, prefix: str | None = None) -> Iterator[Problem]:
 
 
 def problems_response(problems: tuple[Problem, ...] | list[Problem], status_code: int = 400):
+    """The one error shape for problems the domain found (messages by code)."""
+    return Response({"errors": problems_data(problems)}, status=status_code)
+
+
+def problems_data(problems: Iterable[Problem]) -> list[dict[str, str | None]]:
+    """Located problems as the API writes them, each message in the request's language."""
+    return [
+        {"field": p.field or None, "code": p.code, "message": problem_message(p)} for p in problems
+    ]
+
+
+def _drf_problems_response(problems: list[Problem], status_code: int) -> Response:
+    """DRF's validation problems: their messages are already in the request's language."""
     body = {
         "errors": [
             {"field": p.field or None, "code": p.code, "message": p.message} for p in problems
@@ -75,7 +94,11 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if request.path.startswith("/api/"):
         body = {
             "errors": [
-                {"field": None, "code": "not_found", "message": "No such API operation or object."}
+                {
+                    "field": None,
+                    "code": "not_found",
+                    "message": gettext("No such API operation or object."),
+                }
             ]
         }
         return JsonResponse(body, status=status.HTTP_404_NOT_FOUND)
@@ -91,7 +114,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         status_code = next(
             code for kind, code in SERVICE_ERROR_STATUS.items() if isinstance(exc, kind)
         )
-        body = {"errors": [{"field": None, "code": exc.code, "message": exc.message}]}
+        body = {"errors": [{"field": None, "code": exc.code, "message": error_message(exc)}]}
         return Response(body, status=status_code)
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
@@ -101,11 +124,18 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
-        return problems_response(list(flatten(exc.detail)), response.status_code)
+        return _drf_problems_response(list(flatten(exc.detail)), response.status_code)
     detail = getattr(exc, "detail", str(exc))
     code = getattr(detail, "code", None) or exc.__class__.__name__.lower()
     response.data = {"errors": [{"field": None, "code": str(code), "message": str(detail)}]}
     return response
 
 
-__all__ = ["exception_handler", "flatten", "page_not_found", "problems_response", "status"]
+__all__ = [
+    "exception_handler",
+    "flatten",
+    "page_not_found",
+    "problems_data",
+    "problems_response",
+    "status",
+]

@@ -37,6 +37,7 @@ def too_deep(where: str = "") -> Problem:
         where or "document",
         "too_deep",
         f"JSON nested more than {MAX_DEPTH} levels deep is not accepted.",
+        {"max_depth": MAX_DEPTH},
     )
 
 
@@ -118,6 +119,7 @@ def loads(text: str, *, what: str = "body") -> Any:
             "invalid_json",
             f"The {what} is not valid JSON: {error.msg} at line {error.lineno}, "
             f"column {error.colno}.",
+            {"line": error.lineno, "column": error.colno},
         ) from None
     except RecursionError:
         raise RuleViolation([too_deep()]) from None
@@ -131,6 +133,7 @@ def loads(text: str, *, what: str = "body") -> Any:
                 "document",
                 "duplicate_key",
                 f"The key '{key}' appears twice in the same JSON object; each field is given once.",
+                {"key": key},
             )
             for key in dict.fromkeys(duplicates)
         )

@@ -4,7 +4,7 @@
 holding the NUL character (``\\x00``, ``%00`` in a URL); a query parameter or a
 path carrying one would reach a query and fail there as a 500. It is refused
 here, once for every view, with a 400 naming the parameter (in the API's error
-shape under ``/api/``). Bodies are checked where they are read: DRF's
+shape under ``/api/``, in the request's language). Bodies are checked where they are read: DRF's
 ``CharField`` and Django's form fields refuse NUL, and so do the results readers
 (:mod:`competitions.rules.results`).
 """
@@ -14,6 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.utils import translation
+
+from core.messages import localize
 
 NUL = "\x00"
 
@@ -37,7 +40,12 @@ class RefuseNulCharacters:
         if where is None:
             return self.get_response(request)
         what = "path" if where == "path" else f"parameter {where!r}"
-        message = f"The {what} holds a NUL character (\\x00 or %00), which is not accepted."
+        message = localize(
+            "null_character",
+            f"The {what} holds a NUL character (\\x00 or %00), which is not accepted.",
+            # before LocaleMiddleware: the language the request asks for, read here
+            language=translation.get_language_from_request(request),
+        )
         if request.path.startswith("/api/"):
             field = None if where == "path" else where
             body = {"errors": [{"field": field, "code": "null_character", "message": message}]}

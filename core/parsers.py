@@ -27,7 +27,10 @@ class JSONParser(parsers.JSONParser):
             text = codecs.getreader(encoding)(stream).read()
         except UnicodeDecodeError as error:
             raise RuleViolation.single(
-                "document", "not_utf8", f"The body is not {encoding} text: {error.reason}."
+                "document",
+                "not_utf8",
+                f"The body is not {encoding} text: {error.reason}.",
+                {"encoding": encoding},
             ) from None
         decoded = json_body.loads(text)
         if not isinstance(decoded, dict):

@@ -50,6 +50,13 @@ class Codes:
         return cls(code, code, code, code, code, code, missing_at_object)
 
 
+def _shown(value: object) -> str:
+    """A value as a message names it: text as it is, anything else as JSON would show it,
+    cut short."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
 class _Invalid:
     """A value that could not be read (its problem is recorded)."""
 
@@ -101,8 +108,10 @@ class SettingsReader:
 
     # --- problems -------------------------------------------------------------------------
 
-    def add(self, where: str, code: str, message: str) -> None:
-        self.problems.append(Problem(where or self.root, code, message))
+    def add(
+        self, where: str, code: str, message: str, params: Mapping[str, object] | None = None
+    ) -> None:
+        self.problems.append(Problem(where or self.root, code, message, params or {}))
 
     def raise_if_any(self) -> None:
         if self.problems:
@@ -121,6 +130,7 @@ class SettingsReader:
             where,
             self.codes.wrong_type,
             f"{where or self.root or 'The document'} must be {expected}, got {value!r}.",
+            {"value": _shown(value)},
         )
         return INVALID
 
@@ -132,7 +142,9 @@ class SettingsReader:
             try:
                 return self.parsers[tp](value)
             except (TypeError, ValueError) as error:
-                self.add(where, self.codes.unknown_value, f"{where}: {error}.")
+                self.add(
+                    where, self.codes.unknown_value, f"{where}: {error}.", {"value": _shown(value)}
+                )
                 return INVALID
         origin = typing.get_origin(tp)
         if origin in (typing.Union, UnionType):
@@ -178,6 +190,7 @@ class SettingsReader:
                     self.key(where, key),
                     self.codes.unknown_key,
                     f"{key!r} is not a setting of {tp.__name__}.",
+                    {"key": key},
                 )
         values = {}
         for name in names:
@@ -190,6 +203,7 @@ class SettingsReader:
                     where if self.codes.missing_at_object else self.key(where, name),
                     self.codes.missing,
                     f"The setting {name!r} of {tp.__name__} is missing.",
+                    {"name": name},
                 )
                 values[name] = INVALID
         if any(v is INVALID for v in values.values()):
@@ -227,7 +241,12 @@ class SettingsReader:
             return tp(value)
         except ValueError:
             allowed = ", ".join(str(m.value) for m in tp)
-            self.add(where, self.codes.unknown_value, f"{value!r} is not one of: {allowed}.")
+            self.add(
+                where,
+                self.codes.unknown_value,
+                f"{value!r} is not one of: {allowed}.",
+                {"value": _shown(value), "allowed": allowed},
+            )
             return INVALID
 
     def decimal(self, value: object, where: str) -> Any:
@@ -240,7 +259,12 @@ class SettingsReader:
         except InvalidOperation:
             number = None
         if number is None or not number.is_finite():
-            self.add(where, self.codes.not_a_number, f"{value!r} is not a finite decimal number.")
+            self.add(
+                where,
+                self.codes.not_a_number,
+                f"{value!r} is not a finite decimal number.",
+                {"value": _shown(value)},
+            )
             return INVALID
         return number
 
@@ -250,5 +274,10 @@ class SettingsReader:
         try:
             return date.fromisoformat(value)
         except ValueError:
-            self.add(where, self.codes.unknown_value, f"{value!r} is not a date (YYYY-MM-DD).")
+            self.add(
+                where,
+                self.codes.unknown_value,
+                f"{value!r} is not a date (YYYY-MM-DD).",
+                {"value": _shown(value)},
+            )
             return INVALID

@@ -45,4 +45,4 @@ def api_token_revoke(*, user: User, token_key: str) -> None:
     """Delete ``user``'s token named ``token_key``; another user's is not found."""
     deleted, _ = AuthToken.objects.filter(user=user, token_key=token_key).delete()
     if not deleted:
-        raise NotFound(f"You have no token {token_key!r}.")
+        raise NotFound(f"You have no token {token_key!r}.", params={"token": token_key})

@@ -156,6 +156,7 @@ def import_licences(
             "concurrent_change",
             "The registry changed while this file was being imported (another import?); "
             "nothing was imported. Try again.",
+            {},
         ) from exc
 
 
@@ -188,6 +189,11 @@ def _moves_outside_scope(
                     f"Licence {line.licence_number} is held in club {club.number} "
                     f"({club.name}) of committee {club.committee.number}, outside your "
                     "scope: only federation staff move a player between committees.",
+                    {
+                        "licence": line.licence_number,
+                        "club": club.number,
+                        "committee": club.committee.number,
+                    },
                 )
             )
     return problems
@@ -196,7 +202,11 @@ def _moves_outside_scope(
 def unknown_club_problems(licence_file: LicenceFile, clubs: dict[int, Club]) -> list[LineProblem]:
     return [
         LineProblem(
-            line, "club_number", "unknown_club", f"No club has the FFT club number {number}."
+            line,
+            "club_number",
+            "unknown_club",
+            f"No club has the FFT club number {number}.",
+            {"club": number},
         )
         for line, number in licence_file.club_references
         if number not in clubs

@@ -17,6 +17,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from competitions.models import Tournament
 from core.digits import ascii_digits
 from core.errors import PermissionDenied
+from core.messages import error_message, problem_message
 from core.problems import RuleViolation
 from rankings.manual_placements import manual_placement_remove, manual_placement_set
 from rankings.models import (
@@ -125,9 +126,9 @@ class PolicyForm(forms.ModelForm):
             )  # fmt: skip
         except RuleViolation as exc:
             for problem in exc.problems:
-                self.add_error("data", f"{problem.field}: {problem.message}")
+                self.add_error("data", f"{problem.field}: {problem_message(problem)}")
         except PermissionDenied as exc:
-            raise forms.ValidationError(str(exc)) from exc
+            raise forms.ValidationError(error_message(exc)) from exc
         return data
 
 
@@ -209,9 +210,9 @@ class PlacementForm(forms.ModelForm):
         except RuleViolation as exc:
             for problem in exc.problems:
                 field = problem.field if problem.field in self.fields else None
-                self.add_error(field, problem.message)
+                self.add_error(field, problem_message(problem))
         except PermissionDenied as exc:
-            raise forms.ValidationError(str(exc)) from exc
+            raise forms.ValidationError(error_message(exc)) from exc
         return data
 
 
@@ -329,7 +330,7 @@ class RecomputeRunAdmin(admin.ModelAdmin):
                 season=obj.season, kind=obj.kind, by=request.user, note=obj.note
             )
         except PermissionDenied as exc:
-            raise DjangoPermissionDenied(str(exc)) from exc
+            raise DjangoPermissionDenied(error_message(exc)) from exc
         obj.pk = run.pk
 
     @admin.action(description=_("Run again (queue a new run of the same kind)"))
@@ -339,6 +340,6 @@ class RecomputeRunAdmin(admin.ModelAdmin):
                 recompute_request(season=run.season, kind=run.kind, by=request.user,
                                   note=f"Again (#{run.pk})")  # fmt: skip
             except PermissionDenied as exc:
-                self.message_user(request, str(exc), messages.ERROR)
+                self.message_user(request, error_message(exc), messages.ERROR)
                 return
         self.message_user(request, _("Queued."), messages.SUCCESS)

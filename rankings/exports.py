@@ -8,6 +8,7 @@ import csv
 from collections.abc import Iterator
 
 from django.http import StreamingHttpResponse
+from django.utils.translation import gettext as _
 
 from core.spreadsheet import safe_row
 from federation.access import Scope
@@ -23,13 +24,16 @@ HEADER = [
 
 
 class ExportScopeError(Exception):
-    """The user may not export this (part of the) ranking."""
+    """The user may not export this (part of the) ranking; the message is in the
+    request's language."""
 
 
 def export_committees(scope: Scope, committee_number: str | None) -> set[int] | None:
     """Committee ids the user may export (``None``: all), narrowed to one if asked."""
     if not scope.is_staff:
-        raise ExportScopeError("Only federation, zone or committee staff may export the ranking.")
+        raise ExportScopeError(
+            _("Only federation, zone or committee staff may export the ranking.")
+        )
     allowed = None
     if not scope.national:
         allowed = set(
@@ -42,9 +46,9 @@ def export_committees(scope: Scope, committee_number: str | None) -> set[int] | 
     except ValueError:
         committee = None
     if committee is None:
-        raise ExportScopeError(f"Unknown committee {committee_number!r}.")
+        raise ExportScopeError(_("Unknown committee %(number)s.") % {"number": committee_number})
     if allowed is not None and committee.pk not in allowed:
-        raise ExportScopeError("You may export only the ranking of your committees.")
+        raise ExportScopeError(_("You may export only the ranking of your committees."))
     return {committee.pk}
 
 

@@ -30,7 +30,12 @@ def manual_placement_set(
     player = Player.objects.filter(licence_number=licence_number).first()
     if player is None:
         problems.append(
-            Problem("licence_number", "unknown_player", f"No player has licence {licence_number}.")
+            Problem(
+                "licence_number",
+                "unknown_player",
+                f"No player has licence {licence_number}.",
+                {"licence": licence_number},
+            )
         )
     elif not Licence.objects.filter(player=player, season=season).exists():
         problems.append(
@@ -38,15 +43,23 @@ def manual_placement_set(
                 "licence_number",
                 "not_licensed",
                 f"Player {licence_number} holds no licence in season {season}.",
+                {"licence": licence_number, "season": season},
             )
         )
     if step not in {s.code for s in policy.ladder}:
         problems.append(
-            Problem("step", "unknown_step", f"Step {step!r} is not in the season's ladder.")
+            Problem(
+                "step",
+                "unknown_step",
+                f"Step {step!r} is not in the season's ladder.",
+                {"step": step},
+            )
         )
     reason = (reason or "").strip()
     if not reason:
-        problems.append(Problem("reason", "missing_reason", "A manual placement needs a reason."))
+        problems.append(
+            Problem("reason", "missing_reason", "A manual placement needs a reason.", {})
+        )
     if problems:
         raise RuleViolation(problems)
     placement = (

@@ -1,4 +1,5 @@
-"""Public web pages of the national ranking, in French, rendered on the server:
+"""Public web pages of the national ranking, French first (English on request), rendered
+on the server:
 the ranking (search, filters, pages), a player's page (place, series, points,
 tournaments, PCN over the seasons), a committee's and a club's ranking.
 
@@ -12,6 +13,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext, pgettext
 from django.views.decorators.http import require_GET
 
 from core.digits import ascii_digits
@@ -24,6 +26,23 @@ from rankings.pcn_plot import SeasonPoint, pcn_plot_svg
 PAGE_SIZE = 50
 KIND_PARAM = {"provisoire": selectors.LIVE, "officiel": selectors.OFFICIAL}
 KIND_NAME = {selectors.LIVE: "provisoire", selectors.OFFICIAL: "officiel"}
+"""The ``classement`` parameter of a snapshot's kind (a French URL, as the others)."""
+
+
+def _kind_label(kind: str) -> str:
+    """A snapshot's kind as the page names it."""
+    if kind == selectors.LIVE:
+        return pgettext("ranking", "provisional")
+    return pgettext("ranking", "official")
+
+
+def _step_label(labels, step: str) -> str:
+    """A step's label in the page's language (the ladder names each step in French and in
+    English)."""
+    names = labels.get(step)
+    if names is None:
+        return step
+    return names[1] if (get_language() or "fr").startswith("en") else names[0]
 
 
 def _int(value) -> int | None:
@@ -41,12 +60,12 @@ def _seasons_with_ranking() -> list[Season]:
 def _season(request) -> Season:
     season = selectors.season_named(request.GET.get("saison"))
     if season is None:
-        raise Http404("Saison inconnue.")
+        raise Http404(gettext("Unknown season."))
     return season
 
 
 def _rows(entries: list[RankingEntry], labels) -> list[dict]:
-    return [{"entry": e, "label": labels.get(e.step, (e.step,))[0]} for e in entries]
+    return [{"entry": e, "label": _step_label(labels, e.step)} for e in entries]
 
 
 def _ranking_context(request, *, committee=None, club=None) -> dict:
@@ -66,6 +85,7 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
         "seasons": _seasons_with_ranking(),
         "snapshot": snapshot,
         "kind": KIND_NAME[selectors.snapshot_kind(snapshot)] if snapshot else None,
+        "kind_label": _kind_label(selectors.snapshot_kind(snapshot)) if snapshot else "",
         "filters": filters,
         "query": query,
         "series_choices": (1, 2, 3, 4),
@@ -126,7 +146,7 @@ def ranking_page(request):
     committee = selectors.committee_numbered(_int(request.GET.get("comite")))
     context = _ranking_context(request, committee=committee)
     context["committees"] = list(Committee.objects.order_by("number"))
-    context["title"] = "Classement national"
+    context["title"] = gettext("National ranking")
     return render(request, "rankings/ranking.html", context)
 
 
@@ -135,9 +155,12 @@ def committee_page(request, number: int):
     """/classement/comite/<n>/: the ranking of one committee's players."""
     committee = selectors.committee_numbered(number)
     if committee is None:
-        raise Http404("Comité inconnu.")
+        raise Http404(gettext("Unknown committee."))
     context = _ranking_context(request, committee=committee)
-    context["title"] = f"Classement du comité {committee.number:02d} – {committee.name}"
+    context["title"] = gettext("Ranking of committee %(number)s – %(name)s") % {
+        "number": f"{committee.number:02d}",
+        "name": committee.name,
+    }
     return render(request, "rankings/ranking.html", context)
 
 
@@ -146,9 +169,12 @@ def club_page(request, number: int):
     """/classement/club/<n>/: the ranking of one club's players."""
     club = selectors.club_numbered(number)
     if club is None:
-        raise Http404("Club inconnu.")
+        raise Http404(gettext("Unknown club."))
     context = _ranking_context(request, club=club)
-    context["title"] = f"Classement du club {club.number} – {club.name}"
+    context["title"] = gettext("Ranking of club %(number)s – %(name)s") % {
+        "number": club.number,
+        "name": club.name,
+    }
     return render(request, "rankings/ranking.html", context)
 
 
@@ -176,12 +202,12 @@ def player_page(request, licence_number: int):
     kind = KIND_PARAM.get(request.GET.get("classement", ""))
     record = selectors.player_record(licence_number, season, kind)
     if record is None:
-        raise Http404("Aucun joueur n'a ce numéro de licence.")
+        raise Http404(gettext("No player with this licence number."))
     context_points = _season_points(record)
     labels = selectors.step_labels(record.snapshot) if record.snapshot else {}
     held_labels = selectors.step_labels(record.held_snapshot) if record.held_snapshot else {}
     history = [
-        {"entry": e, "label": selectors.step_labels(e.snapshot).get(e.step, (e.step,))[0]}
+        {"entry": e, "label": _step_label(selectors.step_labels(e.snapshot), e.step)}
         for e in reversed(record.history)
     ]
     context = {
@@ -190,12 +216,17 @@ def player_page(request, licence_number: int):
         "season": season,
         "seasons": _seasons_with_ranking(),
         "kind": KIND_NAME[selectors.snapshot_kind(record.snapshot)] if record.snapshot else None,
-        "label": labels.get(record.entry.step, ("",))[0] if record.entry else None,
-        "held_label": held_labels.get(record.held.step, ("",))[0] if record.held else None,
+        "kind_label": (
+            _kind_label(selectors.snapshot_kind(record.snapshot)) if record.snapshot else ""
+        ),
+        "label": _step_label(labels, record.entry.step) if record.entry else None,
+        "held_label": _step_label(held_labels, record.held.step) if record.held else None,
         "history": history,
         "plot": mark_safe(
             pcn_plot_svg(
-                context_points, f"PCN de {record.player.first_name} {record.player.last_name}"
+                context_points,
+                gettext("PCN of %(name)s")
+                % {"name": f"{record.player.first_name} {record.player.last_name}"},
             )
         ),
         "tournament_total": sum(a.pcn for a in record.tournaments),

@@ -63,7 +63,10 @@ def recompute_request(*, season: Season, kind: str, by: Actor, note: str = "") -
         raise PermissionDenied("Only federation staff (CCN) may start a recompute.")
     if kind not in RecomputeKind.values:
         raise RuleViolation.single(
-            "kind", "unknown_kind", f"kind must be one of {', '.join(RecomputeKind.values)}."
+            "kind",
+            "unknown_kind",
+            f"kind must be one of {', '.join(RecomputeKind.values)}.",
+            {"kind": kind, "kinds": ", ".join(RecomputeKind.values)},
         )
     with transaction.atomic():
         # Past the scope check, ``by`` is a staff account, never anonymous.

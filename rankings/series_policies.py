@@ -67,6 +67,7 @@ def _placements_off_the_ladder(season: Season, policy: SeriesPolicy) -> list[Pro
             "step_in_use",
             f"The manual placement of player {licence} uses step {step!r}, which this "
             "ladder no longer has: change or remove the placement first.",
+            {"licence": licence, "step": step},
         )
         for licence, step in ManualPlacement.objects.filter(season=season)
         .values_list("player__licence_number", "step")

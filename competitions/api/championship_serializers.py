@@ -208,10 +208,6 @@ class ProblemOut(serializers.Serializer):
     message = serializers.CharField()
 
 
-def problems_data(problems) -> list[dict]:
-    return [{"field": p.field or None, "code": p.code, "message": p.message} for p in problems]
-
-
 class QualificationOut(serializers.ModelSerializer):
     committee = serializers.IntegerField(source="committee.number", default=None)
     source_stage = serializers.IntegerField(source="source_stage_id", default=None)

@@ -12,6 +12,7 @@ import datetime as dt
 import django_filters
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied
@@ -76,6 +77,7 @@ from competitions.models import (
     RegionalChampionship,
 )
 from competitions.tournaments.selectors import tournaments
+from core.api_errors import problems_data
 from federation.access import scope_of
 from federation.models import Committee, Season
 from federation.selectors import current_season, private_data_visible
@@ -84,7 +86,7 @@ from federation.selectors import current_season, private_data_visible
 def _season(name: str | None) -> Season:
     season = Season.objects.filter(name=name).first() if name else current_season()
     if season is None:
-        raise Http404("Unknown season.")
+        raise Http404(_("Unknown season."))
     return season
 
 
@@ -105,20 +107,22 @@ def _require_publisher(request, regional: RegionalChampionship) -> None:
     checked before the request's body so that anyone else gets a 403 whatever they send."""
     if not scope_of(request.user).covers_committee(regional.committee):
         raise PermissionDenied(
-            "Only the committee's staff (its zone's, or federation staff) publish or check "
-            "its regional rules."
+            _(
+                "Only the committee's staff (its zone's, or federation staff) publish or check "
+                "its regional rules."
+            )
         )
 
 
 def _require_runner(request, stage: ChampionshipStage) -> None:
     """The stage's arbiter or the staff covering its organiser, checked before the body."""
     if not may_run(scope_of(request.user), request.user, stage):
-        raise PermissionDenied("Only the stage's arbiter or the staff covering its organiser.")
+        raise PermissionDenied(_("Only the stage's arbiter or the staff covering its organiser."))
 
 
 def _staff_only(request) -> None:
     if not scope_of(request.user).is_staff:
-        raise PermissionDenied("Staff only.")
+        raise PermissionDenied(_("Staff only."))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -148,7 +152,7 @@ class ChampionshipListCreate(generics.ListAPIView):
         data.is_valid(raise_exception=True)
         season = Season.objects.filter(name=data.validated_data["season"]).first()
         if season is None:
-            raise serializers.ValidationError({"season": ["Unknown season."]})
+            raise serializers.ValidationError({"season": [_("Unknown season.")]})
         made = championships_create(
             season=season, kinds=data.validated_data.get("kinds"), by=request.user
         )
@@ -216,7 +220,7 @@ class RegionalListCreate(APIView):
         data.is_valid(raise_exception=True)
         committee = Committee.objects.filter(number=data.validated_data["committee"]).first()
         if committee is None:
-            raise serializers.ValidationError({"committee": ["Unknown committee."]})
+            raise serializers.ValidationError({"committee": [_("Unknown committee.")]})
         regional, created = regional_create(
             championship=championship, committee=committee, by=request.user
         )
@@ -264,7 +268,7 @@ class RegionalRulesCheck(APIView):
         data = s.RegionalRulesIn(data=request.data)
         data.is_valid(raise_exception=True)
         problems = regional_rules_check(regional=regional, data=data.validated_data["rules"])
-        return Response({"problems": s.problems_data(problems)})
+        return Response({"problems": problems_data(problems)})
 
 
 class RegionalRulesApprove(APIView):
@@ -349,7 +353,7 @@ class StageEntries(APIView):
     def post(self, request, pk: int):
         stage = _stage(pk)
         if not may_enter_stage(scope_of(request.user), stage):  # before the body: a 403
-            raise PermissionDenied("You may not enter players in this stage.")
+            raise PermissionDenied(_("You may not enter players in this stage."))
         data: s.EntriesIn | s.EntryIn
         if isinstance(request.data, dict) and "entries" in request.data:
             data = s.EntriesIn(data=request.data)
@@ -371,7 +375,7 @@ class StageEntries(APIView):
                 "entries": s.EntryOut(
                     entries, many=True, context=_facts_context(request, entries)
                 ).data,
-                "warnings": s.problems_data(w for m in made for w in m.warnings),
+                "warnings": problems_data(w for m in made for w in m.warnings),
             },
             status=status.HTTP_201_CREATED,
         )
@@ -419,7 +423,7 @@ class StageCheck(APIView):
             return Response({"revision": None, "problems": []})
         results = selectors.results_of_revisions([revision.pk])[revision.pk]
         problems = stage_compliance(stage, results)
-        return Response({"revision": revision.number, "problems": s.problems_data(problems)})
+        return Response({"revision": revision.number, "problems": problems_data(problems)})
 
 
 class StageHomologate(APIView):
@@ -445,7 +449,7 @@ class StageSeatingView(APIView):
         stage = _stage(pk)
         seating = getattr(stage, "seating", None)
         if seating is None:
-            raise Http404("No seating drawn yet.")
+            raise Http404(_("No seating drawn yet."))
         return Response(s.SeatingOut(seating).data)
 
     @extend_schema(request=s.SeatingIn, responses={201: s.SeatingOut})
@@ -540,7 +544,7 @@ class OutgoingChampion(APIView):
                 "set_by_ccn": championship.outgoing_champion is not None,
                 "from_stage": final.pk if final else None,
                 "note": championship.outgoing_champion_note,
-                "problems": s.problems_data(problems),
+                "problems": problems_data(problems),
             }
         )
 
@@ -630,10 +634,10 @@ def status_data(status_) -> dict:
         },
         "regional_final": {
             "qualified": [row_data(r) for r in rows if r["target"] == "regional_final"],
-            "refused": s.problems_data(status_.carry_over.refused),
+            "refused": problems_data(status_.carry_over.refused),
         },
-        "problems": s.problems_data([*status_.problems, *(national.problems if national else ())]),
-        "warnings": s.problems_data(status_.warnings),
+        "problems": problems_data([*status_.problems, *(national.problems if national else ())]),
+        "warnings": problems_data(status_.warnings),
     }
 
 
@@ -679,7 +683,7 @@ class NationalFinalRegister(APIView):
             {
                 "created": [e.number for e in field.created],
                 "withdrawn": [e.number for e in field.withdrawn],
-                "refused": s.problems_data(field.refused),
+                "refused": problems_data(field.refused),
             }
         )
 
@@ -714,7 +718,7 @@ class Me(APIView):
     def get(self, request):
         player = request.user.player
         if player is None:
-            raise PermissionDenied("This account is not linked to a player.")
+            raise PermissionDenied(_("This account is not linked to a player."))
         season = _season(request.query_params.get("season"))
         entries = selectors.player_entries(player.pk, [season.pk])
         qualifications = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, parsers, permissions, serializers, status
@@ -24,6 +25,7 @@ from competitions.api.tournament_serializers import TournamentOut
 from competitions.championships.stage_results import stage_homologate, stage_results_submit
 from competitions.models import ChampionshipStage, ResultRevision, Tournament
 from competitions.tournaments import access, homologation, selectors, submission
+from core.api_errors import problems_data
 from core.digits import ascii_digits
 from core.parsers import JSONParser
 from core.problems import RuleViolation
@@ -61,7 +63,8 @@ def refuse_oversized(request) -> None:
         length = 0
     if length > limit:
         raise PayloadTooLarge(
-            f"The submission is {length:,} bytes; the limit is {limit:,} bytes (UPLOAD_MAX_BYTES)."
+            _("The submission is %(length)s bytes; the limit is %(limit)s bytes.")
+            % {"length": f"{length:,}", "limit": f"{limit:,}"}
         )
 
 
@@ -106,10 +109,7 @@ def submitted_response(tournament: Tournament, submitted: submission.Submitted) 
         "tournament": TournamentOut(selectors.tournaments().get(pk=tournament.pk)).data,
         "revision": submitted.revision.number,
         "created": submitted.created,
-        "warnings": [
-            {"field": w.field or None, "code": w.code, "message": w.message}
-            for w in submitted.warnings
-        ],
+        "warnings": problems_data(submitted.warnings),
     }
     return Response(
         body, status=status.HTTP_201_CREATED if submitted.created else status.HTTP_200_OK
@@ -249,7 +249,7 @@ class RefuseView(APIView):
         tournament = get_object_or_404(Tournament, pk=pk)
         if not access.may_homologate(scope_of(request.user), tournament):  # before the body
             raise PermissionDenied(
-                "Only federation or committee staff above the organiser may do this."
+                _("Only federation or committee staff above the organiser may do this.")
             )
         serializer = RefusalIn(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -334,7 +334,7 @@ class RevisionsView(APIView):
         tournament = get_object_or_404(Tournament, pk=pk)
         scope = scope_of(request.user)
         if not (access.may_manage(scope, tournament) or access.may_homologate(scope, tournament)):
-            raise PermissionDenied("Only the organiser's managers and staff see the revisions.")
+            raise PermissionDenied(_("Only the organiser's managers and staff see the revisions."))
         revisions = tournament.revisions.select_related("submitted_by", "tournament").order_by(
             "number"
         )

@@ -62,6 +62,7 @@ class TournamentListCreate(generics.ListCreateAPIView):
                         "reference_conflict",
                         f"Reference already used by tournament {conflict.tournament.pk} "
                         "with different details.",
+                        {"tournament": conflict.tournament.pk},
                     )
                 ],
                 status.HTTP_409_CONFLICT,

@@ -66,7 +66,7 @@ def calendar_problems(
     problems = check_championship_calendar(calendar, rules)
     if regional_rules is not None:  # the rules themselves were checked: keep the dates
         return [
-            Problem(p.field.removeprefix("regionals[0]."), p.code, p.message)
+            Problem(p.field.removeprefix("regionals[0]."), p.code, p.message, p.params)
             for p in problems
             if p.code == "regional_final_too_late"
         ]

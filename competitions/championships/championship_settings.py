@@ -45,6 +45,7 @@ def championships_create(
                 f"kinds[{kinds.index(k)}]",
                 "unknown_kind",
                 f"{k!r} is not a championship; one of {', '.join(ChampionshipKindChoice.values)}.",
+                {"kind": k, "kinds": ", ".join(ChampionshipKindChoice.values)},
             )
             for k in unknown
         ]
@@ -80,7 +81,12 @@ def quotas_set(
     for number, places in quotas.items():
         if number not in committees:
             problems.append(
-                Problem(f"quotas.{number}", "unknown_committee", f"No committee numbered {number}.")
+                Problem(
+                    f"quotas.{number}",
+                    "unknown_committee",
+                    f"No committee numbered {number}.",
+                    {"committee": number},
+                )
             )
         if not isinstance(places, int) or isinstance(places, bool) or places < 0:
             problems.append(
@@ -88,6 +94,7 @@ def quotas_set(
                     f"quotas.{number}",
                     "invalid_quota",
                     f"A quota is a number of places of at least 0, got {places!r}.",
+                    {"committee": number, "value": places},
                 )
             )
     refuse(problems)
@@ -120,7 +127,12 @@ def outgoing_champion_set(
             )
         )
         problems = [
-            Problem(f"licence_numbers[{i}]", "unknown_player", f"No player with licence {n}.")
+            Problem(
+                f"licence_numbers[{i}]",
+                "unknown_player",
+                f"No player with licence {n}.",
+                {"licence": n},
+            )
             for i, n in enumerate(licence_numbers)
             if n not in known
         ]
@@ -131,6 +143,7 @@ def outgoing_champion_set(
                     "wrong_team_size",
                     f"A {kind} champion is {kind.team_size} player(s), got "
                     f"{len(set(licence_numbers))}.",
+                    {"size": kind.team_size, "players": len(set(licence_numbers))},
                 )
             )
         refuse(problems)

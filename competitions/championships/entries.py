@@ -109,7 +109,9 @@ def _named(problem: Problem, prefix: str, players: Mapping[str, Player]) -> Prob
                 f"licence {number} ({player.first_name} {player.last_name.upper()})",
                 1,
             )
-    return Problem(f"{prefix}.{field_}" if field_ else prefix, problem.code, message)
+    return Problem(
+        f"{prefix}.{field_}" if field_ else prefix, problem.code, message, problem.params
+    )
 
 
 def entry_problems(
@@ -128,6 +130,7 @@ def entry_problems(
                     f"{prefix}.licence_numbers[{j}]",
                     "unknown_player",
                     f"licence {n}: no such player in the federation's registry.",
+                    {"licence": n},
                 )
             )
     if problems:
@@ -158,6 +161,12 @@ def entry_problems(
                             f"{licence.club.committee.number} (club {licence.club.number}); the "
                             f"regional championship of committee {committee} is for its own "
                             "licensees.",
+                            {
+                                "licence": n,
+                                "committee": licence.club.committee.number,
+                                "club": licence.club.number,
+                                "regional_committee": committee,
+                            },
                         ),
                         prefix,
                         names,
@@ -185,6 +194,7 @@ def entries_register(
             "national_final_by_qualification",
             "The national final's entries are registered from the qualifications "
             "(POST …/national-final/register/).",
+            {},
         )
     numbers = sorted({n for r in requests for n in r.licence_numbers})
     facts = players_facts(season=stage.tournament.season, licence_numbers=numbers)
@@ -195,7 +205,7 @@ def entries_register(
         )
     problems = stage_not_played(stage)
     if not requests:
-        problems.append(Problem("entries", "required", "Enter at least one entry."))
+        problems.append(Problem("entries", "required", "Enter at least one entry.", {}))
     entered = selectors.entries_by_players(stage)
     already = {n: e for key, e in entered.items() for n in key}
     counts = Counter(n for r in requests for n in set(r.licence_numbers))
@@ -208,6 +218,7 @@ def entries_register(
                         f"{prefix}.licence_numbers[{j}]",
                         "already_entered",
                         f"licence {n} is already in entry {already[n].number} of this stage.",
+                        {"licence": n, "entry": already[n].number},
                     )
                 )
             elif counts[n] > 1:
@@ -216,6 +227,7 @@ def entries_register(
                         f"{prefix}.licence_numbers[{j}]",
                         "duplicate_player",
                         f"licence {n} appears in several entries of this request.",
+                        {"licence": n},
                     )
                 )
         problems += entry_problems(stage, list(request.licence_numbers), facts, rules, prefix)
@@ -310,6 +322,7 @@ def _entry_warnings(
                         f"licence {n} is qualified for the national final ({q.right}); by "
                         "playing the national qualifier the entry loses that qualification and "
                         "the place is reattributed at the qualifier.",
+                        {"licence": n, "right": q.right},
                     )
                 )
     return warnings
@@ -336,7 +349,11 @@ def entry_withdraw(*, entry: ChampionshipEntry, by) -> ChampionshipEntry:
     )
     refuse(stage_not_played(stage))
     if entry.status in (EntryStatus.WITHDRAWN, EntryStatus.FORFEIT):
-        raise Conflict(f"Entry {entry.number} is already {entry.status}.", code="entry_not_active")
+        raise Conflict(
+            f"Entry {entry.number} is already {entry.status}.",
+            code="entry_not_active",
+            params={"entry": entry.number, "status": entry.get_status_display()},
+        )
     deactivate_entry(entry, EntryStatus.WITHDRAWN, by)
     return entry
 

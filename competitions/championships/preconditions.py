@@ -54,6 +54,7 @@ def stage_not_played(stage: ChampionshipStage) -> list[Problem]:
                 "stage_played",
                 f"The stage's results are already {stage.tournament.get_status_display()}; its "
                 "entries are closed.",
+                {"status": stage.tournament.get_status_display()},
             )
         ]
     return []

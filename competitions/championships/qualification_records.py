@@ -199,7 +199,10 @@ def national_final_register(*, championship: Championship, by) -> FinalField:
     )
     if final is None:
         raise RuleViolation.single(
-            "stage", "no_national_final", f"{championship} has no national final yet."
+            "stage",
+            "no_national_final",
+            f"{championship} has no national final yet.",
+            {"championship": str(championship)},
         )
     final = locked_stage(final)
     refuse(stage_not_played(final))
@@ -234,7 +237,12 @@ def national_final_register(*, championship: Championship, by) -> FinalField:
         prefix = f"qualified.{q.key}"
         problems = entry_problems(final, list(q.licence_numbers), facts, rules, prefix)
         problems += [
-            Problem(prefix, "already_entered", f"licence {n} is already in the national final.")
+            Problem(
+                prefix,
+                "already_entered",
+                f"licence {n} is already in the national final.",
+                {"licence": n},
+            )
             for n in q.licence_numbers
             if n in active
         ]

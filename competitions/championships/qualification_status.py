@@ -202,6 +202,7 @@ def outgoing_champion_numbers(
                     "no_single_champion",
                     f"the {previous} national final has no single entry placed 1st; the CCN sets "
                     "the outgoing champion.",
+                    {"season": previous},
                 )
             ],
         )
@@ -224,6 +225,7 @@ def _outgoing_entry(
                 "wrong_team_size",
                 f"the outgoing champion has {len(set(numbers))} player(s); a {kind} entry has "
                 f"{kind.team_size}.",
+                {"players": len(set(numbers)), "size": kind.team_size},
             ),
         ]
     team = None
@@ -255,6 +257,7 @@ def _current_team(
                     "series_unknown",
                     f"outgoing champion team: licence {n} has no known series this season, so "
                     "its composition cannot be checked; it is not directly qualified.",
+                    {"licence": n},
                 )
             ]
         series.append(s)
@@ -275,6 +278,7 @@ def _current_team(
                 "outgoing_champion",
                 "club_unknown",
                 "outgoing champion team: its club cannot be established.",
+                {},
             )
         ]
     return TeamSnapshot(
@@ -316,6 +320,7 @@ def _carry_over(
                     "no_single_champion",
                     f"committee {committee}: last season's regional final has no single entry "
                     "placed 1st, so no regional champion is carried over.",
+                    {"committee": committee},
                 )
             )
             continue
@@ -371,6 +376,7 @@ def qualification_status(championship: Championship) -> ChampionshipQualificatio
                     f"regional_finals.{committee}.{p.field}",
                     p.code,
                     f"committee {committee} regional final (not counted): {p.message}",
+                    p.params,
                 )
                 for p in result.problems
             ]
@@ -382,6 +388,7 @@ def qualification_status(championship: Championship) -> ChampionshipQualificatio
                     "no_quota",
                     f"committee {committee} has played its regional final but the CCN has set "
                     "no quota for it.",
+                    {"committee": committee},
                 )
             )
             continue
@@ -396,6 +403,7 @@ def qualification_status(championship: Championship) -> ChampionshipQualificatio
                     f"national_qualifier.{p.field}",
                     p.code,
                     f"national qualifier (not counted): {p.message}",
+                    p.params,
                 )
                 for p in result.problems
             ]
@@ -446,6 +454,7 @@ def _approval_warnings(championship: Championship) -> list[Problem]:
                     f"regionals.{committee}",
                     "regional_rules_not_published",
                     f"committee {committee} has not published its regional rules.",
+                    {"committee": committee},
                 )
             )
         elif versions[0].approved_at is None:
@@ -455,6 +464,7 @@ def _approval_warnings(championship: Championship) -> list[Problem]:
                     "regional_rules_not_approved",
                     f"committee {committee}: version {versions[0].version} of its regional "
                     "rules has no approval of the zone yet (« aval du responsable de zone »).",
+                    {"committee": committee, "version": versions[0].version},
                 )
             )
     return warnings

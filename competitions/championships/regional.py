@@ -51,7 +51,9 @@ def regional_create(
 def _regional_rules_document(regional: RegionalChampionship, data: dict) -> dict:
     """The rules with the committee and the kind filled, or refused if they name others."""
     if not isinstance(data, dict):
-        raise RuleViolation.single("rules", "malformed", "The regional rules are a JSON object.")
+        raise RuleViolation.single(
+            "rules", "malformed", "The regional rules are a JSON object.", {}
+        )
     committee = str(regional.committee.number)
     kind = regional.championship.kind
     problems = []
@@ -62,6 +64,7 @@ def _regional_rules_document(regional: RegionalChampionship, data: dict) -> dict
                 "committee_mismatch",
                 f"These rules name committee {data.get('committee')}; they are published for "
                 f"committee {committee}.",
+                {"given": data.get("committee"), "committee": committee},
             )
         )
     if str(data.get("kind", kind)) != kind:
@@ -70,6 +73,7 @@ def _regional_rules_document(regional: RegionalChampionship, data: dict) -> dict
                 "kind",
                 "kind_mismatch",
                 f"These rules are for the {data.get('kind')} championship, not {kind}.",
+                {"given": data.get("kind"), "kind": kind},
             )
         )
     refuse(problems)

@@ -94,6 +94,7 @@ def seating_draw(*, stage: ChampionshipStage, seed: int | None = None, by) -> St
             "team_flagged",
             f"team {e.number} ({e.team_name}) is flagged: its composition is no longer valid; "
             "withdraw it or settle the flag before seating.",
+            {"team": e.number, "name": e.team_name},
         )
         for e in flagged
     ]
@@ -176,10 +177,11 @@ def late_arrival_record(
                 "licence_number",
                 "not_entered",
                 f"licence {request.licence_number} is not in an entry of this stage.",
+                {"licence": request.licence_number},
             )
         )
     if not request.reason.strip():
-        problems.append(Problem("reason", "required", "A penalty is recorded with its reason."))
+        problems.append(Problem("reason", "required", "A penalty is recorded with its reason.", {}))
     refuse(problems)
     cost = late_arrival(request.lateness)  # refuses a negative lateness
     if request.substitute_licence_number is not None and not request.forfeit:
@@ -188,6 +190,7 @@ def late_arrival_record(
                 "substitute_licence_number",
                 "substitute_without_forfeit",
                 "A substitute plays only for a player declared forfeit.",
+                {},
             )
         )
     if request.forfeit and not cost.forfeit_allowed:
@@ -197,6 +200,7 @@ def late_arrival_record(
                 "forfeit_not_allowed",
                 f"{request.lateness} late: the arbiter may declare a forfeit only after 15 "
                 "minutes of lateness (article 26).",
+                {"lateness": request.lateness},
             )
         )
     refuse(problems)
@@ -252,6 +256,7 @@ def _forfeit(
                 "substitute_licence_number",
                 "already_entered",
                 f"licence {substitute_number} already plays in this stage.",
+                {"licence": substitute_number},
             )
         )
     refuse(problems)

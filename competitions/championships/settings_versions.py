@@ -80,7 +80,14 @@ def store_championship_rules(
 def _kind_mismatch(rules: ChampionshipRules, kind: ChampionshipKind) -> list[Problem]:
     if rules.kind == kind:
         return []
-    return [Problem("kind", "kind_mismatch", f"These settings are for {rules.kind}, not {kind}.")]
+    return [
+        Problem(
+            "kind",
+            "kind_mismatch",
+            f"These settings are for {rules.kind}, not {kind}.",
+            {"given": rules.kind, "kind": kind},
+        )
+    ]
 
 
 def regional_rules_in_force(

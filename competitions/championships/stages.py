@@ -113,6 +113,7 @@ def stage_create(
                 "arbiter_derogation",
                 "derogation_reserved",
                 "Only federation staff (CCN) grant a derogation to article 24.",
+                {},
             )
         )
     if kind in FINALS and not request.arbiter_derogation:
@@ -145,6 +146,7 @@ def stage_create(
             "reference",
             "reference_conflict",
             f"Reference already used by tournament {conflict.tournament.pk} with other details.",
+            {"tournament": conflict.tournament.pk},
         ) from None
     if not created:
         existing = ChampionshipStage.objects.filter(tournament=tournament).first()
@@ -154,6 +156,7 @@ def stage_create(
             "reference",
             "reference_conflict",
             f"Reference already used by tournament {tournament.pk}, which is not this stage.",
+            {"tournament": tournament.pk},
         )
     if unique:
         refuse(_stage_exists(championship, kind, regional))
@@ -181,7 +184,14 @@ def _stage_exists(
     if not found.exists():
         return []
     where = f" for committee {regional.committee.number}" if regional is not None else ""
-    return [Problem("kind", "stage_exists", f"{championship} already has its {kind.label}{where}.")]
+    return [
+        Problem(
+            "kind",
+            "stage_exists",
+            f"{championship} already has its {kind.label}{where}.",
+            {"championship": str(championship), "stage": kind.label},
+        )
+    ]
 
 
 def _stage_name(championship: Championship, kind: ChampionshipStageKind, committee) -> str:
@@ -199,7 +209,9 @@ def _regional_stage_plan(
     """The committee's regional championship, its published rules in force and the published
     stage the request plays (``match_published_stage``); the caller's right to create it."""
     if request.committee is None:
-        problems.append(Problem("committee", "required", "A regional stage names its committee."))
+        problems.append(
+            Problem("committee", "required", "A regional stage names its committee.", {})
+        )
         return None, None, None
     regional = (
         RegionalChampionship.objects.select_related("committee__zone")
@@ -218,6 +230,7 @@ def _regional_stage_plan(
                 "committee",
                 "no_regional_championship",
                 f"Committee {request.committee} has no regional championship in {championship}.",
+                {"committee": request.committee, "championship": str(championship)},
             )
         )
         return None, None, None
@@ -233,6 +246,7 @@ def _regional_stage_plan(
                 "no_regional_rules",
                 f"Committee {request.committee} has not published its regional rules; its stages "
                 "are created from them.",
+                {"committee": request.committee},
             )
         )
         return regional, None, None
@@ -255,7 +269,12 @@ def _national_stage_problems(
     problems: list[Problem] = []
     if request.committee is not None:
         problems.append(
-            Problem("committee", "not_regional", f"A {kind.label} belongs to no committee.")
+            Problem(
+                "committee",
+                "not_regional",
+                f"A {kind.label} belongs to no committee.",
+                {"stage": kind.label},
+            )
         )
     if kind == ChampionshipStageKind.NATIONAL_QUALIFIER:
         if rules.national_qualifier_quota is None:
@@ -265,6 +284,7 @@ def _national_stage_problems(
                     "no_national_qualifier",
                     f"The {championship.get_kind_display()} championship has no national "
                     "qualifier.",
+                    {"kind": championship.kind},
                 )
             ]
         final = (
@@ -289,6 +309,7 @@ def _national_stage_problems(
                         "national_final_outside_season",
                         f"the national qualifier is played in season {final_season.label}; "
                         f"{request.date} is outside it.",
+                        {"season": final_season.label, "date": request.date},
                     )
                 )
     else:
@@ -314,10 +335,11 @@ def _national_stage_problems(
                     "qualifier_not_day_before_final",
                     f"the national qualifier is on {qualifier.tournament.date}; the final is "
                     "played the day after it.",
+                    {"date": qualifier.tournament.date},
                 )
             )
     return [
-        Problem("date" if p.field.startswith("national") else p.field, p.code, p.message)
+        Problem("date" if p.field.startswith("national") else p.field, p.code, p.message, p.params)
         for p in problems
     ]
 
@@ -340,6 +362,7 @@ def _arbiter_grade_problems(request: StageRequest) -> list[Problem]:
                 "arbiter_grade_too_low",
                 f"Licence {request.arbiter_licence_number} ({grade}): a final is directed by a "
                 "regional arbiter at least (article 24), unless the CCN grants a derogation.",
+                {"licence": request.arbiter_licence_number, "grade": grade},
             )
         ]
     return []

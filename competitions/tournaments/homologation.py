@@ -168,7 +168,8 @@ def require_reviewed(latest: ResultRevision | None, reviewed: int | None) -> Non
         return
     raise StaleRevision(
         f"Revision {reviewed} was reviewed but the latest revision is {latest.number}: "
-        f"review revision {latest.number} before homologating."
+        f"review revision {latest.number} before homologating.",
+        params={"reviewed": reviewed, "latest": latest.number},
     )
 
 
@@ -197,6 +198,7 @@ def _homologate(tournament: Tournament, by, reviewed: int | None) -> Tournament:
             "status",
             "not_submitted",
             f"Only submitted results can be homologated (status: {tournament.status}).",
+            {"status": tournament.get_status_display()},
         )
     revision = tournament.revisions.order_by("-number").first()
     require_reviewed(revision, reviewed)
@@ -221,10 +223,13 @@ def tournament_refuse(*, tournament: Tournament, reasons: list[str], by) -> Tour
             "status",
             "not_submitted",
             f"Only submitted results can be refused (status: {tournament.status}).",
+            {"status": tournament.get_status_display()},
         )
     reasons = [r.strip() for r in reasons if r and r.strip()]
     if not reasons:
-        raise RuleViolation.single("reasons", "required", "A refusal states at least one reason.")
+        raise RuleViolation.single(
+            "reasons", "required", "A refusal states at least one reason.", {}
+        )
     tournament.status = TournamentStatus.REFUSED
     tournament.refusal_reasons = reasons
     tournament._history_user = by
@@ -244,9 +249,10 @@ def tournament_correct(
             "status",
             "not_homologated",
             "Only a homologated tournament is corrected; resubmit instead.",
+            {},
         )
     if not reason.strip():
-        raise RuleViolation.single("reason", "required", "A correction states its reason.")
+        raise RuleViolation.single("reason", "required", "A correction states its reason.", {})
     document = parse_results(content=content, source=source, tournament=tournament)
     sha256 = results_sha256(document)
     current = tournament.homologated_revision

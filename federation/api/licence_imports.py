@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core import errors
 from core.api_errors import problems_response
 from federation.access import scope_of
 from federation.licence_registry import ClubsOutsideScope, PlayersOutsideScope, import_licences
@@ -34,8 +35,11 @@ class LicenceImportUploadSerializer(serializers.Serializer):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if limit is not None and upload.size > limit:
             raise serializers.ValidationError(
-                f"The file is {upload.size:,} bytes; the limit is {limit:,} bytes. "
-                "Split it (for example by committee) and import each part.",
+                _(
+                    "The file is %(size)s bytes; the limit is %(limit)s bytes. "
+                    "Split it (for example by committee) and import each part."
+                )
+                % {"size": f"{upload.size:,}", "limit": f"{limit:,}"},
                 code="file_too_large",
             )
         return upload
@@ -164,7 +168,11 @@ class LicenceImportView(APIView):
                 scope=scope_of(request.user),
             )
         except ClubsOutsideScope as exc:
-            raise PermissionDenied(str(exc), code="clubs_outside_scope") from exc
+            raise errors.PermissionDenied(
+                str(exc),
+                code="clubs_outside_scope",
+                params={"clubs": ", ".join(f"{c.number} ({c.name})" for c in exc.clubs)},
+            ) from exc
         except PlayersOutsideScope as exc:
             return problems_response([p.as_problem() for p in exc.problems], 403)
         data = LicenceImportResultSerializer(result).data

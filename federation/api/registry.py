@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import django_filters
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, viewsets
@@ -95,7 +96,7 @@ class LicenseeList(generics.ListAPIView):
             else selectors.current_season()
         )
         if season is None:
-            raise Http404("Unknown season.")
+            raise Http404(_("Unknown season."))
         qs = selectors.licences_for_season(season)
         club, committee = params.get("club", ""), params.get("committee", "")
         if ascii_digits(club):
@@ -115,7 +116,7 @@ class PlayerDetail(APIView):
     def get(self, request, licence_number: int):
         player = selectors.player_with_licences(licence_number)
         if player is None:
-            raise Http404("No player with this licence number.")
+            raise Http404(_("No player with this licence number."))
         scope = scope_of(request.user)
         licence = selectors.current_licence(player)
         private = sees_private_data(

@@ -4,6 +4,7 @@ software, which sends ``Authorization: Token <key>``."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from knox.models import AuthToken
 from rest_framework import permissions, serializers, status
@@ -39,7 +40,7 @@ class TokenList(APIView):
     def post(self, request):
         if isinstance(request.auth, AuthToken):
             # A leaked token must not mint tokens that outlive its revocation.
-            raise PermissionDenied("Create a token from a signed-in session, not with a token.")
+            raise PermissionDenied(_("Create a token from a signed-in session, not with a token."))
         token, key = api_token_issue(user=request.user)
         body = CreatedTokenOut({"token": key, **TokenOut(token).data}).data
         return Response(body, status=status.HTTP_201_CREATED)

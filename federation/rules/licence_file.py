@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import codecs
 import csv
+import dataclasses
 import datetime as dt
 import io
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -77,6 +78,10 @@ class LineProblem:
     column: str | None
     code: str
     message: str
+    params: Mapping[str, object] = dataclasses.field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """The values the message names, for its French text (``core.messages``)."""
 
     @property
     def field(self) -> str:
@@ -86,7 +91,7 @@ class LineProblem:
         return f"lines[{self.line}]" + (f".{self.column}" if self.column else "")
 
     def as_problem(self) -> Problem:
-        return Problem(field=self.field, code=self.code, message=self.message)
+        return Problem(field=self.field, code=self.code, message=self.message, params=self.params)
 
     def describe(self) -> str:
         """For a person reading a terminal: ``line 12, birth_date: …``."""
@@ -164,7 +169,9 @@ def read_licence_file(content: bytes, *, today: dt.date) -> LicenceFile:
         return _refused_file(decoded)
     text, encoding, notices = decoded
     if not text.strip():
-        return _refused_file(LineProblem(None, None, "empty_file", "The file is empty."), encoding)
+        return _refused_file(
+            LineProblem(None, None, "empty_file", "The file is empty.", {}), encoding
+        )
     delimiter = sniff_delimiter(text)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     problems: list[LineProblem] = []
@@ -172,13 +179,15 @@ def read_licence_file(content: bytes, *, today: dt.date) -> LicenceFile:
         header = _read_header(reader)
     except csv.Error as exc:
         return _refused_file(
-            LineProblem(1, None, "unreadable_line", f"The header cannot be read as CSV: {exc}."),
+            LineProblem(
+                1, None, "unreadable_line", f"The header cannot be read as CSV: {exc}.", {}
+            ),
             encoding,
             delimiter,
         )
     if header is None:
         return _refused_file(
-            LineProblem(None, None, "empty_file", "The file is empty."), encoding, delimiter
+            LineProblem(None, None, "empty_file", "The file is empty.", {}), encoding, delimiter
         )
     header_line, names = header
     positions, header_problems = check_header(names, header_line)
@@ -198,7 +207,11 @@ def read_licence_file(content: bytes, *, today: dt.date) -> LicenceFile:
         except csv.Error as exc:
             problems.append(
                 LineProblem(
-                    line_number, None, "unreadable_line", f"This line cannot be read as CSV: {exc}."
+                    line_number,
+                    None,
+                    "unreadable_line",
+                    f"This line cannot be read as CSV: {exc}.",
+                    {},
                 )
             )
             break
@@ -213,6 +226,7 @@ def read_licence_file(content: bytes, *, today: dt.date) -> LicenceFile:
                     "unclosed_quote",
                     f"A value on this line runs on to line {reader.line_num}: a double quote "
                     "is probably not closed.",
+                    {"next_line": reader.line_num},
                 )
             )
         outcome = checker.check(row, line_number)
@@ -229,6 +243,7 @@ def read_licence_file(content: bytes, *, today: dt.date) -> LicenceFile:
                         "duplicate_licence_number",
                         f"Licence number {number} is already on line {first_line_of[number]}: "
                         "a player appears once in the file.",
+                        {"licence": number, "first_line": first_line_of[number]},
                     )
                 )
             else:
@@ -237,7 +252,7 @@ def read_licence_file(content: bytes, *, today: dt.date) -> LicenceFile:
             lines.append(outcome.line)
     if row_count == 0 and not problems:
         problems.append(
-            LineProblem(None, None, "no_lines", "The file has a header but no licensee line.")
+            LineProblem(None, None, "no_lines", "The file has a header but no licensee line.", {})
         )
     return LicenceFile(
         encoding=encoding,
@@ -337,6 +352,7 @@ def check_header(names: list[str], line: int) -> tuple[dict[str, int], list[Line
                     None,
                     "unnamed_column",
                     f"Column {index + 1} of the header has no name.",
+                    {"index": index + 1},
                 )
             )
         elif name not in KNOWN_COLUMNS:
@@ -346,11 +362,18 @@ def check_header(names: list[str], line: int) -> tuple[dict[str, int], list[Line
                     name,
                     "unknown_column",
                     f"Unknown column « {name} »; the columns are: {known}.",
+                    {"column": name, "columns": known},
                 )
             )
         elif name in positions:
             problems.append(
-                LineProblem(line, name, "duplicate_column", f"Column « {name} » appears twice.")
+                LineProblem(
+                    line,
+                    name,
+                    "duplicate_column",
+                    f"Column « {name} » appears twice.",
+                    {"column": name},
+                )
             )
         else:
             positions[name] = index
@@ -363,6 +386,7 @@ def check_header(names: list[str], line: int) -> tuple[dict[str, int], list[Line
                     "missing_column",
                     f"The header has no « {column} » column; required columns are: "
                     f"{', '.join(REQUIRED_COLUMNS)}.",
+                    {"column": column, "columns": ", ".join(REQUIRED_COLUMNS)},
                 )
             )
     return positions, problems
@@ -395,8 +419,8 @@ class _LineOutcome:
     problems: tuple[LineProblem, ...]
 
 
-_Fail = Callable[[str | None, str, str], None]
-"""Records a problem on the line being checked: column (or None), code, message."""
+_Fail = Callable[[str | None, str, str, Mapping[str, object]], None]
+"""Records a problem on the line being checked: column (or None), code, message, params."""
 
 
 class _CsvRows(Protocol):
@@ -419,8 +443,8 @@ class _LineChecker:
     def check(self, row: list[str], line: int) -> _LineOutcome:
         problems: list[LineProblem] = []
 
-        def fail(column: str | None, code: str, message: str) -> None:
-            problems.append(LineProblem(line, column, code, message))
+        def fail(column: str | None, code: str, message: str, params: Mapping[str, object]) -> None:
+            problems.append(LineProblem(line, column, code, message, params))
 
         extra = [value for value in row[self.width :] if value.strip()]
         if extra:
@@ -429,6 +453,7 @@ class _LineChecker:
                 "too_many_values",
                 f"The line has {len(row)} values but the header has {self.width} columns "
                 "(a value containing the delimiter must be in double quotes).",
+                {"values": len(row), "columns": self.width},
             )
 
         values: dict[str, str] = {}
@@ -441,6 +466,7 @@ class _LineChecker:
                     "missing_column",
                     f"The line has only {len(row)} of the {self.width} columns of the "
                     f"header: no value for « {column} ».",
+                    {"column": column},
                 )
             else:
                 values[column] = ""
@@ -450,7 +476,7 @@ class _LineChecker:
                 return None
             raw = values[column]
             if not raw:
-                fail(column, "required", f"« {column} » is required but empty.")
+                fail(column, "required", f"« {column} » is required but empty.", {"column": column})
                 return None
             return read(column, raw)
 
@@ -491,11 +517,16 @@ class _LineChecker:
     def _number(fail: _Fail, label: str) -> Callable[[str, str], int | None]:
         def read(column: str, raw: str) -> int | None:
             if not ascii_digits(raw):
-                fail(column, "not_a_number", f"« {raw} » is not a {label}: digits only.")
+                fail(
+                    column,
+                    "not_a_number",
+                    f"« {raw} » is not a {label}: digits only.",
+                    {"value": raw},
+                )
                 return None
             number = int(raw)
             if not 0 < number <= MAX_NUMBER:
-                fail(column, "out_of_range", f"{raw} is not a valid {label}.")
+                fail(column, "out_of_range", f"{raw} is not a valid {label}.", {"value": raw})
                 return None
             return number
 
@@ -506,7 +537,12 @@ class _LineChecker:
         def read(column: str, raw: str) -> str | None:
             name = " ".join(raw.split())
             if any(unicodedata.category(char).startswith("C") for char in name):
-                fail(column, "control_character", f"« {column} » contains a control character.")
+                fail(
+                    column,
+                    "control_character",
+                    f"« {column} » contains a control character.",
+                    {"column": column},
+                )
                 return None
             if mojibake := _MOJIBAKE.search(name):
                 fail(
@@ -514,16 +550,23 @@ class _LineChecker:
                     "encoding",
                     f"« {name} » looks garbled (« {mojibake.group()} »): UTF-8 text was "
                     "read as another encoding and saved again. Fix the accents.",
+                    {},
                 )
                 return None
             if not any(char.isalpha() for char in name):
-                fail(column, "not_a_name", f"« {name} » is not a name: it has no letter.")
+                fail(
+                    column,
+                    "not_a_name",
+                    f"« {name} » is not a name: it has no letter.",
+                    {"value": name},
+                )
                 return None
             if len(name) > MAX_NAME_LENGTH:
                 fail(
                     column,
                     "too_long",
                     f"The name has {len(name)} characters; at most {MAX_NAME_LENGTH}.",
+                    {"length": len(name), "maximum": MAX_NAME_LENGTH},
                 )
                 return None
             return name
@@ -534,7 +577,7 @@ class _LineChecker:
         def read(column: str, raw: str) -> dt.date | None:
             parsed = parse_date(raw)
             if isinstance(parsed, str):
-                fail(column, "malformed_date", parsed)
+                fail(column, "malformed_date", parsed, {"value": raw})
                 return None
             if parsed < EARLIEST_DATE or parsed > self.today:
                 fail(
@@ -542,6 +585,7 @@ class _LineChecker:
                     "implausible_date",
                     f"{label.capitalize()} {parsed.isoformat()} is implausible: it must be "
                     f"after 1900-01-01 and not after today ({self.today.isoformat()}).",
+                    {"date": parsed.isoformat(), "today": self.today.isoformat()},
                 )
                 return None
             return parsed
@@ -551,7 +595,7 @@ class _LineChecker:
     @staticmethod
     def _email(fail: _Fail, raw: str) -> str | None:
         if len(raw) > MAX_EMAIL_LENGTH or not _EMAIL.fullmatch(raw):
-            fail("email", "invalid_email", f"« {raw} » is not an e-mail address.")
+            fail("email", "invalid_email", f"« {raw} » is not an e-mail address.", {"value": raw})
             return None
         return raw
 
@@ -563,10 +607,16 @@ class _LineChecker:
                 "phone",
                 "invalid_phone",
                 f"« {raw} » is not a phone number (digits, spaces, + . - ( ) only).",
+                {"value": raw},
             )
             return None
         if len(phone) > MAX_PHONE_LENGTH:
-            fail("phone", "too_long", f"The phone number is over {MAX_PHONE_LENGTH} characters.")
+            fail(
+                "phone",
+                "too_long",
+                f"The phone number is over {MAX_PHONE_LENGTH} characters.",
+                {"maximum": MAX_PHONE_LENGTH},
+            )
             return None
         return phone
 

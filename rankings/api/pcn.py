@@ -4,6 +4,7 @@ federation staff may publish a new rulebook version."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
@@ -118,10 +119,12 @@ class AllocationIn(serializers.Serializer):
         if attrs["stage"] == StageKind.NATIONAL_FINAL:
             if "national_final" not in attrs:
                 raise serializers.ValidationError(
-                    {"national_final": "Required for a national final."}
+                    {"national_final": _("Required for a national final.")}
                 )
         elif not attrs.get("tables"):
-            raise serializers.ValidationError({"tables": "Required: the tables of each session."})
+            raise serializers.ValidationError(
+                {"tables": _("Required: the tables of each session.")}
+            )
         return attrs
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
@@ -45,7 +46,7 @@ MAX_PAGE_SIZE = 200
 def season_or_404(name: str | None) -> Season:
     season = selectors.season_named(name)
     if season is None:
-        raise Http404("Unknown season.")
+        raise Http404(_("Unknown season."))
     return season
 
 
@@ -113,11 +114,11 @@ def ranking_filter(data) -> selectors.RankingFilter:
     if data.get("committee") is not None:
         filters.committee = selectors.committee_numbered(data["committee"])
         if filters.committee is None:
-            raise Http404("Unknown committee.")
+            raise Http404(_("Unknown committee."))
     if data.get("club") is not None:
         filters.club = selectors.club_numbered(data["club"])
         if filters.club is None:
-            raise Http404("Unknown club.")
+            raise Http404(_("Unknown club."))
     return filters
 
 
@@ -137,13 +138,13 @@ class RankingView(APIView):
         if data.get("snapshot"):
             snapshot = selectors.snapshot_by_id(data["snapshot"])
             if snapshot is None:
-                raise Http404("Unknown ranking snapshot.")
+                raise Http404(_("Unknown ranking snapshot."))
         else:
             snapshot = selectors.ranking_snapshot(
                 season_or_404(data.get("season")), data.get("kind")
             )
             if snapshot is None:
-                raise Http404("This season has no ranking yet.")
+                raise Http404(_("This season has no ranking yet."))
         filters = ranking_filter(data)
         entries = selectors.ranking_entries(snapshot, filters)
         count = selectors.entry_count(snapshot, filters, entries)
@@ -214,7 +215,7 @@ class PlayerRankingView(APIView):
             kind = None
         record = selectors.player_record(licence_number, season, kind)
         if record is None:
-            raise Http404("Unknown licence number.")
+            raise Http404(_("Unknown licence number."))
         licence = record.licence
         return Response(
             {
@@ -300,7 +301,7 @@ class ExportView(APIView):
         kind = request.query_params.get("kind")
         snapshot = selectors.ranking_snapshot(season, kind if kind in selectors.KINDS else None)
         if snapshot is None:
-            raise Http404("This season has no ranking yet.")
+            raise Http404(_("This season has no ranking yet."))
         committee = request.query_params.get("committee")
         try:
             committees = export_committees(scope, committee)
@@ -369,7 +370,7 @@ class PlacementsView(APIView):
     @extend_schema(responses={200: OBJECT_LIST})
     def get(self, request, season: str):
         if not scope_of(request.user).is_staff:
-            raise PermissionDenied("Only staff may read the manual placements.")
+            raise PermissionDenied(_("Only staff may read the manual placements."))
         placements = ManualPlacement.objects.filter(season=season_or_404(season)).select_related(
             "player"
         )
@@ -395,7 +396,7 @@ class PlacementView(APIView):
         if not manual_placement_remove(
             season=season_or_404(season), licence_number=licence_number, by=request.user
         ):
-            raise Http404("This player has no manual placement in this season.")
+            raise Http404(_("This player has no manual placement in this season."))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -433,7 +434,7 @@ class RecomputesView(APIView):
     @extend_schema(operation_id="pcn_recomputes_list", responses={200: OBJECT_LIST})
     def get(self, request):
         if not scope_of(request.user).is_staff:
-            raise PermissionDenied("Only staff may follow the recomputes.")
+            raise PermissionDenied(_("Only staff may follow the recomputes."))
         runs = RecomputeRun.objects.select_related("season")[:50]
         return Response([run_out(r) for r in runs])
 
@@ -459,7 +460,7 @@ class RecomputeView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
         if not scope_of(request.user).is_staff:
-            raise PermissionDenied("Only staff may follow the recomputes.")
+            raise PermissionDenied(_("Only staff may follow the recomputes."))
         return Response(
             run_out(get_object_or_404(RecomputeRun.objects.select_related("season"), pk=pk))
         )

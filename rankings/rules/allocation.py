@@ -97,6 +97,7 @@ def allocate(
                 "more_ranked_than_entries",
                 f"{len(ranking)} entries are ranked but only {entries} took part "
                 "in the first session.",
+                {"ranked": len(ranking), "entries": entries},
             )
         )
     if stage is StageKind.NATIONAL_FINAL:
@@ -106,6 +107,7 @@ def allocate(
                 "national_final_has_no_scale",
                 "A national final allocates by its fixed table: "
                 "use national_finals.allocate_national_final.",
+                {},
             )
         )
         raise RuleViolation(problems)
@@ -145,13 +147,15 @@ def ranking_problems(ranking: Sequence[RankedEntry]) -> list[Problem]:
     """Every problem of a ranking: ids, places, and the "1224" convention."""
     problems: list[Problem] = []
     if not ranking:
-        return [Problem("ranking", "empty_ranking", "A ranking needs at least one entry.")]
+        return [Problem("ranking", "empty_ranking", "A ranking needs at least one entry.", {})]
     seen: dict[str, int] = {}
     valid: list[tuple[int, int]] = []  # (place, position in the input)
     for i, entry in enumerate(ranking):
         if not isinstance(entry.entry_id, str) or not entry.entry_id:
             problems.append(
-                Problem(f"ranking[{i}].entry_id", "missing_id", "Each entry needs a non-empty id.")
+                Problem(
+                    f"ranking[{i}].entry_id", "missing_id", "Each entry needs a non-empty id.", {}
+                )
             )
         elif entry.entry_id in seen:
             problems.append(
@@ -160,6 +164,7 @@ def ranking_problems(ranking: Sequence[RankedEntry]) -> list[Problem]:
                     "duplicate_entry",
                     f"Entry '{entry.entry_id}' is already ranked "
                     f"at ranking[{seen[entry.entry_id]}].",
+                    {"entry": entry.entry_id, "first": seen[entry.entry_id]},
                 )
             )
         else:
@@ -170,6 +175,7 @@ def ranking_problems(ranking: Sequence[RankedEntry]) -> list[Problem]:
                     f"ranking[{i}].place",
                     "place_not_positive",
                     f"Place {entry.place!r} is not a place: places are whole numbers from 1.",
+                    {"place": repr(entry.place)},
                 )
             )
         else:
@@ -190,6 +196,7 @@ def ranking_problems(ranking: Sequence[RankedEntry]) -> list[Problem]:
                     f"Place {place} follows {better} entries ranked before it; in the "
                     f'"1224" convention (tied entries share the best place) '
                     f"it must be {better + 1}.",
+                    {"place": place, "better": better, "expected": better + 1},
                 )
             )
     return problems
@@ -258,6 +265,7 @@ def tie_problems(
                     f"{size} entries are tied at place {place} in a competition with its own "
                     "tie-break rules (article 29), where ties are not shared; break the tie, "
                     "or state that it survived the tie-break rules to share it.",
+                    {"size": size, "place": place},
                 )
             )
     return problems

@@ -36,7 +36,10 @@ def national_final_points(kind: NationalFinal, place: int, rulebook: Rulebook) -
     """
     if not isinstance(place, int) or isinstance(place, bool) or place < 1:
         raise RuleViolation.single(
-            "place", "place_not_positive", f"Place {place!r} is not a place: places start at 1."
+            "place",
+            "place_not_positive",
+            f"Place {place!r} is not a place: places start at 1.",
+            {"place": repr(place)},
         )
     row = _row_of(rulebook.national_finals.table(kind), place)
     return (row.pcn, row.pp) if row else (0, 0)
@@ -62,7 +65,10 @@ def allocate_national_final(
     rulebook.validate()
     if not isinstance(kind, NationalFinal):
         raise RuleViolation.single(
-            "national_final", "unknown_national_final", f"{kind!r} is not a NationalFinal."
+            "national_final",
+            "unknown_national_final",
+            f"{kind!r} is not a NationalFinal.",
+            {"kind": repr(kind)},
         )
     tie_break_rules = rulebook.national_finals.tie_break_rules
     problems: list[Problem] = ranking_problems(ranking)

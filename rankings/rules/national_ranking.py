@@ -297,6 +297,7 @@ def _standing_problems(
                     f"{where}.player",
                     "duplicate_player",
                     f"Player {standing.player} appears more than once in the standings.",
+                    {"player": standing.player},
                 )
             )
         seen.add(standing.player)
@@ -307,6 +308,7 @@ def _standing_problems(
                         f"{where}.{name}",
                         "negative",
                         f"{name} of player {standing.player} cannot be negative.",
+                        {},
                     )
                 )
         if standing.previous_step is None:
@@ -317,6 +319,7 @@ def _standing_problems(
                         "missing_previous_step",
                         f"Player {standing.player} has points from a previous official "
                         "ranking but no step from it.",
+                        {"player": standing.player},
                     )
                 )
         elif standing.previous_step not in index_of:
@@ -326,6 +329,7 @@ def _standing_problems(
                     "unknown_step",
                     f"Previous step {standing.previous_step!r} of player {standing.player} "
                     "is not in the ladder of this policy.",
+                    {"step": standing.previous_step, "player": standing.player},
                 )
             )
     return problems
@@ -347,6 +351,7 @@ def _placements_by_player(
                     f"{where}.player",
                     "duplicate_placement",
                     f"Player {placement.player} has more than one manual placement.",
+                    {"player": placement.player},
                 )
             )
         elif placement.player not in known:
@@ -355,6 +360,7 @@ def _placements_by_player(
                     f"{where}.player",
                     "unknown_player",
                     f"Player {placement.player} is placed by hand but is not in the standings.",
+                    {"player": placement.player},
                 )
             )
         if placement.step not in index_of:
@@ -363,6 +369,7 @@ def _placements_by_player(
                     f"{where}.step",
                     "unknown_step",
                     f"Step {placement.step!r} is not in the ladder of this policy.",
+                    {"step": placement.step},
                 )
             )
         if not placement.reason.strip():
@@ -371,6 +378,7 @@ def _placements_by_player(
                     f"{where}.reason",
                     "missing_reason",
                     f"The manual placement of player {placement.player} needs a reason.",
+                    {"player": placement.player},
                 )
             )
         by_player.setdefault(placement.player, placement)

@@ -17,6 +17,7 @@ The shared vocabulary of the points rules (:class:`Format`, :class:`StageKind`,
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
@@ -168,6 +169,7 @@ class Stages:
                 "national_final_has_no_scale",
                 "A national final allocates by its fixed table "
                 "(national_finals.allocate_national_final), not by a scale.",
+                {},
             )
         rules: StageRules = getattr(self, kind.value)
         return rules
@@ -367,40 +369,47 @@ _DEFAULT = Rulebook(
 def _validation_problems(book: Rulebook) -> list[Problem]:
     problems: list[Problem] = []
 
-    def refuse(field: str, code: str, message: str) -> None:
-        problems.append(Problem(field, code, message))
+    def refuse(field: str, code: str, message: str, params: Mapping[str, object]) -> None:
+        problems.append(Problem(field, code, message, params))
 
     if book.first_place_points_per_table <= 0:
         refuse(
             "first_place_points_per_table",
             "not_positive",
             "The first place's points per table must be positive.",
+            {},
         )
     if book.floor < 0:
-        refuse("floor", "negative", "The floor of PCN cannot be negative.")
+        refuse("floor", "negative", "The floor of PCN cannot be negative.", {})
 
     red = book.reduction
     if red.reference_tables < 1:
         refuse(
-            "reduction.reference_tables", "not_positive", "The reference table count must be ≥ 1."
+            "reduction.reference_tables",
+            "not_positive",
+            "The reference table count must be ≥ 1.",
+            {},
         )
     if not 0 < red.coefficient_at_reference <= 1:
         refuse(
             "reduction.coefficient_at_reference",
             "coefficient_out_of_range",
             "A reduction coefficient must be in ]0, 1]: places must not gain points.",
+            {},
         )
     if red.step_per_table < 0:
         refuse(
             "reduction.step_per_table",
             "negative",
             "The step per table cannot be negative: more tables must not reduce faster.",
+            {},
         )
     if not 0 < red.maximum <= 1:
         refuse(
             "reduction.maximum",
             "coefficient_out_of_range",
             "The maximum reduction coefficient must be in ]0, 1]: places must not gain points.",
+            {},
         )
 
     for fmt in Format:
@@ -408,13 +417,17 @@ def _validation_problems(book: Rulebook) -> list[Problem]:
         path = f"formats.{fmt.value}"
         if rules.coefficient_exponent < 1:
             refuse(
-                f"{path}.coefficient_exponent", "not_positive", "The exponent must be at least 1."
+                f"{path}.coefficient_exponent",
+                "not_positive",
+                "The exponent must be at least 1.",
+                {},
             )
         if not 0 < rules.minimum_coefficient <= 1:
             refuse(
                 f"{path}.minimum_coefficient",
                 "coefficient_out_of_range",
                 "The minimum reduction coefficient must be in ]0, 1].",
+                {},
             )
         elif (
             0 < red.maximum <= 1
@@ -426,16 +439,24 @@ def _validation_problems(book: Rulebook) -> list[Problem]:
                 "minimum_above_maximum",
                 f"The minimum coefficient {rules.minimum_coefficient} exceeds the maximum "
                 f"{red.maximum}^{rules.coefficient_exponent} of this format.",
+                {
+                    "minimum": rules.minimum_coefficient,
+                    "maximum": f"{red.maximum}^{rules.coefficient_exponent}",
+                },
             )
         if rules.minimum_entries < 1:
             refuse(
-                f"{path}.minimum_entries", "not_positive", "The minimum participation must be ≥ 1."
+                f"{path}.minimum_entries",
+                "not_positive",
+                "The minimum participation must be ≥ 1.",
+                {},
             )
         if not 0 < rules.beneficiary_fraction <= 1:
             refuse(
                 f"{path}.beneficiary_fraction",
                 "fraction_out_of_range",
                 "The share of entries with a right to points must be in ]0, 1].",
+                {},
             )
 
     for kind in StageKind:
@@ -444,14 +465,15 @@ def _validation_problems(book: Rulebook) -> list[Problem]:
         stage = book.stages.of(kind)
         path = f"stages.{kind.value}"
         if stage.index <= 0:
-            refuse(f"{path}.index", "not_positive", "A stage index must be positive.")
+            refuse(f"{path}.index", "not_positive", "A stage index must be positive.", {})
         if stage.cap < 0:
-            refuse(f"{path}.cap", "negative", "A cap of PCN cannot be negative.")
+            refuse(f"{path}.cap", "negative", "A cap of PCN cannot be negative.", {})
         elif stage.cap < book.floor:
             refuse(
                 f"{path}.cap",
                 "cap_below_floor",
                 f"The cap {stage.cap} is below the floor {book.floor}: no value can satisfy both.",
+                {"cap": stage.cap, "floor": book.floor},
             )
 
     for final in NationalFinal:
@@ -464,12 +486,14 @@ def _validation_problems(book: Rulebook) -> list[Problem]:
             "homologation.organizers",
             "empty",
             "At least one kind of organiser must be allowed, or no tournament is homologable.",
+            {},
         )
     if book.homologation.forbidden_table_size < 1:
         refuse(
             "homologation.forbidden_table_size",
             "not_positive",
             "The forbidden table size must be a positive number of players.",
+            {},
         )
     return problems
 
@@ -477,7 +501,9 @@ def _validation_problems(book: Rulebook) -> list[Problem]:
 def _table_problems(table: tuple[PlaceRange, ...], path: str) -> list[Problem]:
     problems: list[Problem] = []
     if not table:
-        return [Problem(path, "empty", "A national-final table needs at least one place range.")]
+        return [
+            Problem(path, "empty", "A national-final table needs at least one place range.", {})
+        ]
     expected_first = 1
     previous: PlaceRange | None = None
     for i, row in enumerate(table):
@@ -488,6 +514,7 @@ def _table_problems(table: tuple[PlaceRange, ...], path: str) -> list[Problem]:
                     f"{here}.last",
                     "range_reversed",
                     f"The range {row.first}–{row.last} ends before it starts.",
+                    {"first": row.first, "last": row.last},
                 )
             )
         if row.first < expected_first:
@@ -497,6 +524,7 @@ def _table_problems(table: tuple[PlaceRange, ...], path: str) -> list[Problem]:
                     "ranges_overlap",
                     f"The range starting at {row.first} overlaps the previous one, "
                     f"which ends at {expected_first - 1}.",
+                    {"first": row.first, "previous_last": expected_first - 1},
                 )
             )
         elif row.first > expected_first:
@@ -506,13 +534,14 @@ def _table_problems(table: tuple[PlaceRange, ...], path: str) -> list[Problem]:
                     "ranges_gap",
                     f"Places {expected_first}–{row.first - 1} are in no range; "
                     f"the range should start at {expected_first}.",
+                    {"first": expected_first, "last": row.first - 1},
                 )
             )
         for name in ("pcn", "pp"):
             value = getattr(row, name)
             if value < 0:
                 problems.append(
-                    Problem(f"{here}.{name}", "negative", f"{name} cannot be negative.")
+                    Problem(f"{here}.{name}", "negative", f"{name} cannot be negative.", {})
                 )
             elif previous is not None and value > getattr(previous, name):
                 problems.append(
@@ -522,6 +551,13 @@ def _table_problems(table: tuple[PlaceRange, ...], path: str) -> list[Problem]:
                         f"Places {row.first}–{row.last} would receive more {name} "
                         f"({value}) than the better places before them "
                         f"({getattr(previous, name)}).",
+                        {
+                            "first": row.first,
+                            "last": row.last,
+                            "name": name,
+                            "value": value,
+                            "previous": getattr(previous, name),
+                        },
                     )
                 )
         expected_first = max(expected_first, row.last + 1)

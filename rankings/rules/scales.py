@@ -62,7 +62,10 @@ class Scale:
         """PCN per player at ``place``; 0 for a place without a right to points."""
         if place < 1:
             raise RuleViolation.single(
-                "place", "place_not_positive", f"Place {place} is not a place: places start at 1."
+                "place",
+                "place_not_positive",
+                f"Place {place} is not a place: places start at 1.",
+                {"place": repr(place)},
             )
         return self.values[place - 1] if place <= self.beneficiaries else 0
 
@@ -112,9 +115,13 @@ def scale(
     rulebook.validate()
     problems: list[Problem] = []
     if not isinstance(fmt, Format):
-        problems.append(Problem("format", "unknown_format", f"{fmt!r} is not a Format."))
+        problems.append(Problem("format", "unknown_format", f"{fmt!r} is not a Format.", {}))
     if not isinstance(stage, StageKind):
-        problems.append(Problem("stage", "unknown_stage", f"{stage!r} is not a StageKind."))
+        problems.append(
+            Problem(
+                "stage", "unknown_stage", f"{stage!r} is not a StageKind.", {"name": str(stage)}
+            )
+        )
     elif stage is StageKind.NATIONAL_FINAL:
         problems.append(
             Problem(
@@ -122,6 +129,7 @@ def scale(
                 "national_final_has_no_scale",
                 "A national final allocates PCN and PP by its fixed table "
                 "(national_finals.allocate_national_final), not by a scale.",
+                {},
             )
         )
     sessions = _session_tables(tables, problems)
@@ -183,7 +191,7 @@ def _session_tables(tables: int | Sequence[int], problems: list[Problem]) -> lis
         sessions, paths = list(tables), [f"tables[{i}]" for i in range(len(tables))]
         if not sessions:
             problems.append(
-                Problem("tables", "no_session", "At least one session's table count is needed.")
+                Problem("tables", "no_session", "At least one session's table count is needed.", {})
             )
     else:
         problems.append(
@@ -191,15 +199,23 @@ def _session_tables(tables: int | Sequence[int], problems: list[Problem]) -> lis
                 "tables",
                 "wrong_type",
                 "Tables must be a table count or a sequence of per-session table counts.",
+                {},
             )
         )
         return []
     for path, count in zip(paths, sessions, strict=True):
         if not isinstance(count, int) or isinstance(count, bool):
-            problems.append(Problem(path, "wrong_type", f"{count!r} is not a whole table count."))
+            problems.append(
+                Problem(path, "wrong_type", f"{count!r} is not a whole table count.", {})
+            )
         elif count < 1:
             problems.append(
-                Problem(path, "not_positive", f"A session needs at least one table, not {count}.")
+                Problem(
+                    path,
+                    "not_positive",
+                    f"A session needs at least one table, not {count}.",
+                    {"count": count},
+                )
             )
     return sessions
 
@@ -208,7 +224,9 @@ def _entries_problems(
     fmt: Format, entries: int, first_tables: int, rulebook: Rulebook
 ) -> list[Problem]:
     if not isinstance(entries, int) or isinstance(entries, bool):
-        return [Problem("entries", "wrong_type", f"{entries!r} is not a whole number of entries.")]
+        return [
+            Problem("entries", "wrong_type", f"{entries!r} is not a whole number of entries.", {})
+        ]
     problems = []
     minimum = rulebook.formats.of(fmt).minimum_entries
     if entries < minimum:
@@ -218,6 +236,7 @@ def _entries_problems(
                 "below_minimum_participation",
                 f"{entries} {fmt.value} entries is below the minimum participation of {minimum}: "
                 "such a tournament is not homologable and gives no PCN.",
+                {"count": entries, "minimum": minimum},
             )
         )
     players = entries * fmt.team_size
@@ -230,6 +249,13 @@ def _entries_problems(
                 f"{entries} {fmt.value} entries ({players} players) cannot sit at "
                 f"{first_tables} tables of 3 or 4 players in the first session "
                 f"(between {low} and {high} players).",
+                {
+                    "entries": entries,
+                    "players": players,
+                    "tables": first_tables,
+                    "low": low,
+                    "high": high,
+                },
             )
         )
     return problems

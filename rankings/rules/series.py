@@ -152,7 +152,10 @@ class SeriesPolicy:
             if step.code == code:
                 return index
         raise RuleViolation.single(
-            "step", "unknown_step", f"Step {code!r} is not in the ladder of this policy."
+            "step",
+            "unknown_step",
+            f"Step {code!r} is not in the ladder of this policy.",
+            {"step": code},
         )
 
     def step(self, code: str) -> Step:
@@ -180,7 +183,7 @@ class SeriesPolicy:
             return self.entry_step
         if missed_seasons < 0:
             raise RuleViolation.single(
-                "missed_seasons", "negative", "The number of missed seasons cannot be negative."
+                "missed_seasons", "negative", "The number of missed seasons cannot be negative.", {}
             )
         index = self.index_of(last_official_step) - self.returning_drop_steps * missed_seasons
         return self.ladder[max(index, 0)].code
@@ -198,6 +201,7 @@ class SeriesPolicy:
                     "wrong_length",
                     f"carry_over needs one coefficient per series ({len(SERIES_NUMBERS)}), "
                     f"got {len(self.carry_over)}.",
+                    {"expected": len(SERIES_NUMBERS), "count": len(self.carry_over)},
                 )
             )
         for index, coefficient in enumerate(self.carry_over):
@@ -208,6 +212,7 @@ class SeriesPolicy:
                         "coefficient_out_of_range",
                         f"The carry-over coefficient of series {index + 1} must be "
                         f"a decimal between 0 and 1, got {coefficient!r}.",
+                        {"series": index + 1, "value": repr(coefficient)},
                     )
                 )
         if all(step.code != self.entry_step for step in self.ladder):
@@ -216,6 +221,7 @@ class SeriesPolicy:
                     "entry_step",
                     "unknown_step",
                     f"The entry step {self.entry_step!r} is not in the ladder.",
+                    {"step": self.entry_step},
                 )
             )
         if not _is_int(self.returning_drop_steps) or self.returning_drop_steps < 0:
@@ -224,6 +230,7 @@ class SeriesPolicy:
                     "returning_drop_steps",
                     "negative",
                     "returning_drop_steps must be a whole number of steps, 0 or more.",
+                    {},
                 )
             )
         if self.max_demotion_steps is not None and (
@@ -234,11 +241,12 @@ class SeriesPolicy:
                     "max_demotion_steps",
                     "negative",
                     "max_demotion_steps must be a whole number of steps, 0 or more, or null.",
+                    {},
                 )
             )
         if not isinstance(self.pp_breaks_ties, bool):
             found.append(
-                Problem("pp_breaks_ties", "wrong_type", "pp_breaks_ties must be true or false.")
+                Problem("pp_breaks_ties", "wrong_type", "pp_breaks_ties must be true or false.", {})
             )
         return found
 
@@ -302,7 +310,7 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
     """Problems with the ladder: codes, series order, criteria and their order."""
     found: list[Problem] = []
     if not ladder:
-        return [Problem("ladder", "empty_ladder", "The ladder needs at least one step.")]
+        return [Problem("ladder", "empty_ladder", "The ladder needs at least one step.", {})]
     seen: set[str] = set()
     previous_series: int | None = None
     last_min_pcn: tuple[int, int] | None = None  # (index, value) of the last threshold step
@@ -310,13 +318,14 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
     for index, step in enumerate(ladder):
         where = f"ladder[{index}]"
         if not isinstance(step.code, str) or not step.code.strip():
-            found.append(Problem(f"{where}.code", "missing_code", "Every step needs a code."))
+            found.append(Problem(f"{where}.code", "missing_code", "Every step needs a code.", {}))
         elif step.code in seen:
             found.append(
                 Problem(
                     f"{where}.code",
                     "duplicate_step_code",
                     f"Step code {step.code!r} appears more than once in the ladder.",
+                    {"step": step.code},
                 )
             )
         else:
@@ -324,13 +333,21 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
         for label in ("label_fr", "label_en"):
             value = getattr(step, label)
             if not isinstance(value, str) or not value.strip():
-                found.append(Problem(f"{where}.{label}", "missing_label", f"Step needs a {label}."))
+                found.append(
+                    Problem(
+                        f"{where}.{label}",
+                        "missing_label",
+                        f"Step needs a {label}.",
+                        {"label": label},
+                    )
+                )
         if not _is_int(step.series) or step.series not in SERIES_NUMBERS:
             found.append(
                 Problem(
                     f"{where}.series",
                     "series_out_of_range",
                     f"A step's series must be 1, 2, 3 or 4, got {step.series!r}.",
+                    {"series": repr(step.series), "lowest": max(SERIES_NUMBERS)},
                 )
             )
         else:
@@ -342,6 +359,7 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
                         f"Step {step.code!r} (series {step.series}) is above a step of "
                         f"series {previous_series}; the ladder goes from the lowest step up, "
                         "so series numbers may only decrease.",
+                        {"step": step.code, "series": step.series, "previous": previous_series},
                     )
                 )
             previous_series = step.series
@@ -355,6 +373,7 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
                         "lowest_step_has_criterion",
                         "The lowest step is where every player starts: it takes no "
                         "min_pcn, top_share or min_pp.",
+                        {},
                     )
                 )
             continue
@@ -364,6 +383,7 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
                     where,
                     "ambiguous_criterion",
                     f"Step {step.code!r} sets both min_pcn and top_share; set exactly one.",
+                    {"step": step.code},
                 )
             )
         elif not has_pcn and not has_share:
@@ -372,6 +392,7 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
                     where,
                     "missing_criterion",
                     f"Step {step.code!r} needs either min_pcn or top_share.",
+                    {"step": step.code},
                 )
             )
         if has_pcn:
@@ -381,6 +402,7 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
                         f"{where}.min_pcn",
                         "threshold_out_of_range",
                         f"min_pcn must be a whole number of PCN, 1 or more, got {step.min_pcn!r}.",
+                        {"value": repr(step.min_pcn)},
                     )
                 )
             else:
@@ -391,6 +413,7 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
                             "threshold_not_increasing",
                             f"min_pcn of {step.code!r} ({step.min_pcn}) must be greater than "
                             f"that of ladder[{last_min_pcn[0]}] ({last_min_pcn[1]}) below it.",
+                            {"step": step.code, "value": step.min_pcn, "below": last_min_pcn[1]},
                         )
                     )
                 last_min_pcn = (index, step.min_pcn)
@@ -402,6 +425,7 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
                         f"{where}.top_share",
                         "share_out_of_range",
                         f"top_share must be a decimal above 0 and at most 1, got {share!r}.",
+                        {"value": repr(share)},
                     )
                 )
             else:
@@ -413,6 +437,7 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
                             f"top_share of {step.code!r} ({share}) must be smaller than that of "
                             f"ladder[{last_share[0]}] ({last_share[1]}) below it: shares are "
                             "cumulative from the top.",
+                            {"step": step.code, "value": share, "below": last_share[1]},
                         )
                     )
                 last_share = (index, share)
@@ -422,6 +447,7 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
                     f"{where}.min_pp",
                     "threshold_out_of_range",
                     f"min_pp must be a whole number of PP, 0 or more, got {step.min_pp!r}.",
+                    {"value": repr(step.min_pp)},
                 )
             )
     missing = [s for s in SERIES_NUMBERS if all(step.series != s for step in ladder)]
@@ -431,6 +457,7 @@ def _ladder_problems(ladder: tuple[Step, ...]) -> list[Problem]:
                 "ladder",
                 "missing_series",
                 "The ladder has no step for series " + ", ".join(map(str, missing)) + ".",
+                {"series": ", ".join(map(str, missing))},
             )
         )
     return found

@@ -14,9 +14,15 @@ def test_an_unrouted_api_url_is_a_json_404(client):
     assert response["Content-Type"] == "application/json"
     assert response.json() == {
         "errors": [
-            {"field": None, "code": "not_found", "message": "No such API operation or object."}
+            {
+                "field": None,
+                "code": "not_found",
+                "message": "Cette opération de l’API ou cet objet n’existe pas.",
+            }
         ]
     }
+    english = client.get("/api/championships/not-a-number/", HTTP_ACCEPT_LANGUAGE="en")
+    assert english.json()["errors"][0]["message"] == "No such API operation or object."
 
 
 def test_an_unrouted_page_is_djangos_404(client):

@@ -438,7 +438,8 @@ def test_api_reports_every_problem_in_the_standard_shape(registry, sample_clubs)
     assert errors[0] == {
         "field": "lines[3].birth_date",
         "code": "malformed_date",
-        "message": "« 1999.08.30 » is not a date; write YYYY-MM-DD or DD/MM/YYYY.",
+        "message": "«\u00a01999.08.30\u00a0» n’est pas une date\u00a0: écrivez JJ/MM/AAAA ou "
+        "AAAA-MM-JJ, l’année en entier.",
     }
     assert {"field": "lines[7].club_number", "code": "unknown_club"}.items() <= errors[4].items()
     assert registry_rows() == before
@@ -463,7 +464,7 @@ def test_api_refuses_a_missing_file_an_unknown_season_and_a_file_too_large(regis
     assert response.status_code == 400
     (error,) = body(response)["errors"]
     assert (error["field"], error["code"]) == ("file", "file_too_large")
-    assert "the limit is 50 bytes" in error["message"]
+    assert "la limite est de 50 octets" in error["message"]
     assert not Player.objects.filter(licence_number__gte=8001).exists()
 
 
@@ -489,9 +490,8 @@ def test_staff_may_not_move_a_player_of_another_committee(registry, role):
         ("lines[3].licence_number", "player_outside_scope"),
         ("lines[4].licence_number", "player_outside_scope"),
     ]
-    assert (
-        "Licence 2001 is held in club 201 (Petit au Bout Rennes) of committee 2"
-        in (errors[0]["message"])
+    assert "La licence 2001 est au club 201 du comité 2, hors de votre périmètre" in (
+        errors[0]["message"]
     )
     text = response.content.decode()
     for private in ("1961", "1999-08-30", "30/08/1999", "2001@example.org", "2002@example.org"):

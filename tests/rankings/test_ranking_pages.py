@@ -1,5 +1,5 @@
-"""The players' pages, in French: search, the ranking with filters, a player's page
-with the PCN plot, a committee's and a club's ranking; a fixed number of queries."""
+"""The players' pages, in French (English on request): search, the ranking with filters,
+a player's page with the PCN plot, a committee's and a club's ranking; a fixed number of queries."""
 
 from __future__ import annotations
 
@@ -97,7 +97,26 @@ def test_staff_see_the_export_link(client, ranked, registry):
 def test_a_season_without_ranking(client, registry):
     response = client.get("/classement/")
     assert response.status_code == 200
-    assert "Aucun classement n'a encore été calculé" in response.content.decode()
+    assert "Aucun classement n’a encore été calculé" in response.content.decode()
+
+
+def test_the_pages_speak_english_on_request(client, ranked):
+    html = client.get("/classement/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "<h1>National ranking</h1>" in html
+    assert "provisional" in html
+    assert "par défaut" not in html  # the page's own text (the frame is another's)
+    player = ranked.players[0].licence_number
+    html = client.get(f"/classement/joueur/{player}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "PCN over the seasons" in html
+    assert "series" in html  # the ladder's English labels
+    assert "PCN au fil des saisons" not in html
+
+
+def test_the_series_are_named_the_french_way(client, ranked):
+    html = client.get("/classement/").content.decode()
+    assert ">1re série<" in html
+    assert ">2e série<" in html
+    assert "1ère" not in html
 
 
 def test_plot_escapes_and_scales():

@@ -99,48 +99,62 @@ class ChampionshipRules:
         """Every inconsistency of these settings (empty list: usable)."""
         problems: list[Problem] = []
 
-        def bad(name: str, code: str, message: str) -> None:
-            problems.append(Problem(name, code, message))
+        def bad(name: str, code: str, message: str, params: Mapping[str, object]) -> None:
+            problems.append(Problem(name, code, message, params))
 
         if self.minimum_age is not None and not 0 < self.minimum_age < 130:
-            bad("minimum_age", "out_of_range", "minimum_age must be between 1 and 129 years.")
+            bad("minimum_age", "out_of_range", "minimum_age must be between 1 and 129 years.", {})
         for name in ("age_reference_day", "regional_window_start", "regional_window_end"):
             value = getattr(self, name)
             if value is not None and not _is_month_day(value):
-                bad(name, "invalid_month_day", f"{name} must be a real (month, day), got {value}.")
+                bad(
+                    name,
+                    "invalid_month_day",
+                    f"{name} must be a real (month, day), got {value}.",
+                    {"value": value},
+                )
         for name in ("regional_final_min_field", "min_sessions", "min_deals_per_session"):
             if getattr(self, name) < 1:
-                bad(name, "out_of_range", f"{name} must be at least 1.")
+                bad(name, "out_of_range", f"{name} must be at least 1.", {})
         if self.max_points_divisor < 1:
             bad(
                 "max_points_divisor",
                 "out_of_range",
                 "max_points_divisor must be at least 1 (1 forbids any division of points).",
+                {},
             )
         if not 0 <= self.min_eliminated_share <= 1:
-            bad("min_eliminated_share", "out_of_range", "min_eliminated_share must be in [0, 1].")
+            bad(
+                "min_eliminated_share",
+                "out_of_range",
+                "min_eliminated_share must be in [0, 1].",
+                {},
+            )
         if self.national_qualifier_quota is not None and self.national_qualifier_quota < 1:
             bad(
                 "national_qualifier_quota",
                 "out_of_range",
                 "national_qualifier_quota must be at least 1, or null when there is no qualifier.",
+                {},
             )
         if self.national_qualifier_days_before_final < 1:
             bad(
                 "national_qualifier_days_before_final",
                 "out_of_range",
                 "The national qualifier is held before the final: at least 1 day.",
+                {},
             )
         if self.lowest_series < 1:
-            bad("lowest_series", "out_of_range", "lowest_series must be at least 1.")
+            bad("lowest_series", "out_of_range", "lowest_series must be at least 1.", {})
         if not 1 <= self.unlicensed_previous_season_series <= self.lowest_series:
             bad(
                 "unlicensed_previous_season_series",
                 "out_of_range",
                 f"unlicensed_previous_season_series must be a series in 1..{self.lowest_series}.",
+                {},
             )
         if self.series_product_threshold < 0:
-            bad("series_product_threshold", "out_of_range", "The threshold cannot be negative.")
+            bad("series_product_threshold", "out_of_range", "The threshold cannot be negative.", {})
         size = ChampionshipKind.INTERCLUBS.team_size  # the series rules concern teams of 4
         for i, exception in enumerate(self.series_product_exceptions):
             if len(exception) != size or not all(1 <= s <= self.lowest_series for s in exception):
@@ -149,6 +163,7 @@ class ChampionshipRules:
                     "invalid_composition",
                     f"An exception must list {size} series in 1..{self.lowest_series}, "
                     f"got {exception}.",
+                    {"size": size, "lowest": self.lowest_series, "value": exception},
                 )
         return problems
 
@@ -173,7 +188,7 @@ class ChampionshipRules:
         """
         if not isinstance(data, Mapping):
             raise RuleViolation.single(
-                "settings", "wrong_type", "The settings are a JSON object of settings."
+                "settings", "wrong_type", "The settings are a JSON object of settings.", {}
             )
         try:
             kind: ChampionshipKind | None = ChampionshipKind(typing.cast(str, data.get("kind")))

@@ -58,6 +58,7 @@ def check_entry(
                 "outside_season",
                 f"The entry is checked on {as_of}, outside season {season.label} "
                 f"({season.start} – {season.end}).",
+                {"date": as_of, "season": season.label, "start": season.start, "end": season.end},
             )
         )
     if stage is StageKind.NATIONAL_QUALIFIER and rules.national_qualifier_quota is None:
@@ -66,6 +67,7 @@ def check_entry(
                 "stage",
                 "no_national_qualifier",
                 f"The {kind} championship has no national qualifier this season.",
+                {"kind": kind},
             )
         )
     if len(entrants) != kind.team_size:
@@ -74,6 +76,7 @@ def check_entry(
                 "entrants",
                 "wrong_team_size",
                 f"A {kind} entry has {kind.team_size} player(s), got {len(entrants)}.",
+                {"size": kind.team_size, "players": len(entrants)},
             )
         )
     counts = Counter(p.licence_number for p in entrants)
@@ -85,6 +88,7 @@ def check_entry(
                     "duplicate_player",
                     f"licence {player.licence_number}: appears {counts[player.licence_number]} "
                     "times in the same entry.",
+                    {"licence": player.licence_number, "times": counts[player.licence_number]},
                 )
             )
         problems += _licence_problems(player, f"entrants[{i}]", stage, season, as_of)
@@ -110,6 +114,7 @@ def _licence_problems(
                 "not_licensed",
                 f"licence {player.licence_number}: not licensed for season {season.label}; "
                 "only licensed players may enter the championships.",
+                {"licence": player.licence_number, "season": season.label},
             )
         ]
     if licence.since > as_of:
@@ -121,6 +126,12 @@ def _licence_problems(
                     f"licence {player.licence_number}: the {season.label} licence takes effect "
                     f"on {licence.since}, after the national final on {as_of}; the licence "
                     "of the current season must be valid on the day of the final.",
+                    {
+                        "licence": player.licence_number,
+                        "season": season.label,
+                        "since": licence.since,
+                        "as_of": as_of,
+                    },
                 )
             ]
         return [
@@ -129,6 +140,12 @@ def _licence_problems(
                 "licence_not_yet_valid",
                 f"licence {player.licence_number}: the {season.label} licence takes effect "
                 f"on {licence.since}, after the entry on {as_of}.",
+                {
+                    "licence": player.licence_number,
+                    "season": season.label,
+                    "since": licence.since,
+                    "as_of": as_of,
+                },
             )
         ]
     return []
@@ -147,6 +164,7 @@ def _age_problems(
                 "birth_date_unknown",
                 f"licence {player.licence_number}: no date of birth on record; players must "
                 f"be at least {minimum} on {_long_date(reference)} and may be asked for proof.",
+                {"licence": player.licence_number, "minimum": minimum, "reference": reference},
             )
         ]
     if age_on(player.birth_date, reference) < minimum:
@@ -158,6 +176,7 @@ def _age_problems(
                 "too_young",
                 f"licence {player.licence_number}: not {minimum} on "
                 f"{_long_date(reference)}, {minimum} required.",
+                {"licence": player.licence_number, "minimum": minimum, "reference": reference},
             )
         ]
     return []
@@ -178,6 +197,7 @@ def _same_place_problems(
             "entrants",
             f"mixed_{plural}",
             f"{who} must be licensed in the same {attribute}: {listed}.",
+            {"listed": ", ".join(str(n) for n in places)},
         )
     ]
 

@@ -204,6 +204,7 @@ def _outgoing_champion_right(
                 f"outgoing champion team {champion.entry_id}: series "
                 f"{team.series if team else None} no longer make an allowed composition, "
                 "so it is not directly qualified.",
+                {"team": champion.entry_id},
             )
         ]
     right = QualificationRight.OUTGOING_NATIONAL_CHAMPION
@@ -311,6 +312,7 @@ def _players_in_two_entries(qualified: Sequence[Qualification]) -> list[Problem]
             "qualified",
             "player_qualified_twice",
             f"licence {n} is in {c} qualified entries; a player takes one place in the final.",
+            {"licence": n, "count": c},
         )
         for n, c in sorted(counts.items())
         if c > 1
@@ -331,7 +333,12 @@ def _raise_on_bad_input(
     for committee, quota in quotas.items():
         if quota < 0:
             problems.append(
-                Problem(f"quotas.{committee}", "negative_quota", f"quota {quota} is below 0.")
+                Problem(
+                    f"quotas.{committee}",
+                    "negative_quota",
+                    f"quota {quota} is below 0.",
+                    {"quota": quota, "committee": committee},
+                )
             )
     seen: dict[frozenset[str], str] = {}
     for committee, ranking in regional_finals.items():
@@ -342,6 +349,7 @@ def _raise_on_bad_input(
                     "no_quota",
                     f"committee {committee} has a regional final ranking but no quota from "
                     "the CCN.",
+                    {"committee": committee},
                 )
             )
         problems += _ranking_problems(ranking, f"regional_finals.{committee}", kind)
@@ -353,6 +361,7 @@ def _raise_on_bad_input(
                         f"regional_finals.{committee}[{i}]",
                         "ranked_in_two_committees",
                         f"entry {s.entry.entry_id} is also ranked in committee {other}.",
+                        {"entry": s.entry.entry_id, "other": other},
                     )
                 )
     if national_qualifier is not None:
@@ -362,6 +371,7 @@ def _raise_on_bad_input(
                     "national_qualifier",
                     "no_national_qualifier",
                     f"The {kind} championship has no national qualifier.",
+                    {"kind": kind},
                 )
             )
         problems += _ranking_problems(national_qualifier, "national_qualifier", kind)
@@ -384,6 +394,7 @@ def _ranking_problems(
                     "places_not_1224",
                     f"places {places} do not follow the 1224 convention (place {i + 1} "
                     f"expected or a tie with the previous one, got {place}).",
+                    {"expected": i + 1, "place": place},
                 )
             )
             break
@@ -395,6 +406,7 @@ def _ranking_problems(
                     f"{field}[{i}]",
                     "ranked_twice",
                     f"entry {s.entry.entry_id} appears more than once in the ranking.",
+                    {"entry": s.entry.entry_id},
                 )
             )
         problems += _entry_problems(s.entry, f"{field}[{i}].entry", kind)
@@ -410,6 +422,7 @@ def _entry_problems(entry: Entry, field: str, kind: ChampionshipKind) -> list[Pr
                 "wrong_team_size",
                 f"entry {entry.entry_id}: {len(entry.players)} distinct player(s), a {kind} "
                 f"entry has {kind.team_size}.",
+                {"entry": entry.entry_id, "players": len(entry.players), "size": kind.team_size},
             )
         )
     if kind is ChampionshipKind.INTERCLUBS and entry.team is None:
@@ -419,6 +432,7 @@ def _entry_problems(entry: Entry, field: str, kind: ChampionshipKind) -> list[Pr
                 "snapshot_missing",
                 f"team {entry.entry_id}: an interclubs qualification keeps the team's club, "
                 "committee and series of its qualification day; none was given.",
+                {"team": entry.entry_id},
             )
         )
     return problems
@@ -500,6 +514,7 @@ def _carry_over_problems(
                     "not_licensed",
                     f"regional champion {title.entry.entry_id}: licence {number} is not "
                     "licensed this season.",
+                    {"entry": title.entry.entry_id, "licence": number},
                 )
             )
             continue
@@ -513,6 +528,12 @@ def _carry_over_problems(
                         "left_club",
                         f"regional champion team {title.entry.entry_id}: licence {number} is "
                         f"now in club {player.licence.club}, not {club}.",
+                        {
+                            "entry": title.entry.entry_id,
+                            "licence": number,
+                            "club": player.licence.club,
+                            "previous": club,
+                        },
                     )
                 )
         elif player.licence.committee != title.committee:
@@ -522,6 +543,12 @@ def _carry_over_problems(
                     "left_committee",
                     f"regional champion {title.entry.entry_id}: licence {number} is now in "
                     f"committee {player.licence.committee}, not {title.committee}.",
+                    {
+                        "entry": title.entry.entry_id,
+                        "licence": number,
+                        "committee": player.licence.committee,
+                        "previous": title.committee,
+                    },
                 )
             )
     if kind is ChampionshipKind.INTERCLUBS and not problems:

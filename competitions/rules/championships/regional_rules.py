@@ -165,6 +165,7 @@ def _stage_order_problems(regional: RegionalRules) -> Iterator[Problem]:
             "stages",
             "no_regional_final",
             f"committee {regional.committee}: the regional championship has no regional final.",
+            {"committee": regional.committee},
         )
         return
     if len(finals) > 1:
@@ -173,6 +174,7 @@ def _stage_order_problems(regional: RegionalRules) -> Iterator[Problem]:
             "several_regional_finals",
             f"committee {regional.committee}: {len(finals)} stages are flagged regional "
             "final; there is one.",
+            {"committee": regional.committee, "count": len(finals)},
         )
         return
     final = finals[0]
@@ -183,6 +185,7 @@ def _stage_order_problems(regional: RegionalRules) -> Iterator[Problem]:
                 "after_regional_final",
                 f"stage {stage.name!r} ends on {stage.end}, after the regional final starts "
                 f"on {final.start}; the regional final is the last stage.",
+                {"name": stage.name, "end": stage.end, "final_start": final.start},
             )
 
 
@@ -195,12 +198,14 @@ def _stage_problems(
             "not_a_regional_stage",
             f"stage {stage.name!r} is a {stage.kind}; a committee publishes only regional "
             "stages, semi-finals and its final.",
+            {"name": stage.name, "kind": stage.kind},
         )
     if stage.end < stage.start:
         yield Problem(
             f"{field}.end",
             "ends_before_start",
             f"stage {stage.name!r} ends on {stage.end}, before it starts on {stage.start}.",
+            {"name": stage.name, "start": stage.start, "end": stage.end},
         )
     yield from _date_problems(stage, field, season, rules)
     bound = stage.kind is StageKind.REGIONAL_FINAL or rules.min_field_applies_to_every_stage
@@ -210,6 +215,7 @@ def _stage_problems(
             "missing_table",
             f"stage {stage.name!r} publishes no table of sessions by number of entries "
             "present at the first session.",
+            {"name": stage.name},
         )
     yield from _bracket_overlap_problems(stage, field)
     for j, bracket in enumerate(stage.brackets):
@@ -225,6 +231,7 @@ def _date_problems(
                 f"{field}.{name}",
                 "outside_season",
                 f"stage {stage.name!r} {name}s on {day}, outside season {season.label}.",
+                {"name": stage.name, "date": day, "season": season.label},
             )
     if rules.regional_window_start is not None:
         first = season.date_of(rules.regional_window_start)
@@ -234,6 +241,7 @@ def _date_problems(
                 "before_window",
                 f"stage {stage.name!r} starts on {stage.start}; the {rules.kind} regional "
                 f"championship is held from {first}.",
+                {"name": stage.name, "start": stage.start, "first": first},
             )
     if rules.regional_window_end is not None:
         last = season.date_of(rules.regional_window_end)
@@ -243,6 +251,7 @@ def _date_problems(
                 "after_window",
                 f"stage {stage.name!r} ends on {stage.end}; the {rules.kind} regional "
                 f"championship must be over by {last}.",
+                {"name": stage.name, "end": stage.end, "last": last},
             )
 
 
@@ -256,6 +265,7 @@ def _bracket_overlap_problems(stage: RegionalStage, field: str) -> Iterator[Prob
                 "overlapping_brackets",
                 f"stage {stage.name!r}: the row from {upper.min_entries} entries overlaps the "
                 f"row from {lower.min_entries}; each number of entries has one plan.",
+                {"name": stage.name, "upper": upper.min_entries, "lower": lower.min_entries},
             )
         elif upper.min_entries > top + 1:
             yield Problem(
@@ -263,6 +273,7 @@ def _bracket_overlap_problems(stage: RegionalStage, field: str) -> Iterator[Prob
                 "gap_between_brackets",
                 f"stage {stage.name!r}: no plan for {top + 1} to {upper.min_entries - 1} "
                 "entries present at the first session.",
+                {"name": stage.name, "low": top + 1, "high": upper.min_entries - 1},
             )
 
 
@@ -275,6 +286,7 @@ def _bracket_problems(
             f"{field}.max_entries",
             "invalid_range",
             f"the row covers {low} to {high} entries, which is no range of entries.",
+            {"low": low, "high": high},
         )
         return
     if bound and low < rules.regional_final_min_field:
@@ -283,6 +295,7 @@ def _bracket_problems(
             "field_below_minimum",
             f"the row starts at {low} entries; at least {rules.regional_final_min_field} "
             f"are required at the first session ({rules.kind}).",
+            {"low": low, "minimum": rules.regional_final_min_field},
         )
     if bound and len(bracket.sessions) < rules.min_sessions:
         yield Problem(
@@ -290,6 +303,7 @@ def _bracket_problems(
             "too_few_sessions",
             f"{len(bracket.sessions)} session(s) planned; at least {rules.min_sessions} "
             "are required.",
+            {"sessions": len(bracket.sessions), "min_sessions": rules.min_sessions},
         )
     if not bracket.sessions:
         return
@@ -300,12 +314,14 @@ def _bracket_problems(
             "first_session_field",
             "the first session is played by every entry present, the row's range; leave "
             "its entries empty.",
+            {},
         )
     if first.points_divisor != 1:
         yield Problem(
             f"{field}.sessions[0].points_divisor",
             "nothing_to_divide",
             "no points are carried into the first session, so none can be divided.",
+            {},
         )
     field_low = low
     for k, session in enumerate(bracket.sessions):
@@ -316,6 +332,11 @@ def _bracket_problems(
                 "too_few_deals",
                 f"session {k + 1} has {session.deals} deals; at least "
                 f"{rules.min_deals_per_session} are required.",
+                {
+                    "session": k + 1,
+                    "deals": session.deals,
+                    "min_deals": rules.min_deals_per_session,
+                },
             )
         if k > 0:
             kept = field_low if session.entries is None else session.entries
@@ -332,6 +353,7 @@ def _bracket_problems(
                     "position_order",
                     f"cut after position {cut.after_position} does not follow the cut after "
                     f"position {previous_position}.",
+                    {"position": cut.after_position, "previous": previous_position},
                 )
             previous_position = max(previous_position, cut.after_position)
             yield from _cut_problems(
@@ -358,6 +380,7 @@ def _cut_problems(
             f"{where}.entries",
             "field_exceeds_previous",
             f"{kept} entries {when}, but as few as {field_low} may be playing before it.",
+            {"kept": kept, "low": field_low},
         )
         return
     if divisor < 1:
@@ -365,6 +388,7 @@ def _cut_problems(
             f"{where}.points_divisor",
             "invalid_divisor",
             f"points are divided by {divisor} {when}; a divisor below 1 would multiply them.",
+            {"divisor": divisor},
         )
     elif divisor > rules.max_points_divisor:
         yield Problem(
@@ -372,6 +396,7 @@ def _cut_problems(
             "division_too_large",
             f"points are divided by {divisor} {when}; they may be divided by at most "
             f"{rules.max_points_divisor:g}.",
+            {"divisor": divisor, "maximum": rules.max_points_divisor},
         )
     if divisor != 1:
         eliminated = Fraction(field_low - kept, field_low)
@@ -383,4 +408,10 @@ def _cut_problems(
                 f"points are divided {when} while {field_low - kept} of {field_low} entries "
                 f"({float(eliminated):.0%}) are eliminated; dividing requires eliminating at "
                 f"least {float(required):.0%}.",
+                {
+                    "eliminated": field_low - kept,
+                    "low": field_low,
+                    "share": f"{float(eliminated):.0%}",
+                    "required": f"{float(required):.0%}",
+                },
             )

@@ -66,6 +66,11 @@ def check_championship_calendar(
                     "wrong_kind",
                     f"committee {regional.committee}: {regional.kind} rules filed under the "
                     f"{calendar.kind} championship.",
+                    {
+                        "committee": regional.committee,
+                        "kind": regional.kind,
+                        "championship": calendar.kind,
+                    },
                 )
             )
             continue
@@ -76,10 +81,11 @@ def check_championship_calendar(
                     "duplicate_committee",
                     f"committee {regional.committee} publishes {committees[regional.committee]} "
                     "sets of rules for one championship.",
+                    {"committee": regional.committee, "count": committees[regional.committee]},
                 )
             )
         problems += [
-            Problem(f"{where}.{p.field}", p.code, p.message)
+            Problem(f"{where}.{p.field}", p.code, p.message, p.params)
             for p in check_regional_rules(regional, calendar.season, rules)
         ]
         for j, stage in enumerate(regional.stages):
@@ -94,6 +100,11 @@ def check_championship_calendar(
                         "regional_final_too_late",
                         f"committee {regional.committee}: the regional final ends on "
                         f"{stage.end}, not before the national stage on {national_start}.",
+                        {
+                            "committee": regional.committee,
+                            "end": stage.end,
+                            "national_start": national_start,
+                        },
                     )
                 )
     return problems
@@ -113,6 +124,7 @@ def _national_date_problems(
                     "national_final_outside_season",
                     f"the {calendar.kind} national final is played in season "
                     f"{final_season.label}; {day} is outside it.",
+                    {"kind": calendar.kind, "season": final_season.label, "date": day},
                 )
             )
     if start is not None and end is not None and end < start:
@@ -121,6 +133,7 @@ def _national_date_problems(
                 "national_final_end",
                 "ends_before_start",
                 f"the national final ends on {end}, before it starts on {start}.",
+                {"start": start, "end": end},
             )
         )
     qualifier = calendar.national_qualifier_day
@@ -130,6 +143,7 @@ def _national_date_problems(
                 "national_qualifier_day",
                 "no_national_qualifier",
                 f"the {calendar.kind} championship has no national qualifier.",
+                {"kind": calendar.kind},
             )
         )
     elif qualifier is not None and start is not None:
@@ -141,6 +155,7 @@ def _national_date_problems(
                     "qualifier_not_day_before_final",
                     f"the national qualifier is on {qualifier}; it is held the day before "
                     f"the national final, {expected}.",
+                    {"date": qualifier, "expected": expected},
                 )
             )
     return problems
@@ -161,6 +176,7 @@ def check_season_calendars(
                     "calendars",
                     "missing_championship",
                     f"season {season.label} has no {kind} championship.",
+                    {"season": season.label, "kind": kind},
                 )
             )
     for i, calendar in enumerate(calendars):
@@ -172,6 +188,7 @@ def check_season_calendars(
                     "duplicate_championship",
                     f"season {season.label} has {kinds[calendar.kind]} {calendar.kind} "
                     "championships.",
+                    {"season": season.label, "count": kinds[calendar.kind], "kind": calendar.kind},
                 )
             )
         if calendar.season != season:
@@ -181,10 +198,15 @@ def check_season_calendars(
                     "season_mismatch",
                     f"the {calendar.kind} calendar is for season {calendar.season.label}, "
                     f"not {season.label}.",
+                    {
+                        "kind": calendar.kind,
+                        "season": season.label,
+                        "calendar_season": calendar.season.label,
+                    },
                 )
             )
         problems += [
-            Problem(f"{where}.{p.field}", p.code, p.message)
+            Problem(f"{where}.{p.field}", p.code, p.message, p.params)
             for p in check_championship_calendar(calendar, rules[calendar.kind])
         ]
     return problems

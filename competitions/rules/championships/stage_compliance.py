@@ -116,6 +116,7 @@ def stage_results_problems(
                     "field_below_minimum",
                     f"{field} entries played the first session of this {what}; the {kind} "
                     f"championship requires at least {rules.regional_final_min_field}.",
+                    {"field": field, "minimum": rules.regional_final_min_field},
                 )
             )
         if len(sessions) < rules.min_sessions:
@@ -125,6 +126,7 @@ def stage_results_problems(
                     "too_few_sessions",
                     f"{len(sessions)} session(s) played; a {what} has at least "
                     f"{rules.min_sessions}.",
+                    {"sessions": len(sessions), "min_sessions": rules.min_sessions},
                 )
             )
         for k, session in enumerate(sessions):
@@ -135,6 +137,11 @@ def stage_results_problems(
                         "too_few_deals",
                         f"session {session.number} was played in {session.deals} deals; each "
                         f"session of a {what} has at least {rules.min_deals_per_session}.",
+                        {
+                            "session": session.number,
+                            "deals": session.deals,
+                            "min_deals": rules.min_deals_per_session,
+                        },
                     )
                 )
     if stage is StageKind.NATIONAL_QUALIFIER and len(sessions) != 1:
@@ -143,6 +150,7 @@ def stage_results_problems(
                 "sessions",
                 "qualifier_one_session",
                 f"the national qualifier is played in one session, not {len(sessions)}.",
+                {"sessions": len(sessions)},
             )
         )
     if plan is not None and plan.brackets:
@@ -171,6 +179,7 @@ def _entry_problems(
                         "player_without_licence",
                         f"entry {played.number}: a championship stage ranks only licensed "
                         "players entered in it; this player has no licence number.",
+                        {"entry": played.number},
                     )
                 )
             elif n in forfeited:
@@ -180,6 +189,7 @@ def _entry_problems(
                         "forfeit_player_played",
                         f"licence {n} was declared forfeit by the arbiter (article 26) and "
                         "cannot be ranked.",
+                        {"licence": n},
                     )
                 )
         if len(numbers) != len(played.licence_numbers):
@@ -195,6 +205,11 @@ def _entry_problems(
                         f"entry {played.number} (licences {_listed(key)}) is entered as team "
                         f"{registered.number}, flagged: its composition is no longer valid. "
                         "Withdraw it or settle the flag before its results count.",
+                        {
+                            "entry": played.number,
+                            "licences": _listed(key),
+                            "team": registered.number,
+                        },
                     )
                 )
             continue
@@ -205,6 +220,7 @@ def _entry_problems(
                     f"entry_{inactive[key].status}",
                     f"entry {played.number} (licences {_listed(key)}) was {inactive[key].status}"
                     " in this stage and cannot be ranked.",
+                    {"entry": played.number, "licences": _listed(key)},
                 )
             )
         elif key & entered_players:
@@ -214,6 +230,7 @@ def _entry_problems(
                     "composition_differs",
                     f"entry {played.number} (licences {_listed(key)}) is not an entry of this "
                     "stage: its players are entered in other compositions.",
+                    {"entry": played.number, "licences": _listed(key)},
                 )
             )
         else:
@@ -223,6 +240,7 @@ def _entry_problems(
                     "not_entered",
                     f"entry {played.number} (licences {_listed(key)}) is not entered in this "
                     "stage; only entries checked for eligibility may be ranked.",
+                    {"entry": played.number, "licences": _listed(key)},
                 )
             )
     recorded = Counter(
@@ -240,6 +258,7 @@ def _entry_problems(
                     f"the arbiter recorded a late-arrival penalty of {points} points against "
                     f"licence {number} (article 26); the results must list it (kind "
                     "late_arrival) and count it in the totals.",
+                    {"points": points, "licence": number},
                 )
             )
     return problems
@@ -260,6 +279,7 @@ def _plan_problems(
                 "no_plan_for_field",
                 f"{field} entries at the first session: the committee's published table for "
                 f"stage {plan.name!r} has no row for that field (rows: {rows}).",
+                {"field": field, "name": plan.name, "rows": rows},
             )
         ]
     problems: list[Problem] = []
@@ -270,6 +290,7 @@ def _plan_problems(
                 "sessions_differ_from_plan",
                 f"{len(sessions)} session(s) played; the published table plans "
                 f"{len(bracket.sessions)} for {field} entries.",
+                {"sessions": len(sessions), "planned": len(bracket.sessions), "field": field},
             )
         )
     for k, (session, planned) in enumerate(zip(sessions, bracket.sessions, strict=False)):
@@ -280,6 +301,7 @@ def _plan_problems(
                     "fewer_deals_than_plan",
                     f"session {session.number} was played in {session.deals} deals; the "
                     f"published table plans {planned.deals}.",
+                    {"session": session.number, "deals": session.deals, "planned": planned.deals},
                 )
             )
     return problems

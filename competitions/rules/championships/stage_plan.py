@@ -66,6 +66,11 @@ def plan_sessions(
                 "too_few_sessions",
                 f"{sessions} session(s) planned; this stage has at least {rules.min_sessions} "
                 f"sessions of at least {rules.min_deals_per_session} deals.",
+                {
+                    "sessions": sessions,
+                    "min_sessions": rules.min_sessions,
+                    "min_deals": rules.min_deals_per_session,
+                },
             )
         )
     if kind is StageKind.NATIONAL_QUALIFIER and sessions != 1:
@@ -74,6 +79,7 @@ def plan_sessions(
                 "planned_sessions",
                 "qualifier_one_session",
                 "The national qualifier is played in one session.",
+                {"sessions": sessions},
             )
         )
     return StageSessions(sessions, tuple(problems))
@@ -134,6 +140,7 @@ def match_published_stage(
             f"regional_rules.{p.field}",
             p.code,
             f"the published rules (version {published.version}) no longer comply: {p.message}",
+            p.params,
         )
         for p in check_regional_rules(published.rules, in_force.season, in_force.rules)
     ]
@@ -145,6 +152,7 @@ def match_published_stage(
                 "rules_stage",
                 "unknown_stage",
                 f"The published rules have no stage named {name!r}.",
+                {"name": name},
             )
         )
         return PublishedStageMatch(None, tuple(problems))
@@ -159,6 +167,7 @@ def match_published_stage(
                     "kind",
                     "not_in_published_rules",
                     f"The committee's published rules have no {kind} stage.",
+                    {"kind": kind},
                 )
             )
         elif not dated:
@@ -169,6 +178,7 @@ def match_published_stage(
                     f"{day} is outside the dates of every published {kind} stage ("
                     + ", ".join(f"{s.name!r}: {s.start} – {s.end}" for s in candidates)
                     + ").",
+                    {"date": day, "kind": kind},
                 )
             )
         else:
@@ -179,6 +189,7 @@ def match_published_stage(
                     "Several published stages match; name one: "
                     + ", ".join(repr(s.name) for s in dated)
                     + ".",
+                    {"names": ", ".join(repr(s.name) for s in dated)},
                 )
             )
     else:
@@ -189,6 +200,7 @@ def match_published_stage(
                     "kind",
                     "kind_differs_from_published",
                     f"Published stage {stage.name!r} is a {stage.kind}, not a {kind}.",
+                    {"name": stage.name, "published_kind": stage.kind, "kind": kind},
                 )
             )
         if not stage.start <= day <= stage.end:
@@ -198,10 +210,16 @@ def match_published_stage(
                     "outside_published_stage",
                     f"{day} is outside published stage {stage.name!r} "
                     f"({stage.start} – {stage.end}).",
+                    {"date": day, "name": stage.name, "start": stage.start, "end": stage.end},
                 )
             )
     if not in_force.season.contains(day):
         problems.append(
-            Problem("date", "outside_season", f"{day} is outside season {in_force.name}.")
+            Problem(
+                "date",
+                "outside_season",
+                f"{day} is outside season {in_force.name}.",
+                {"date": day, "season": in_force.name},
+            )
         )
     return PublishedStageMatch(stage, tuple(problems))

@@ -81,6 +81,7 @@ def composition_problems(
                     f"licence {player.licence_number}: no series in the current national "
                     "ranking although licensed the previous season; the composition of "
                     "the team cannot be checked.",
+                    {"licence": player.licence_number},
                 )
             )
         elif not 1 <= s <= rules.lowest_series:
@@ -90,12 +91,24 @@ def composition_problems(
                     "series_out_of_range",
                     f"licence {player.licence_number}: series {s} is not in "
                     f"1..{rules.lowest_series}.",
+                    {"licence": player.licence_number, "series": s, "lowest": rules.lowest_series},
                 )
             )
         else:
             series.append(s)
     if not problems and not composition_allowed(series, rules):
-        problems.append(Problem(field, "composition_not_allowed", _refusal_message(series, rules)))
+        problems.append(
+            Problem(
+                field,
+                "composition_not_allowed",
+                _refusal_message(series, rules),
+                {
+                    "series": "×".join(str(s) for s in sorted(series)),
+                    "product": math.prod(series),
+                    "threshold": rules.series_product_threshold,
+                },
+            )
+        )
     return problems
 
 
@@ -135,15 +148,20 @@ def snapshot_team(
     licences = [p.licence for p in players]
     if len(players) != ChampionshipKind.INTERCLUBS.team_size:
         problems.append(
-            Problem("players", "wrong_team_size", f"A team has 4 players, got {len(players)}.")
+            Problem(
+                "players",
+                "wrong_team_size",
+                f"A team has 4 players, got {len(players)}.",
+                {"size": 4, "players": len(players)},
+            )
         )
     if any(licence is None for licence in licences):
         problems.append(
-            Problem("players", "not_licensed", "Every player must hold a licence to be frozen.")
+            Problem("players", "not_licensed", "Every player must hold a licence to be frozen.", {})
         )
     series = [effective_series(p, rules) for p in players]
     if any(s is None for s in series):
-        problems.append(Problem("players", "series_unknown", "A player has no known series."))
+        problems.append(Problem("players", "series_unknown", "A player has no known series.", {}))
     clubs = {licence.club for licence in licences if licence is not None}
     committees = {licence.committee for licence in licences if licence is not None}
     if len(clubs) > 1 or len(committees) > 1:
@@ -152,6 +170,7 @@ def snapshot_team(
                 "players",
                 "mixed_clubs",
                 f"The four players must be licensed in one club, got {sorted(clubs)}.",
+                {"listed": ", ".join(str(c) for c in sorted(clubs))},
             )
         )
     if problems:

@@ -280,6 +280,7 @@ class MovementPlan:
                 "unknown_position",
                 f"Position {position} is not in this plan, which has "
                 f"{len(self.positions)} positions.",
+                {"position": position, "positions": len(self.positions)},
             )
         return self.positions[position - 1]
 
@@ -295,6 +296,7 @@ class MovementPlan:
                 "unknown_number",
                 f"No player has starting number {number}: this plan seats numbers 1 to "
                 f"{4 * self.tables}" + (f" except {_listed(self.vacant)}." if self.vacant else "."),
+                {"number": number, "last": 4 * self.tables},
             )
         lines = []
         for seats in self.positions:
@@ -355,6 +357,7 @@ def plan_movement(
             "no_movement",
             f"No {format} movement is possible at {tables} tables: "
             f"{_uncapitalised(reason.message)}",
+            {"tables": tables},
         )
     raise RuleViolation.single(
         "positions",
@@ -362,6 +365,7 @@ def plan_movement(
         f"{positions} positions requested but at {tables} tables the {format} movement allows "
         f"at most {allowed}{_WITHOUT.get(reason.code, '')}: at {allowed + 1} positions, "
         f"{_uncapitalised(reason.message)}",
+        {"positions": positions, "tables": tables, "allowed": allowed},
     )
 
 
@@ -399,6 +403,11 @@ def _check_request(
                 "too_few_players",
                 f"{players} players cannot play a movement: the regulations' movements start "
                 f"at {settings.min_tables} tables ({4 * settings.min_tables - 3} players).",
+                {
+                    "players": players,
+                    "min_tables": settings.min_tables,
+                    "min_players": 4 * settings.min_tables - 3,
+                },
             )
         )
     elif tables > settings.max_tables:
@@ -408,6 +417,7 @@ def _check_request(
                 "too_many_players",
                 f"{players} players need {tables} tables but the FFT movement is given for "
                 f"at most {settings.max_tables} tables.",
+                {"players": players, "tables": tables, "max_tables": settings.max_tables},
             )
         )
     if format is not Format.INDIVIDUAL and players % 4:
@@ -418,6 +428,7 @@ def _check_request(
                 f"{players} players do not fill whole tables of 4: in a {format} tournament "
                 "each team starts together at one table (a duo as N/S or E/W) and the "
                 "regulations give no table of 3 players for team tournaments.",
+                {"players": players},
             )
         )
     if positions < 1:
@@ -426,6 +437,7 @@ def _check_request(
                 "positions",
                 "no_positions",
                 f"{positions} positions requested: a tournament plays at least 1 position.",
+                {"positions": positions},
             )
         )
     if problems:
@@ -449,7 +461,14 @@ def _attempt(
             if first_row == 1
             else " and a team tournament starts at the movement's second position"
         )
-        return (Problem("positions", "beyond_printed_movement", f"{source}{team_note}."),)
+        return (
+            Problem(
+                "positions",
+                "beyond_printed_movement",
+                f"{source}{team_note}.",
+                {"tables": tables, "limit": limit},
+            ),
+        )
     if howell is not None:
         kind, rows, moves, repeats_allowed = (
             MovementKind.HOWELL,
@@ -469,6 +488,7 @@ def _attempt(
                 f"with {players} players, {4 * tables - players} tables play at 3 and no choice "
                 f"of North seats to remove (table {tables} first) keeps every player from a "
                 "second table of 3.",
+                {"players": players, "short_tables": 4 * tables - players},
             ),
         )
     plan = MovementPlan(
@@ -615,6 +635,7 @@ def check_plan(
                     "position_numbering",
                     f"Position at index {p} is numbered {seats.position}; positions are "
                     "numbered from 1 in order.",
+                    {"index": p, "position": seats.position},
                 )
             )
         if [t.table for t in seats.tables] != list(range(1, plan.tables + 1)):
@@ -624,6 +645,7 @@ def check_plan(
                     "table_numbering",
                     f"Position {seats.position} lists tables "
                     f"{[t.table for t in seats.tables]}, expected 1 to {plan.tables} in order.",
+                    {"position": seats.position, "tables": plan.tables},
                 )
             )
         seen: set[int] = set()
@@ -640,6 +662,7 @@ def check_plan(
                             "vacant_number_seated",
                             f"Number {number} is seated at table {table.table} position "
                             f"{seats.position} but its seat was removed (table of 3 players).",
+                            {"number": number, "table": table.table, "position": seats.position},
                         )
                     )
                 elif number not in expected:
@@ -649,6 +672,12 @@ def check_plan(
                             "unknown_number",
                             f"Number {number} at table {table.table} position {seats.position} "
                             f"is not a starting number of this {plan.tables}-table plan.",
+                            {
+                                "number": number,
+                                "table": table.table,
+                                "position": seats.position,
+                                "tables": plan.tables,
+                            },
                         )
                     )
                 elif number in seen:
@@ -657,6 +686,7 @@ def check_plan(
                             field,
                             "number_seated_twice",
                             f"Player {number} is seated twice at position {seats.position}.",
+                            {"number": number, "position": seats.position},
                         )
                     )
                 seen.add(number)
@@ -668,6 +698,7 @@ def check_plan(
                         "table_too_short",
                         f"Table {table.table} has {len(present)} players at position "
                         f"{seats.position}; a table seats 4 players, or 3 at least.",
+                        {"table": table.table, "players": len(present), "position": seats.position},
                     )
                 )
             if len(present) == 3 and not plan.repeats_allowed:
@@ -681,6 +712,12 @@ def check_plan(
                                 f"{seats.position} (table {table.table}) after position "
                                 f"{first_short[number]}; nobody should play twice at a "
                                 "table of 3.",
+                                {
+                                    "number": number,
+                                    "position": seats.position,
+                                    "table": table.table,
+                                    "first": first_short[number],
+                                },
                             )
                         )
                     else:
@@ -693,6 +730,12 @@ def check_plan(
                             "partners_meet",
                             f"Partners {a} and {b} sit at the same table ({table.table}) at "
                             f"position {seats.position}; team-mates never play each other.",
+                            {
+                                "first": a,
+                                "second": b,
+                                "table": table.table,
+                                "position": seats.position,
+                            },
                         )
                     )
                 elif (a, b) in met and not plan.repeats_allowed:
@@ -705,6 +748,14 @@ def check_plan(
                             f"(table {table.table}) after position {before_position} "
                             f"(table {before_table}); the FFT movement lets nobody meet an "
                             "opponent twice.",
+                            {
+                                "first": a,
+                                "second": b,
+                                "position": seats.position,
+                                "table": table.table,
+                                "before_position": before_position,
+                                "before_table": before_table,
+                            },
                         )
                     )
                 else:
@@ -717,6 +768,7 @@ def check_plan(
                     "player_missing",
                     f"Players {_listed(sorted(missing))} have no seat at position "
                     f"{seats.position}.",
+                    {"players": _listed(sorted(missing)), "position": seats.position},
                 )
             )
     return tuple(problems)

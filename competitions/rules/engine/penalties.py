@@ -186,6 +186,7 @@ class PenaltySchedule:
                             f"schedule.{f.name}",
                             "duration_not_positive",
                             f"{f.name} must be a positive duration, got {value}.",
+                            {"name": f.name, "value": value},
                         )
                     )
             elif value < 0:
@@ -194,6 +195,7 @@ class PenaltySchedule:
                         f"schedule.{f.name}",
                         "negative_amount",
                         f"{f.name} must be a number of points of at least 0, got {value}.",
+                        {"name": f.name, "value": value},
                     )
                 )
         if problems:
@@ -240,6 +242,7 @@ def late_arrival(lateness: timedelta, schedule: PenaltySchedule = CURRENT_SCHEDU
             "lateness",
             "negative_lateness",
             f"A lateness cannot be negative, got {lateness}.",
+            {"lateness": lateness},
         )
     periods = math.ceil(lateness / schedule.late_arrival_period)
     return LateArrival(
@@ -266,6 +269,7 @@ def points_for_offence(
             "offence_number",
             "offence_number_not_positive",
             f"The offence number counts from 1 (first offence), got {offence_number}.",
+            {"offence_number": offence_number},
         )
     repeat = offence_number > 1
     match kind:
@@ -292,12 +296,14 @@ def points_for_offence(
                 "kind",
                 "amount_depends_on_lateness",
                 "The amount of a late-arrival penalty depends on the lateness; use late_arrival().",
+                {},
             )
         case _:
             raise RuleViolation.single(
                 "kind",
                 "amount_left_to_arbiter",
                 f"The regulations give no amount for '{kind}'; the arbiter sets it.",
+                {"kind": kind},
             )
 
 
@@ -336,7 +342,12 @@ def score_sheet_fault(
     problems = []
     if kind not in SCORE_SHEET_KINDS:
         problems.append(
-            Problem("kind", "not_a_score_sheet_fault", f"'{kind}' is not a score-sheet fault.")
+            Problem(
+                "kind",
+                "not_a_score_sheet_fault",
+                f"'{kind}' is not a score-sheet fault.",
+                {"kind": kind},
+            )
         )
     if not table_players:
         problems.append(
@@ -344,6 +355,7 @@ def score_sheet_fault(
                 "table_players",
                 "no_players",
                 "A score-sheet fault needs the players of the table, got none.",
+                {},
             )
         )
     seen: set[str] = set()
@@ -354,6 +366,7 @@ def score_sheet_fault(
                     f"table_players[{i}]",
                     "duplicate_player",
                     f"Player '{player}' is listed twice at the same table.",
+                    {"player": player},
                 )
             )
         seen.add(player)
@@ -405,7 +418,9 @@ def penalty_problems(
     problems = []
     if not penalty.player.strip():
         problems.append(
-            Problem(f"{field}.player", "blank_player", "A penalty must name the player it hits.")
+            Problem(
+                f"{field}.player", "blank_player", "A penalty must name the player it hits.", {}
+            )
         )
     if not penalty.reason.strip():
         problems.append(
@@ -413,6 +428,7 @@ def penalty_problems(
                 f"{field}.reason",
                 "blank_reason",
                 "A penalty must be recorded with its reason.",
+                {},
             )
         )
     if penalty.points < 0:
@@ -422,6 +438,7 @@ def penalty_problems(
                 "negative_penalty",
                 f"A penalty takes points off a total, so it cannot be negative "
                 f"(got {penalty.points}).",
+                {"points": penalty.points},
             )
         )
     elif not _points_allowed(penalty, schedule):
@@ -431,6 +448,7 @@ def penalty_problems(
                 "amount_not_in_schedule",
                 f"A '{penalty.kind}' penalty costs {_allowed_points_text(penalty.kind, schedule)} "
                 f"points under the schedule, got {penalty.points}.",
+                {"kind": penalty.kind, "points": penalty.points},
             )
         )
     return tuple(problems)

@@ -38,8 +38,8 @@ OUDLER_MIN_POINTS = 4  # an oudler is worth 4.5, but the excuse "compte pour 4 p
 
 EnumT = TypeVar("EnumT", bound=StrEnum)
 
-Report = Callable[[str, str, str], None]
-"""Records one problem of the deal being checked: field name, code, message."""
+Report = Callable[[str, str, str, Mapping[str, object]], None]
+"""Records one problem of the deal being checked: field name, code, message, params."""
 
 
 class Contract(StrEnum):
@@ -179,8 +179,8 @@ def deal_problems(
     """Every problem of ``deal``; field paths start with ``prefix`` (e.g. ``"deals[2]."``)."""
     problems: list[Problem] = []
 
-    def report(name: str, code: str, message: str) -> None:
-        problems.append(Problem(f"{prefix}{name}", code, message))
+    def report(name: str, code: str, message: str, params: Mapping[str, object]) -> None:
+        problems.append(Problem(f"{prefix}{name}", code, message, params))
 
     try:
         size = TableSize(deal.table_size)
@@ -189,6 +189,7 @@ def deal_problems(
             "table_size",
             "unknown_table_size",
             f"A table seats 3, 4 or 5 players, not {deal.table_size!r}.",
+            {"table_size": shown(deal.table_size)},
         )
         return problems
 
@@ -201,6 +202,7 @@ def deal_problems(
             "contract",
             "unknown_contract",
             f"{shown(deal.contract)} is not a contract; one of: {', '.join(Contract)}.",
+            {"contract": shown(deal.contract), "contracts": ", ".join(Contract)},
         )
 
     taker = _check_seat(deal.taker, "taker", size, report, required=True)
@@ -218,6 +220,7 @@ def deal_problems(
             "chelem_announced",
             "not_a_boolean",
             f"chelem_announced must be true or false, not {deal.chelem_announced!r}.",
+            {"value": repr(deal.chelem_announced)},
         )
     if chelem_by is not None and petit_au_bout is not None and chelem_by != petit_au_bout:
         report(
@@ -225,6 +228,7 @@ def deal_problems(
             "petit_au_bout_against_chelem",
             f"The {chelem_by} took every trick (chelem), so the {petit_au_bout} cannot have "
             "taken the last trick with the petit.",
+            {},
         )
     if chelem_by is not None and oudlers is not None and points is not None:
         won = points >= rules.points_needed[oudlers]
@@ -234,6 +238,7 @@ def deal_problems(
                 "chelem_on_failed_contract",
                 "An attack that takes every trick cannot fail its contract; check the "
                 "attack's points and oudlers.",
+                {},
             )
         if chelem_by == Side.DEFENCE and won:
             report(
@@ -241,6 +246,7 @@ def deal_problems(
                 "chelem_on_made_contract",
                 "A defence that takes every trick leaves the attack too few points to make "
                 "its contract; check the attack's points and oudlers.",
+                {},
             )
     return problems
 
@@ -361,6 +367,7 @@ def _check_passed_deal(deal: Deal, report: Report) -> None:
                 "fact_on_passed_deal",
                 f"Everyone passed (no contract): the deal is dealt again and scores nothing, "
                 f"so it cannot have a {name}.",
+                {"name": name},
             )
 
 
@@ -369,7 +376,12 @@ def _check_seat(
 ) -> Orientation | None:
     if value is None:
         if required:
-            report(name, "missing", f"The {name} seat is required when a contract was bid.")
+            report(
+                name,
+                "missing",
+                f"The {name} seat is required when a contract was bid.",
+                {"name": name},
+            )
         return None
     seat = _member(Orientation, value)
     if seat is None or seat not in seats(size):
@@ -378,6 +390,7 @@ def _check_seat(
             name,
             "seat_not_at_table",
             f"{shown(value)} is not a seat of a {int(size)}-player table (seats: {allowed}).",
+            {"seat": shown(value), "size": int(size), "seats": allowed},
         )
         return None
     return seat
@@ -392,6 +405,7 @@ def _check_partner(deal: Deal, size: TableSize, taker: Orientation | None, repor
             "partner_only_at_five_players",
             f"Only at 5 players does the taker call a partner; at {int(size)} players the "
             "taker plays alone.",
+            {"size": int(size)},
         )
         return
     partner = _check_seat(deal.called_partner, "called_partner", size, report, required=False)
@@ -401,15 +415,23 @@ def _check_partner(deal: Deal, size: TableSize, taker: Orientation | None, repor
             "partner_is_taker",
             "A taker who calls a card of his own hand plays alone against four: leave "
             "called_partner empty instead of naming the taker.",
+            {},
         )
 
 
 def _check_oudlers(value: object, report: Report) -> int | None:
     if value is None:
-        report("oudlers", "missing", "The number of oudlers in the attack's tricks is required.")
+        report(
+            "oudlers", "missing", "The number of oudlers in the attack's tricks is required.", {}
+        )
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        report("oudlers", "not_an_integer", f"oudlers must be a whole number, not {value!r}.")
+        report(
+            "oudlers",
+            "not_an_integer",
+            f"oudlers must be a whole number, not {value!r}.",
+            {"value": repr(value)},
+        )
         return None
     if not 0 <= value <= 3:
         report(
@@ -417,6 +439,7 @@ def _check_oudlers(value: object, report: Report) -> int | None:
             "oudlers_out_of_range",
             f"There are 3 oudlers (the 21, the petit and the excuse); the attack cannot hold "
             f"{value}.",
+            {"value": value},
         )
         return None
     return value
@@ -424,7 +447,7 @@ def _check_oudlers(value: object, report: Report) -> int | None:
 
 def _check_points(value: object, size: TableSize, report: Report) -> Fraction | None:
     if value is None:
-        report("attack_points", "missing", "The points made by the attack are required.")
+        report("attack_points", "missing", "The points made by the attack are required.", {})
         return None
     points = None
     if not isinstance(value, bool) and isinstance(value, int | Decimal | Fraction | float):
@@ -433,13 +456,19 @@ def _check_points(value: object, size: TableSize, report: Report) -> Fraction | 
         except (ValueError, OverflowError, ArithmeticError):
             points = None
     if points is None:
-        report("attack_points", "not_a_number", f"attack_points must be a number, not {value!r}.")
+        report(
+            "attack_points",
+            "not_a_number",
+            f"attack_points must be a number, not {value!r}.",
+            {"value": repr(value)},
+        )
         return None
     if not 0 <= points <= TOTAL_POINTS:
         report(
             "attack_points",
             "points_out_of_range",
             f"The 78 cards are worth {TOTAL_POINTS} points; the attack cannot make {value}.",
+            {"value": value, "total": TOTAL_POINTS},
         )
         return None
     if (points * 2).denominator != 1:
@@ -447,6 +476,7 @@ def _check_points(value: object, size: TableSize, report: Report) -> Fraction | 
             "attack_points",
             "not_a_half_point",
             f"Points are counted to the half point at most; {value} is not.",
+            {"value": value},
         )
         return None
     if points.denominator != 1 and size == TableSize.FOUR:
@@ -455,6 +485,7 @@ def _check_points(value: object, size: TableSize, report: Report) -> Fraction | 
             "half_point_at_four_players",
             f"At 4 players the points are whole (the cards are counted two by two); only at "
             f"3 and 5 players is the count to the half point, so {value} is impossible.",
+            {"value": value},
         )
         return None
     return points
@@ -467,6 +498,7 @@ def _check_points_against_oudlers(points: Fraction, oudlers: int, report: Report
             "points_too_low_for_oudlers",
             f"An attack holding {oudlers} oudlers has at least {OUDLER_MIN_POINTS * oudlers} "
             f"points (4.5 each); {points} is impossible.",
+            {"oudlers": oudlers, "minimum": OUDLER_MIN_POINTS * oudlers, "points": float(points)},
         )
     ceiling = TOTAL_POINTS - OUDLER_MIN_POINTS * (3 - oudlers)
     if points > ceiling:
@@ -475,6 +507,7 @@ def _check_points_against_oudlers(points: Fraction, oudlers: int, report: Report
             "points_too_high_for_oudlers",
             f"With {3 - oudlers} oudlers in the defence's tricks the attack has at most "
             f"{ceiling} points; {points} is impossible.",
+            {"defence_oudlers": 3 - oudlers, "ceiling": ceiling, "points": float(points)},
         )
 
 
@@ -494,6 +527,7 @@ def _check_poignees(
                     "duplicate_poignee",
                     f"The player at {seat} already showed a poignée in this deal; a player "
                     "shows at most one.",
+                    {"seat": seat},
                 )
             shown.add(seat)
         trumps = poignee.trumps
@@ -504,6 +538,13 @@ def _check_poignees(
                 "poignee_size_not_allowed",
                 f"At {int(size)} players a poignée shows exactly {simple}, {double} or {triple} "
                 f"trumps (simple, double, triple); {trumps!r} is not allowed.",
+                {
+                    "size": int(size),
+                    "simple": simple,
+                    "double": double,
+                    "triple": triple,
+                    "trumps": repr(trumps),
+                },
             )
         else:
             total_trumps += trumps
@@ -513,6 +554,7 @@ def _check_poignees(
             "poignees_exceed_trumps",
             f"The poignées show {total_trumps} trumps in all, but there are only "
             f"{TOTAL_TRUMPS} (21 trumps and the excuse).",
+            {"trumps": total_trumps, "total": TOTAL_TRUMPS},
         )
 
 
@@ -521,5 +563,10 @@ def _check_side(value: object, name: str, report: Report) -> Side | None:
         return None
     side = _member(Side, value)
     if side is None:
-        report(name, "unknown_side", f"{shown(value)} is not a side; one of: attack, defence.")
+        report(
+            name,
+            "unknown_side",
+            f"{shown(value)} is not a side; one of: attack, defence.",
+            {"value": shown(value)},
+        )
     return side

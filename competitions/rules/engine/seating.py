@@ -71,7 +71,10 @@ class Seating:
             if assignment.player == player:
                 return assignment.number
         raise RuleViolation.single(
-            "player", "unknown_player", f"Player {player} has no seat in this seating."
+            "player",
+            "unknown_player",
+            f"Player {player} has no seat in this seating.",
+            {"player": player},
         )
 
     def player_at(self, number: int) -> str | None:
@@ -105,6 +108,7 @@ def best_against_best_seating(plan: MovementPlan, ranking: Sequence[str]) -> Sea
             "placement_not_allowed",
             f"Best-against-best placement is not allowed in a {plan.format} tournament: "
             "the regulations reserve it for individual tournaments.",
+            {},
         )
     entrants = [Entrant(player) for player in ranking]
     _check_entrants(plan, entrants, field="ranking")
@@ -137,6 +141,7 @@ def championship_seating(
                 "champion",
                 "unknown_champion",
                 f"The outgoing champion {champion} is not among the entrants.",
+                {"champion": champion},
             )
         if reserved not in slots:
             raise RuleViolation.single(
@@ -144,6 +149,7 @@ def championship_seating(
                 "champion_seat_removed",
                 f"The champion's seat at table 1 (number {reserved[0]}) is removed for a "
                 "table of 3 players, so article 25 cannot be applied.",
+                {"number": reserved[0]},
             )
         pairs.append((found, reserved))
         slots.remove(reserved)
@@ -174,6 +180,7 @@ def check_placement_sequence(methods: Sequence[PlacementMethod], format: Format)
                         "no_ranking_yet",
                         "The first position cannot be placed best against best: there is no "
                         "ranking before any position is played.",
+                        {},
                     )
                 )
             continue
@@ -185,6 +192,7 @@ def check_placement_sequence(methods: Sequence[PlacementMethod], format: Format)
                         "placement_not_allowed",
                         f"Position {position} cannot use a {method} placement in a {format} "
                         "tournament: team tournaments use the FFT movement only.",
+                        {"position": position},
                     )
                 )
             if broken_at is None:
@@ -197,6 +205,7 @@ def check_placement_sequence(methods: Sequence[PlacementMethod], format: Format)
                     f"Position {position} cannot return to the FFT movement: position "
                     f"{broken_at} used another placement, after which the FFT movement "
                     "cannot be resumed.",
+                    {"position": position, "broken_at": broken_at},
                 )
             )
     if problems:
@@ -219,6 +228,7 @@ def _check_entrants(
                 "entrant_count",
                 f"{len(entrants)} entrants given but the plan seats {plan.players} players, "
                 f"that is {expected} {plan.format} entrants.",
+                {"entrants": len(entrants), "players": plan.players, "expected": expected},
             )
         )
     ids: set[str] = set()
@@ -232,11 +242,17 @@ def _check_entrants(
                     "team_size",
                     f"Entrant {entrant.id} has {len(entrant.players)} players; a "
                     f"{plan.format} entrant has {size}.",
+                    {"entrant": entrant.id, "players": len(entrant.players), "size": size},
                 )
             )
         if entrant.id in ids:
             problems.append(
-                Problem(f"{at}.id", "duplicate_entrant", f"Entrant {entrant.id} appears twice.")
+                Problem(
+                    f"{at}.id",
+                    "duplicate_entrant",
+                    f"Entrant {entrant.id} appears twice.",
+                    {"entrant": entrant.id},
+                )
             )
         ids.add(entrant.id)
         for player in entrant.players:
@@ -246,6 +262,7 @@ def _check_entrants(
                         f"{at}.members",
                         "duplicate_player",
                         f"Player {player} is entered twice.",
+                        {"player": player},
                     )
                 )
             players.add(player)

@@ -84,6 +84,7 @@ def total_sheet(sheet: ScoreSheet, rules: ScoringRules = DEFAULT_SCORING_RULES) 
                     name,
                     "not_a_positive_integer",
                     f"The {name} number must be 1 or more, not {shown(number)}.",
+                    {"number": shown(number)},
                 )
             )
 
@@ -108,7 +109,10 @@ def total_sheet(sheet: ScoreSheet, rules: ScoringRules = DEFAULT_SCORING_RULES) 
         totals[seat] = PlayerTotal(seat, players[seat], plus, minus, plus - minus)
     if sum(total.balance for total in totals.values()) != 0:  # follows from every line's check
         raise RuleViolation.single(
-            "deals", "balances_do_not_sum_to_zero", "The balances of the sheet do not sum to zero."
+            "deals",
+            "balances_do_not_sum_to_zero",
+            "The balances of the sheet do not sum to zero.",
+            {},
         )
     return SheetTotals(
         table=sheet.table,
@@ -134,6 +138,7 @@ def _table_size(sheet: ScoreSheet, problems: list[Problem]) -> TableSize | None:
             "players",
             "wrong_player_count",
             f"A table seats 3, 4 or 5 players; the sheet names {len(sheet.players)}.",
+            {"players": len(sheet.players)},
         )
     )
     return None
@@ -152,6 +157,7 @@ def _check_players(
                     "seat_not_at_table",
                     f"{shown(key)} is not a seat of a {int(size)}-player table (seats: "
                     f"{', '.join(seats(size))}; a 3-player table has no North).",
+                    {"seat": shown(key), "size": int(size), "seats": ", ".join(seats(size))},
                 )
             )
         else:
@@ -166,6 +172,7 @@ def _check_players(
                     "missing_player",
                     f"No player is named at {seat}; a {int(size)}-player table's sheet names "
                     f"a player at each of {', '.join(seats(size))}.",
+                    {"seat": seat, "size": int(size), "seats": ", ".join(seats(size))},
                 )
             )
         elif named in seen:
@@ -174,6 +181,7 @@ def _check_players(
                     f"players.{seat}",
                     "duplicate_player",
                     f"Player {named} is named both at {seen[named]} and at {seat}.",
+                    {"player": named, "first_seat": seen[named], "seat": seat},
                 )
             )
         else:
@@ -192,7 +200,12 @@ def _line_marks(
     where = f"deals[{index}]"
     if line.facts is None and line.marks is None:
         problems.append(
-            Problem(where, "empty_line", f"Deal {index + 1} has neither facts nor marks.")
+            Problem(
+                where,
+                "empty_line",
+                f"Deal {index + 1} has neither facts nor marks.",
+                {"deal": index + 1},
+            )
         )
         return None
 
@@ -205,6 +218,11 @@ def _line_marks(
                     "table_size_mismatch",
                     f"Deal {index + 1} is scored for {shown(line.facts.table_size)} players but "
                     f"the sheet is for a {int(size)}-player table.",
+                    {
+                        "deal": index + 1,
+                        "table_size": shown(line.facts.table_size),
+                        "size": int(size),
+                    },
                 )
             )
         else:
@@ -227,6 +245,7 @@ def _line_marks(
                     f"Deal {index + 1}: these marks fit no taker. Each defender marks the same "
                     f"amount and the attack the opposite of their sum (taker 3x at 4 players, "
                     f"2x at 3, 4x alone or 2x with a partner marking x at 5).",
+                    {"deal": index + 1},
                 )
             )
             return None
@@ -241,6 +260,12 @@ def _line_marks(
                 "mark_disagrees_with_facts",
                 f"Deal {index + 1}: {seat} is written {written[seat]:+d} but the deal's facts "
                 f"give {computed[seat]:+d}.",
+                {
+                    "deal": index + 1,
+                    "seat": seat,
+                    "written": f"{written[seat]:+d}",
+                    "computed": f"{computed[seat]:+d}",
+                },
             )
         )
     return None if disagreements else computed
@@ -263,6 +288,7 @@ def _check_written_marks(
                     f"{where}.marks.{shown(key)}",
                     "seat_not_at_table",
                     f"Deal {index + 1}: {shown(key)} is not a seat of a {int(size)}-player table.",
+                    {"deal": index + 1, "seat": shown(key), "size": int(size)},
                 )
             )
         elif isinstance(mark, bool) or not isinstance(mark, int):
@@ -272,6 +298,7 @@ def _check_written_marks(
                     "not_an_integer",
                     f"Deal {index + 1}: the mark at {seat} must be a whole number, not "
                     f"{shown(mark)}.",
+                    {"deal": index + 1, "seat": seat, "value": shown(mark)},
                 )
             )
         else:
@@ -284,6 +311,7 @@ def _check_written_marks(
                     "missing_mark",
                     f"Deal {index + 1} has no mark for {seat}; every player at the table "
                     "marks every deal.",
+                    {"deal": index + 1, "seat": seat},
                 )
             )
     if len(problems) > before:
@@ -296,6 +324,7 @@ def _check_written_marks(
                 "marks_do_not_sum_to_zero",
                 f"Deal {index + 1}: the marks sum to {total:+d}; the scores of a deal must "
                 "sum to zero (chapter 1, 'La marque en donnes libres').",
+                {"deal": index + 1, "total": f"{total:+d}"},
             )
         )
         return None

@@ -167,7 +167,10 @@ def rank(entries: Sequence[Entry], mode: RankingMode = RankingMode.PLAIN) -> Ran
         mode = RankingMode(mode)  # a plain string ("championship") is accepted too
     except ValueError:
         raise RuleViolation.single(
-            "mode", "unknown_mode", f"{mode!r} is not a ranking mode (plain, championship)."
+            "mode",
+            "unknown_mode",
+            f"{mode!r} is not a ranking mode (plain, championship).",
+            {"mode": repr(mode)},
         ) from None
     problems = _structure_problems(entries)
     scored = [
@@ -284,6 +287,7 @@ def _missing_tie_break_problems(scored: list[_Scored]) -> list[Problem]:
                             f"{named}; championship mode breaks the tie by article 29 and "
                             f"needs player '{member.player}''s position scores and "
                             "contracts made.",
+                            {"entry": s.entry.entry_id, "total": s.total, "player": member.player},
                         )
                     )
     return problems
@@ -299,7 +303,9 @@ def _structure_problems(entries: Sequence[Entry]) -> list[Problem]:
     for i, entry in enumerate(entries):
         at = f"entries[{i}]"
         if not entry.entry_id.strip():
-            problems.append(Problem(f"{at}.entry_id", "blank_entry_id", "An entry needs an id."))
+            problems.append(
+                Problem(f"{at}.entry_id", "blank_entry_id", "An entry needs an id.", {})
+            )
         elif entry.entry_id in first_index_of_id:
             problems.append(
                 Problem(
@@ -307,6 +313,7 @@ def _structure_problems(entries: Sequence[Entry]) -> list[Problem]:
                     "duplicate_entry_id",
                     f"Entry id '{entry.entry_id}' is already used by "
                     f"entries[{first_index_of_id[entry.entry_id]}].",
+                    {"entry": entry.entry_id, "first": first_index_of_id[entry.entry_id]},
                 )
             )
         else:
@@ -319,6 +326,7 @@ def _structure_problems(entries: Sequence[Entry]) -> list[Problem]:
                     f"{at}.members",
                     "unsupported_team_size",
                     f"An entry is one player, a duo or a team of four, not {size} players.",
+                    {"size": size},
                 )
             )
         elif size != usual_size:
@@ -328,6 +336,7 @@ def _structure_problems(entries: Sequence[Entry]) -> list[Problem]:
                     "team_size_mismatch",
                     f"Entry '{entry.entry_id}' has {size} players while most entries have "
                     f"{usual_size}; team totals of different sizes cannot be compared.",
+                    {"entry": entry.entry_id, "size": size, "usual_size": usual_size},
                 )
             )
 
@@ -336,7 +345,7 @@ def _structure_problems(entries: Sequence[Entry]) -> list[Problem]:
             where = f"{at}.members[{j}]"
             if not member.player.strip():
                 problems.append(
-                    Problem(f"{where}.player", "blank_player", "A member needs a player id.")
+                    Problem(f"{where}.player", "blank_player", "A member needs a player id.", {})
                 )
             elif member.player in members:
                 problems.append(
@@ -344,6 +353,7 @@ def _structure_problems(entries: Sequence[Entry]) -> list[Problem]:
                         f"{where}.player",
                         "duplicate_member",
                         f"Player '{member.player}' appears twice in entry '{entry.entry_id}'.",
+                        {"player": member.player, "entry": entry.entry_id},
                     )
                 )
             elif member.player in entry_of_player:
@@ -354,6 +364,7 @@ def _structure_problems(entries: Sequence[Entry]) -> list[Problem]:
                         "player_in_several_entries",
                         f"Player '{member.player}' is already a member of entry '{other}'; "
                         "a player belongs to one entry only.",
+                        {"player": member.player, "entry": entry.entry_id, "other": other},
                     )
                 )
             else:
@@ -373,6 +384,7 @@ def _structure_problems(entries: Sequence[Entry]) -> list[Problem]:
                         "negative_penalty",
                         f"A penalty takes points off a total, so it cannot be negative "
                         f"(got {penalty.points}).",
+                        {"points": penalty.points},
                     )
                 )
             if penalty.player not in members:
@@ -382,6 +394,7 @@ def _structure_problems(entries: Sequence[Entry]) -> list[Problem]:
                         "penalty_player_not_member",
                         f"The penalty hits player '{penalty.player}', who is not a member "
                         f"of entry '{entry.entry_id}'.",
+                        {"player": penalty.player, "entry": entry.entry_id},
                     )
                 )
     return problems
@@ -395,6 +408,7 @@ def _tie_break_problems(data: TieBreakData, at: str) -> list[Problem]:
                 f"{at}.position_scores",
                 "no_position_scores",
                 "Tie-break data needs the score of at least one position.",
+                {},
             )
         )
     for key, count in data.contracts_made.items():
@@ -405,6 +419,7 @@ def _tie_break_problems(data: TieBreakData, at: str) -> list[Problem]:
                     "unknown_contract",
                     f"'{key}' is not a contract; expected one of "
                     f"{', '.join(c.value for c in Contract)}.",
+                    {"contract": key, "contracts": ", ".join(c.value for c in Contract)},
                 )
             )
         elif count < 0:
@@ -413,6 +428,7 @@ def _tie_break_problems(data: TieBreakData, at: str) -> list[Problem]:
                     f"{at}.contracts_made.{key}",
                     "negative_contract_count",
                     f"A number of contracts made cannot be negative (got {count}).",
+                    {"count": count},
                 )
             )
     return problems
@@ -433,6 +449,7 @@ def _team_position_count_problems(entry: Entry, at: str) -> list[Problem]:
             "position_count_mismatch",
             f"This member has {count} position scores but the team's first member has "
             f"{first}; a team's position score adds its members' scores position by position.",
+            {"count": count, "first": first},
         )
         for j, count in counts
         if count != first
