@@ -25,9 +25,9 @@ def sign_in(client: Client, username: str, password: str = "x", **extra):
     ("role", "space"),
     [
         ("club_manager", "/tournois/"),
-        ("committee_staff", "/tournois/"),
-        ("zone_staff", "/tournois/"),
-        ("federation_staff", "/admin/"),
+        ("committee_staff", "/bureau/"),
+        ("zone_staff", "/bureau/"),
+        ("federation_staff", "/bureau/"),
         ("player", "/classement/joueur/1001/"),
         ("arbiter", "/classement/joueur/1002/"),  # a licensed player with no role
     ],
