@@ -11,8 +11,9 @@ from __future__ import annotations
 from core.versioned_settings import SettingsKind, settings_in_force, settings_publish
 from federation.access import Actor, scope_of
 from federation.models import Season
+from federation.selectors import current_season
 from rankings.models import RulebookVersion
-from rankings.rules.rulebook import Rulebook
+from rankings.rules.rulebook import Movements, Rulebook
 
 RULEBOOKS: SettingsKind[RulebookVersion, Rulebook] = SettingsKind(
     model=RulebookVersion,
@@ -30,6 +31,14 @@ RULEBOOKS: SettingsKind[RulebookVersion, Rulebook] = SettingsKind(
 def rulebook_in_force(*, season: Season) -> tuple[RulebookVersion, Rulebook]:
     """The latest version of the season's rulebook, created from the default if none."""
     return settings_in_force(RULEBOOKS, scope={"season": season})  # type: ignore[return-value]
+
+
+def movements_in_force() -> Movements:
+    """The movements' choices of the current season's rulebook; the current regulations'
+    when the federation has declared no season."""
+    season = current_season()
+    rulebook = Rulebook.default() if season is None else rulebook_in_force(season=season)[1]
+    return rulebook.movements
 
 
 def rulebook_update(*, season: Season, data: object, by: Actor, note: str = "") -> RulebookVersion:

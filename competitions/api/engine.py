@@ -18,17 +18,19 @@ from competitions.api.engine_serializers import (
     DealIn,
     DealScoreOut,
     MovementIn,
+    MovementPlanOut,
     RankIn,
     ScoreSheetIn,
     SheetTotalsOut,
 )
-from competitions.rules.engine.movements import plan_movement
+from competitions.rules.engine.movements import MovementSettings, ShortTableRule, plan_movement
 from competitions.rules.engine.penalties import CATALOGUE, CURRENT_SCHEDULE
 from competitions.rules.engine.scoring import score_deal
 from competitions.rules.engine.seating import Entrant, random_seating
 from competitions.rules.engine.sheets import total_sheet
 from competitions.rules.engine.standings import RankingMode, rank
 from core.vocabulary import Format
+from rankings.rulebooks import movements_in_force
 
 
 class EngineView(APIView):
@@ -127,24 +129,29 @@ class PlanMovement(EngineView):
     """Produce a checked movement plan (chapter 2): Howell at 3 and 4 tables, the
     FFT movement from 5 tables with its special cases, tables of 3 when the
     players are not a multiple of 4, teams starting at the second position.
-    Returns every position's tables and each starting number's personal sheet
-    (position → table, orientation). A request the regulations cannot honour
-    (too many positions for the tables, a repeated meeting) is refused with
-    the reason."""
+    Returns every position's tables, each starting number's personal sheet
+    (position → table, orientation) and every repeat: who sits at a table of 3
+    again, and when. A request the regulations cannot honour (too many positions
+    for the tables, a repeated meeting) is refused with the reason."""
 
-    @extend_schema(request=MovementIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=MovementIn, responses=MovementPlanOut)
     def post(self, request):
         serializer = MovementIn(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         fmt = Format(data["format"])
-        plan = plan_movement(data["players"], data["positions"], fmt)
+        rule = ShortTableRule(data.get("short_table_rule") or movements_in_force().short_table_rule)
+        plan = plan_movement(
+            data["players"], data["positions"], fmt, MovementSettings(short_table_rule=rule)
+        )
         body = {
             "format": plan.format.value,
             "kind": plan.kind.value,
             "tables": plan.tables,
             "players": plan.players,
+            "short_table_rule": plan.short_table_rule.value,
             "vacant_numbers": list(plan.vacant),
+            "teams": [list(team) for team in plan.teams],
             "positions": [
                 {
                     "position": seats.position,
@@ -166,6 +173,15 @@ class PlanMovement(EngineView):
                 ]
                 for number in plan.numbers
             },
+            "repeats": [
+                {
+                    "kind": repeat.kind.value,
+                    "players": list(repeat.players),
+                    "positions": list(repeat.positions),
+                    "tables": list(repeat.tables),
+                }
+                for repeat in plan.repeats
+            ],
         }
         if "seed" in data:
             size = {"individual": 1, "duo": 2, "team4": 4}[fmt.value]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from competitions.models import TournamentFormat
+from competitions.rules.engine.movements import MovementKind, RepeatKind, ShortTableRule
 from competitions.rules.engine.penalties import Penalty, PenaltyKind
 from competitions.rules.engine.scoring import Contract, Deal, Poignee, Side
 from competitions.rules.engine.sheets import DealLine, ScoreSheet
@@ -145,16 +146,102 @@ class SheetTotalsOut(serializers.Serializer):
 
 class MovementIn(serializers.Serializer):
     """A movement request: how many players (or players of all the teams), how
-    many positions, which format; an optional random first seating."""
+    many positions, which format, the rule for tables of 3; an optional random
+    first seating."""
 
     players = serializers.IntegerField(min_value=1, max_value=600)
     positions = serializers.IntegerField(min_value=1, max_value=20)
     format = serializers.ChoiceField(choices=TournamentFormat.choices, default="individual")
+    short_table_rule = serializers.ChoiceField(
+        choices=[r.value for r in ShortTableRule],
+        required=False,
+        help_text="May a player sit at a table of 3 more than once? 'strict': never (fewer "
+        "positions are allowed); 'best_effort': as few players as possible, nobody three "
+        "times when avoidable, every repeat listed in 'repeats'. Without it, the current "
+        "season's rulebook decides (movements.short_table_rule; best effort by default).",
+    )
     seed = serializers.IntegerField(
         required=False,
         help_text="With a seed, starting numbers are drawn at random (reproducibly) for the "
         "entrants 1..n; without, entrant k takes starting number k.",
     )
+
+
+class MovementTableOut(serializers.Serializer):
+    table = serializers.IntegerField()
+    N = serializers.IntegerField(allow_null=True, help_text="Starting number; null: removed.")
+    S = serializers.IntegerField(allow_null=True)
+    E = serializers.IntegerField(allow_null=True)
+    W = serializers.IntegerField(allow_null=True)
+
+
+class MovementPositionOut(serializers.Serializer):
+    position = serializers.IntegerField(help_text="Played position, from 1.")
+    tables = MovementTableOut(many=True)
+
+
+class SheetLineOut(serializers.Serializer):
+    position = serializers.IntegerField()
+    table = serializers.IntegerField()
+    orientation = serializers.ChoiceField(choices=SEATS)
+
+
+class RepeatOut(serializers.Serializer):
+    """Who sits at a table of 3 again, or meets an opponent again, and when."""
+
+    kind = serializers.ChoiceField(
+        choices=[k.value for k in RepeatKind],
+        help_text="'short_table': one player at a table of 3 at several positions; "
+        "'meeting': two players at one table at several positions (only the printed "
+        "3-table Howell does this).",
+    )
+    players = serializers.ListField(
+        child=serializers.IntegerField(), help_text="One starting number, or the pair."
+    )
+    positions = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Every position where it happens."
+    )
+    tables = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The table at each of those positions."
+    )
+
+
+class SeatAssignmentOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    table = serializers.IntegerField()
+    orientation = serializers.ChoiceField(choices=SEATS)
+    entrant = serializers.CharField()
+    player = serializers.CharField()
+
+
+class MovementPlanOut(serializers.Serializer):
+    """A checked movement plan: every position's tables, each starting number's
+    personal sheet, and every repeat the plan makes."""
+
+    format = serializers.ChoiceField(choices=TournamentFormat.choices)
+    kind = serializers.ChoiceField(choices=[k.value for k in MovementKind])
+    tables = serializers.IntegerField()
+    players = serializers.IntegerField()
+    short_table_rule = serializers.ChoiceField(
+        choices=[r.value for r in ShortTableRule], help_text="The rule the plan follows."
+    )
+    vacant_numbers = serializers.ListField(
+        child=serializers.IntegerField(), help_text="North seats removed for tables of 3."
+    )
+    teams = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="Partners by starting number (empty for an individual tournament).",
+    )
+    positions = MovementPositionOut(many=True)
+    personal_sheets = serializers.DictField(
+        child=SheetLineOut(many=True), help_text="By starting number: position → table, seat."
+    )
+    repeats = RepeatOut(
+        many=True,
+        help_text="Every player at a table of 3 more than once, then every pair meeting "
+        "more than once; empty when nobody repeats.",
+    )
+    seating = SeatAssignmentOut(many=True, required=False, help_text="With a seed only.")
 
 
 class PenaltyIn(serializers.Serializer):

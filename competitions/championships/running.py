@@ -177,7 +177,7 @@ def late_arrival_record(
                 "licence_number",
                 "not_entered",
                 f"licence {request.licence_number} is not in an entry of this stage.",
-                {"licence": request.licence_number},
+                {"licence": request.licence_number, "licences": request.licence_number},
             )
         )
     if not request.reason.strip():

@@ -52,7 +52,12 @@ def _organizer(declaration: Declaration, problems: list[Problem]):
         return zone, committee, club
     if number is None:
         problems.append(
-            Problem("organizer_number", "required", f"A {kind} organiser needs its number.")
+            Problem(
+                "organizer_number",
+                "required",
+                f"A {kind} organiser needs its number.",
+                {"kind": kind},
+            )
         )
         return zone, committee, club
     models: dict[str, type[Zone] | type[Committee] | type[Club]] = {
@@ -67,7 +72,14 @@ def _organizer(declaration: Declaration, problems: list[Problem]):
         .first()
     )
     if found is None:
-        problems.append(Problem("organizer_number", "unknown", f"No {kind} numbered {number}."))
+        problems.append(
+            Problem(
+                "organizer_number",
+                "unknown",
+                f"No {kind} numbered {number}.",
+                {"kind": kind, "number": number},
+            )
+        )
     zone, committee, club = (
         (found, None, None)
         if model is Zone
@@ -90,7 +102,10 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
     if season is None:
         problems.append(
             Problem(
-                "date", "no_season", f"No federation season contains {declaration.date:%Y-%m-%d}."
+                "date",
+                "no_season",
+                f"No federation season contains {declaration.date:%Y-%m-%d}.",
+                {"date": f"{declaration.date:%d/%m/%Y}"},
             )
         )
     zone, committee, club = _organizer(declaration, problems)
@@ -101,6 +116,7 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
                 "arbiter_licence_number",
                 "unknown",
                 f"No player with licence number {declaration.arbiter_licence_number}.",
+                {"number": declaration.arbiter_licence_number},
             )
         )
     elif (
@@ -113,11 +129,17 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
                 "not_an_arbiter",
                 f"Licence {arbiter.licence_number} is not an official FFT arbiter "
                 f"for season {season}.",
+                {"licence_number": arbiter.licence_number, "season": season.name},
             )
         )
     if declaration.planned_sessions < 1:
         problems.append(
-            Problem("planned_sessions", "min_value", "A tournament has at least one session.")
+            Problem(
+                "planned_sessions",
+                "min_value",
+                "A tournament has at least one session.",
+                {"minimum": 1},
+            )
         )
     if problems:
         raise RuleViolation(problems)

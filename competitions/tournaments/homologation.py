@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any
 
 from django.db import transaction
 
@@ -25,6 +26,7 @@ from competitions.models import (
 from competitions.rules.results.canonical import results_sha256
 from competitions.tournaments import access
 from competitions.tournaments.homologation_conditions import require_conditions
+from competitions.tournaments.notifications import Decision
 from competitions.tournaments.submission import Submitted, parse_results, revision_create
 from core.errors import Conflict, PermissionDenied
 from core.problems import Problem, RuleViolation
@@ -154,6 +156,22 @@ def _refresh_totals_on_commit(tournament: Tournament, player_ids: set[int]) -> N
     send_on_commit("rankings.refresh_season_totals", season_id, ids)
 
 
+def _tell_organiser_on_commit(
+    tournament: Tournament, decision: Decision, by, **details: Any
+) -> None:
+    """E-mail the organiser once the transaction has committed (a bulk load of past
+    results, with its ranking updates deferred, tells nobody)."""
+    if _deferred_updates.get() is not None:
+        return
+    send_on_commit(
+        "competitions.email_tournament_decision",
+        tournament.pk,
+        decision.value,
+        by_id=by.pk,
+        **details,
+    )
+
+
 class StaleRevision(Conflict):
     """The revision the staff member reviewed is no longer the latest one."""
 
@@ -211,6 +229,12 @@ def _homologate(tournament: Tournament, by, reviewed: int | None) -> Tournament:
     tournament._history_user = by
     tournament.save(update_fields=["status", "homologated_revision", "refusal_reasons"])
     _refresh_totals_on_commit(tournament, affected)
+    _tell_organiser_on_commit(
+        tournament,
+        Decision.HOMOLOGATED,
+        by,
+        revision=revision.number,  # type: ignore[union-attr]
+    )
     return tournament
 
 
@@ -234,6 +258,7 @@ def tournament_refuse(*, tournament: Tournament, reasons: list[str], by) -> Tour
     tournament.refusal_reasons = reasons
     tournament._history_user = by
     tournament.save(update_fields=["status", "refusal_reasons"])
+    _tell_organiser_on_commit(tournament, Decision.REFUSED, by, reasons=reasons)
     return tournament
 
 
@@ -276,4 +301,11 @@ def tournament_correct(
     tournament._change_reason = reason.strip()[:100]
     tournament.save(update_fields=["homologated_revision"])
     _refresh_totals_on_commit(tournament, affected)
+    _tell_organiser_on_commit(
+        tournament,
+        Decision.CORRECTED,
+        by,
+        revision=revision.number,
+        reasons=[reason.strip()],
+    )
     return submitted

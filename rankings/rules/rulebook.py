@@ -23,6 +23,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
+from competitions.rules.engine.movements import ShortTableRule
 from core.problems import Problem, RuleViolation
 from core.settings_reader import read_settings
 from core.vocabulary import Format, StageKind
@@ -214,8 +215,18 @@ class Homologation:
 
 
 @dataclass(frozen=True, slots=True)
+class Movements:
+    """The season's choices for the movements of chapter 2 (``docs/engine-movements.md``)."""
+
+    short_table_rule: ShortTableRule
+    """Whether a player may sit at a table of 3 more than once: ``strict`` (never, so fewer
+    positions) or ``best_effort`` (as few players as possible, each repeat reported)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Rulebook:
-    """Every figure of chapter 5 for one season. See ``docs/rankings-pcn.md``."""
+    """Every figure of chapter 5 for one season, and the movements' choices of chapter 2.
+    See ``docs/rankings-pcn.md`` and ``docs/engine-movements.md``."""
 
     source: str
     """Which text these figures come from."""
@@ -229,6 +240,7 @@ class Rulebook:
     stages: Stages
     national_finals: NationalFinals
     homologation: Homologation
+    movements: Movements
 
     @classmethod
     def default(cls) -> Rulebook:
@@ -247,7 +259,11 @@ class Rulebook:
         Raises :class:`RuleViolation` locating every missing, unknown or ill-typed
         key, then every figure :meth:`validate` refuses.
         """
-        rulebook = read_settings(cls, data, root="rulebook")  # every key is required
+        # Every key is required but ``movements``, added after versions were stored: a version
+        # without it takes the current regulations' choice.
+        rulebook = read_settings(
+            cls, data, root="rulebook", optional={cls: {"movements": _DEFAULT_MOVEMENTS}}
+        )
         rulebook.validate()
         return rulebook
 
@@ -268,6 +284,11 @@ def _table(*rows: tuple[int, int, int, int]) -> tuple[PlaceRange, ...]:
 
 
 _HALF = Decimal("0.5")
+
+# "veillez à supprimer les joueurs NORD correctement de façon à ce qu'un joueur ne repasse une
+# nouvelle fois à une table à 3 joueurs" (page 17) is advice the arithmetic cannot always
+# follow: best effort lets every field play the positions the movement allows.
+_DEFAULT_MOVEMENTS = Movements(short_table_rule=ShortTableRule.BEST_EFFORT)
 
 _DEFAULT = Rulebook(
     source="FFT Fascicule 2 donnes libres, 1 July 2016, rectificatif 1 of 1 July 2017, chapter 5",
@@ -347,6 +368,7 @@ _DEFAULT = Rulebook(
             (41, 52, 1000, 0),
             # Printed "43ème au 86ème": read as 53rd to 86th (the range after 41–52).
             (53, 86, 750, 0),
+            (87, 172, 500, 0),
         ),
     ),
     homologation=Homologation(
@@ -358,6 +380,7 @@ _DEFAULT = Rulebook(
         ),
         forbidden_table_size=5,
     ),
+    movements=_DEFAULT_MOVEMENTS,
 )
 
 
@@ -592,6 +615,7 @@ __all__ = [
     "Formats",
     "Homologation",
     "IndexOrder",
+    "Movements",
     "NationalFinal",
     "NationalFinals",
     "Organizer",

@@ -125,8 +125,11 @@ def test_homologation_with_the_broker_down_answers_200_then_the_sweep_sends_its_
         assert response.status_code == 200, response.content
         assert outbox_send_pending().sent == 0  # still down: the sweep sends nothing
     assert Tournament.objects.get(pk=tournament.pk).status == "homologated"
-    message = OutboxMessage.objects.get()
-    assert message.task == "rankings.refresh_season_totals"
+    assert set(OutboxMessage.objects.values_list("task", flat=True)) == {
+        "rankings.refresh_season_totals",
+        "competitions.email_tournament_decision",  # the club is told, after the commit too
+    }
+    message = OutboxMessage.objects.get(task="rankings.refresh_season_totals")
     assert message.sent_at is None
     assert message.attempts == 2  # after the commit, then the sweep
     assert "Error" in message.last_error

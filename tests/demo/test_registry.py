@@ -12,6 +12,7 @@ from django.db.models import Count
 from knox.crypto import hash_token
 from knox.models import AuthToken
 
+from competitions.models import Tournament
 from demo.registry import (
     DEMO_PASSWORD,
     DemoRefused,
@@ -33,6 +34,7 @@ from federation.models import (
     User,
     Zone,
 )
+from rankings.models import Allocation
 
 SMALL = {"players": 300, "clubs": 20}
 PREVIOUS, CURRENT = "2025-2026", "2026-2027"
@@ -74,6 +76,14 @@ def snapshot() -> dict[str, list[tuple]]:
         "players of users": sorted(
             User.objects.filter(player__isnull=False).values_list(
                 "username", "player__licence_number"
+            )
+        ),
+        "tournaments": sorted(
+            Tournament.objects.values_list("reference", "season__name", "status", "format")
+        ),
+        "points": sorted(
+            Allocation.objects.values_list(
+                "tournament__reference", "player__licence_number", "place", "pcn", "current"
             )
         ),
     }
@@ -233,36 +243,50 @@ def test_existing_user_is_left_alone_and_kept_by_reset():
     assert not User.objects.filter(username="ccr").exists()
 
 
+SEED_SMALL = ("--players", "300", "--clubs", "20", "--tournaments", "12")
+
+
 @pytest.mark.django_db
 def test_command_is_idempotent_and_reset_rebuilds():
     out = StringIO()
-    call_command("seed_demo", "--seed", "5", "--players", "300", "--clubs", "20", stdout=out)
+    call_command("seed_demo", "--seed", "5", *SEED_SMALL, stdout=out)
     text = out.getvalue()
     assert "demo-fft" in text
     for username in ("admin", "zone", "ccr", "club", "joueur"):
         assert username in text
     built = snapshot()
+    assert built["points"]  # tournaments homologated, with their points
     players_pks = sorted(Player.objects.values_list("pk", flat=True))
 
     out = StringIO()
-    call_command("seed_demo", "--seed", "6", "--players", "300", "--clubs", "20", stdout=out)
+    call_command("seed_demo", "--seed", "6", *SEED_SMALL, stdout=out)
     assert "already populated" in out.getvalue()
     assert snapshot() == built
     assert sorted(Player.objects.values_list("pk", flat=True)) == players_pks
 
     out = StringIO()
-    call_command(
-        "seed_demo", "--seed", "5", "--players", "300", "--clubs", "20", "--reset", stdout=out
-    )
+    call_command("seed_demo", "--seed", "5", *SEED_SMALL, "--reset", stdout=out)
     assert "Deleted" in out.getvalue()
-    assert snapshot() == built  # same seed, same federation
+    assert snapshot() == built  # same seed, same federation, tournaments and points
     assert sorted(Player.objects.values_list("pk", flat=True)) != players_pks  # rebuilt
     assert User.objects.filter(username="ccr").count() == 1
     assert AuthToken.objects.filter(user__username="club").count() == 1
 
-    call_command("seed_demo", "--players", "250", "--clubs", "15", "--reset", stdout=StringIO())
+    with pytest.raises(CommandError, match="--tournaments"):
+        call_command("seed_demo", "--tournaments", "-1", "--reset", stdout=StringIO())
+    assert snapshot() == built  # refused before anything was deleted
+
+    call_command(
+        "seed_demo", "--players", "250", "--clubs", "15", "--tournaments", "0", "--reset",
+        stdout=StringIO(),
+    )  # fmt: skip
     assert Player.objects.count() == 250
     assert Club.objects.count() == 15
+    assert set(Tournament.objects.values_list("reference", flat=True)) >= {
+        "DEMO-EXEMPLE-INDIVIDUEL",
+        "DEMO-EXEMPLE-DUO",
+    }  # the demo club's own, only
+    assert not Tournament.objects.filter(reference__startswith="DEMO-2").exists()
 
 
 @pytest.mark.django_db
@@ -297,3 +321,12 @@ def test_the_demo_is_refused_with_debug_off(settings):
     assert not registry_is_populated()
     assert not User.objects.filter(username="club").exists()
     assert not AuthToken.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_command_refuses_when_a_demo_username_is_someone_elses_account():
+    User.objects.create_user("admin", email="boss@fft.example", password="not-the-demo-one")
+    with pytest.raises(CommandError, match="admin already existed"):
+        call_command("seed_demo", *SEED_SMALL, stdout=StringIO())
+    assert not registry_is_populated()  # one transaction: nothing half-written
+    assert not Tournament.objects.exists()

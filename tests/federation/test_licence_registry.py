@@ -490,8 +490,9 @@ def test_staff_may_not_move_a_player_of_another_committee(registry, role):
         ("lines[3].licence_number", "player_outside_scope"),
         ("lines[4].licence_number", "player_outside_scope"),
     ]
-    assert "La licence 2001 est au club 201 du comité 2, hors de votre périmètre" in (
-        errors[0]["message"]
+    assert (
+        "La licence 2001 est au club 201 du comité 2, hors de votre périmètre"
+        in (errors[0]["message"])
     )
     text = response.content.decode()
     for private in ("1961", "1999-08-30", "30/08/1999", "2001@example.org", "2002@example.org"):

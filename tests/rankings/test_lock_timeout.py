@@ -13,6 +13,7 @@ import time
 import pytest
 from django.db import connection, connections, transaction
 from django.test import override_settings
+from django.utils import translation
 
 from core.api_errors import exception_handler
 from core.errors import Conflict
@@ -87,8 +88,18 @@ def test_a_request_gets_409_busy():
     response = exception_handler(SeasonBusy("busy, retry later"), {})
     assert response.status_code == 409
     assert response.data == {
-        "errors": [{"field": None, "code": "busy", "message": "busy, retry later"}]
+        "errors": [
+            {
+                "field": None,
+                "code": "busy",
+                "message": "Le classement de la saison est en cours de mise à jour par une autre "
+                "opération\u00a0; réessayez dans un instant.",
+            }
+        ]
     }
+    with translation.override("en"):
+        english = exception_handler(SeasonBusy("busy, retry later"), {})
+    assert english.data["errors"][0]["message"] == "busy, retry later"
 
 
 def test_the_ranking_tasks_retry_when_busy():

@@ -66,7 +66,7 @@ def test_allocation_with_ties_shares_rounded_up(api, registry):
 
 
 def test_seniors_national_final_reads_the_overlap_as_53_to_86(api, registry):
-    ranking = [{"entry_id": str(p), "place": p} for p in range(1, 91)]
+    ranking = [{"entry_id": str(p), "place": p} for p in range(1, 176)]
     body = api.post(
         "/api/pcn/allocate/",
         {
@@ -80,7 +80,8 @@ def test_seniors_national_final_reads_the_overlap_as_53_to_86(api, registry):
     awards = {a["place"]: a for a in body["awards"]}
     assert awards[52]["pcn_per_player"] != awards[53]["pcn_per_player"]
     assert awards[53]["pcn_per_player"] == awards[86]["pcn_per_player"] > 0
-    assert awards[87]["pcn_per_player"] == 0
+    assert awards[87]["pcn_per_player"] == awards[172]["pcn_per_player"] == 500
+    assert awards[173]["pcn_per_player"] == 0
 
 
 def test_rulebook_is_public_and_only_federation_staff_change_it(api, registry):

@@ -8,7 +8,8 @@ Chapter 2 of the regulations ("Mouvements des joueurs", pages 25-27 of Fascicule
   East up two, West down two, with special cases for 6, 8, 9, 10, 12, 14, 15, 16, 18 and 20
   tables;
 * tables of 3 players when the number of entrants is not a multiple of 4 (the North seat of
-  the highest tables is removed), page 17 ("Accueil des joueurs");
+  the highest tables is removed), page 17 ("Accueil des joueurs"); whether a player may sit
+  at one twice is the season's :class:`ShortTableRule`, and every repeat is reported;
 * team tournaments (duo and teams of 4), whose first played position is the second position
   of the movement, page 27.
 
@@ -20,6 +21,7 @@ then checked by :func:`check_plan`; a request the regulations cannot honour is r
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -38,6 +40,26 @@ class MovementKind(StrEnum):
 
     HOWELL = "howell"  # Mouvement Howell FFT : 3 et 4 tables
     FFT_NORMAL = "fft_normal"  # Mouvement normal FFT : 5 tables et plus
+
+
+class ShortTableRule(StrEnum):
+    """How a plan treats a player sitting at a table of 3 players more than once ("veillez à
+    supprimer les joueurs NORD correctement de façon à ce qu'un joueur ne repasse une nouvelle
+    fois à une table à 3 joueurs", page 17). A per-season setting (the season's rulebook)."""
+
+    STRICT = "strict"
+    """Never: a plan that cannot avoid it is refused, so fewer positions are allowed."""
+    BEST_EFFORT = "best_effort"
+    """As few players as possible, nobody three times when avoidable, every repeat reported."""
+
+
+class RepeatKind(StrEnum):
+    """What a plan's repeat report lists."""
+
+    SHORT_TABLE = "short_table"
+    """One player at a table of 3 players at more than one position."""
+    MEETING = "meeting"
+    """Two players at one table at more than one position (the printed 3-table Howell only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +97,9 @@ class HowellTable:
     rows: tuple[tuple[int, ...], ...]
     repeats_allowed: bool
     """True when the printed movement itself makes players meet more than once."""
+    duo_teams: tuple[tuple[int, int], ...] = ()
+    """Partners of a duo tournament when they are not (1, 2), (3, 4), ...: pairs of numbers
+    who start at one table and never share a table in the played rows (from the second)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +130,9 @@ HOWELL_3_TABLES = HowellTable(
         (1, 9, 7, 2, 5, 11, 4, 12, 10, 6, 3, 8),
     ),
     repeats_allowed=True,
+    # Six duos: these pairs start at one table and never share one in rows 2 to 6 (the
+    # usual pairs (1, 2), (3, 4), ... sit together again at row 2).
+    duo_teams=((1, 4), (2, 3), (5, 8), (6, 7), (9, 11), (10, 12)),
 )
 
 # Howell FFT, 4 tables, 16 players numbered 1 to 16: Fascicule 2, chapter 2, page 26,
@@ -196,6 +224,8 @@ class MovementSettings:
     howell: tuple[HowellTable, ...] = (HOWELL_3_TABLES, HOWELL_4_TABLES)
     base_moves: Moves = BASE_MOVES
     special_cases: tuple[SpecialCase, ...] = SPECIAL_CASES
+    short_table_rule: ShortTableRule = ShortTableRule.BEST_EFFORT
+    """The season's choice (rulebook ``movements.short_table_rule``); best effort by default."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +282,19 @@ class SheetLine:
 
 
 @dataclass(frozen=True, slots=True)
+class Repeat:
+    """Who sits again at a table of 3 players, or meets an opponent again, and when."""
+
+    kind: RepeatKind
+    players: tuple[int, ...]
+    """One starting number (a table of 3) or two (a meeting)."""
+    positions: tuple[int, ...]
+    """Every played position where it happens, in order (at least two)."""
+    tables: tuple[int, ...]
+    """The table at each of those positions."""
+
+
+@dataclass(frozen=True, slots=True)
 class MovementPlan:
     """Every position of a tournament, by starting number."""
 
@@ -260,12 +303,19 @@ class MovementPlan:
     tables: int
     players: int
     vacant: tuple[int, ...]
-    """Starting numbers with no player: the North seats removed for tables of 3 players."""
+    """Starting numbers with no player: the North seats removed for tables of 3 players (with
+    an odd number of duos, the last duo's two seats)."""
     teams: tuple[tuple[int, ...], ...]
-    """Partners by starting number (duo: N/S or E/W of a table; team of 4: a whole table)."""
+    """Partners by starting number (duo: N/S or E/W of a table; team of 4: a whole table);
+    a removed duo is not listed."""
     repeats_allowed: bool
     """True only for the printed 3-table Howell, which itself repeats meetings."""
+    short_table_rule: ShortTableRule
+    """Whether a player may sit at a table of 3 more than once (then reported)."""
     positions: tuple[PositionSeats, ...]
+    repeats: tuple[Repeat, ...]
+    """Every player at a table of 3 more than once, then every pair meeting more than once
+    (:func:`repeats_of`)."""
 
     @property
     def numbers(self) -> tuple[int, ...]:
@@ -338,7 +388,9 @@ def plan_movement(
 
     Refuses (``RuleViolation``) an entry count with no movement, a team entry that does not
     fill its tables, and more positions than the movement allows without a repeated meeting,
-    partners meeting or a player sitting twice at a table of 3.
+    partners meeting or two removed seats at one table (and, when ``settings.short_table_rule``
+    is strict, a player sitting twice at a table of 3). The plan's ``repeats`` lists every
+    player who sits at a table of 3 more than once and every pair who meet more than once.
     """
     settings = settings or MovementSettings()
     format = Format(format)
@@ -378,16 +430,23 @@ def max_positions(
     settings = settings or MovementSettings()
     format = Format(format)
     _check_request(players, 1, format, settings)
-    allowed = 0
-    while isinstance(_attempt(players, allowed + 1, format, settings), MovementPlan):
-        allowed += 1
-    return allowed
+    tables = tables_for(players)
+    howell = next((h for h in settings.howell if h.tables == tables), None)
+    rows, _ = _row_limit(tables, howell, settings)
+    # Whatever works at p positions works at fewer (the first rows of the same plan), so the
+    # first success counting down from the rows the regulations print is the maximum.
+    first_row = 1 if format is Format.INDIVIDUAL else 2
+    for positions in range(rows - first_row + 1, 0, -1):
+        if isinstance(_attempt(players, positions, format, settings), MovementPlan):
+            return positions
+    return 0
 
 
 _WITHOUT = {
     "repeated_meeting": " without a repeated meeting",
     "partners_meet": " without partners meeting",
     "no_short_table_choice": " without a player sitting twice at a table of 3",
+    "removed_seats_meet": " without two removed seats at one table",
 }
 
 
@@ -420,14 +479,24 @@ def _check_request(
                 {"players": players, "tables": tables, "max_tables": settings.max_tables},
             )
         )
-    if format is not Format.INDIVIDUAL and players % 4:
+    if format is Format.DUO and players % 2:
+        problems.append(
+            Problem(
+                "players",
+                "incomplete_duos",
+                f"{players} players do not make whole duos: a duo tournament seats an even "
+                "number of players.",
+                {"players": players},
+            )
+        )
+    elif format is Format.TEAM4 and players % 4:
         problems.append(
             Problem(
                 "players",
                 "incomplete_team_tables",
                 f"{players} players do not fill whole tables of 4: in a {format} tournament "
-                "each team starts together at one table (a duo as N/S or E/W) and the "
-                "regulations give no table of 3 players for team tournaments.",
+                "each team of 4 starts together at one table and the regulations give no "
+                "table of 3 players for team tournaments.",
                 {"players": players},
             )
         )
@@ -479,30 +548,55 @@ def _attempt(
     else:
         kind, repeats_allowed = MovementKind.FFT_NORMAL, False
         rows, moves = _normal_rows(tables, last_row, settings)
-    vacant = _choose_vacancies(rows[first_row - 1 :], tables, 4 * tables - players, repeats_allowed)
+    played = rows[first_row - 1 :]
+    short = 4 * tables - players
+    strict = settings.short_table_rule is ShortTableRule.STRICT and not repeats_allowed
+    teams = _teams(tables, format, howell)
+    vacant: tuple[int, ...] | None
+    if format is Format.DUO and short:
+        # An odd number of duos: the last duo (East/West of the highest table) is removed.
+        # Its seats move apart (+2, -2), which seats fewer players twice at a table of 3
+        # than removing North/South (North's empty seat stays while South's visits).
+        vacant = teams[-1]
+    else:
+        vacant = _choose_vacancies(played, tables, short, strict=strict)
     if vacant is None:
+        if strict and _choose_vacancies(played, tables, short, strict=False) is not None:
+            return (
+                Problem(
+                    "players",
+                    "no_short_table_choice",
+                    f"with {players} players, {short} tables play at 3 and no choice "
+                    f"of North seats to remove (table {tables} first) keeps every player from a "
+                    "second table of 3.",
+                    {"players": players, "short_tables": short},
+                ),
+            )
         return (
             Problem(
                 "players",
-                "no_short_table_choice",
-                f"with {players} players, {4 * tables - players} tables play at 3 and no choice "
-                f"of North seats to remove (table {tables} first) keeps every player from a "
-                "second table of 3.",
-                {"players": players, "short_tables": 4 * tables - players},
+                "removed_seats_meet",
+                f"with {players} players, {short} tables play at 3 and every choice of North "
+                f"seats to remove (table {tables} first) brings two removed seats to one table, "
+                "a table of 2 players.",
+                {"players": players, "short_tables": short},
             ),
         )
+    seats = tuple(
+        _position_seats(position, row, rows[row - 1], moves[row - 1], set(vacant))
+        for position, row in enumerate(range(first_row, last_row + 1), start=1)
+    )
     plan = MovementPlan(
         format=format,
         kind=kind,
         tables=tables,
         players=players,
         vacant=tuple(sorted(vacant)),
-        teams=_teams(tables, format),
+        teams=tuple(team for team in teams if set(vacant).isdisjoint(team)),
         repeats_allowed=repeats_allowed,
-        positions=tuple(
-            _position_seats(position, row, rows[row - 1], moves[row - 1], set(vacant))
-            for position, row in enumerate(range(first_row, last_row + 1), start=1)
-        ),
+        short_table_rule=settings.short_table_rule,
+        positions=seats,
+        repeats=repeats_of(seats),
     )
     problems = check_plan(plan)
     return problems or plan
@@ -557,37 +651,68 @@ def _normal_rows(
 
 
 def _choose_vacancies(
-    rows: Iterable[tuple[int, ...]], tables: int, count: int, repeats_allowed: bool
+    rows: Sequence[tuple[int, ...]], tables: int, count: int, *, strict: bool
 ) -> tuple[int, ...] | None:
-    """North seats to remove: that of the highest table, then the highest others such that no
-    player sits twice at a table of 3 (unless the movement itself repeats meetings) and no two
-    removed seats ever share a table. ``None`` if no choice works."""
+    """North seats to remove: that of the highest table, then others such that no two removed
+    seats ever share a table (a table of 2 is no table). Among those, the choice seating the
+    fewest players twice at a table of 3, then the fewest three times, then the highest
+    tables; ``strict`` accepts only a choice seating nobody twice. ``None`` if none works."""
     if count == 0:
         return ()
     candidates = [seat_number(table, Orientation.N) for table in range(tables, 0, -1)]
-    met: dict[int, set[int]] = {c: set() for c in candidates}
+    # For each candidate seat, how many positions each other number shares its table.
+    company: dict[int, Counter[int]] = {c: Counter() for c in candidates}
     for row in rows:
         for start in range(0, len(row), 4):
             at_table = row[start : start + 4]
             for number in at_table:
-                if number in met:
-                    met[number].update(n for n in at_table if n != number)
+                if number in company:
+                    company[number].update(n for n in at_table if n != number)
 
-    def pair_ok(a: int, b: int) -> bool:
-        return b not in met[a] and (repeats_allowed or met[a].isdisjoint(met[b]))
+    def apart(a: int, b: int) -> bool:
+        return b not in company[a]
+
+    def cost(chosen: tuple[int, ...]) -> tuple[int, int]:
+        sittings: Counter[int] = Counter()
+        for seat in chosen:
+            sittings.update(company[seat])
+        return (
+            sum(1 for n in sittings.values() if n >= 2),
+            sum(1 for n in sittings.values() if n >= 3),
+        )
+
+    def disjoint(a: int, b: int) -> bool:
+        return company[a].keys().isdisjoint(company[b].keys())
 
     first = candidates[0]
-    others = [c for c in candidates[1:] if pair_ok(first, c)]
+    others = [c for c in candidates[1:] if apart(first, c)]
+    # First the highest choice seating nobody twice (pairwise disjoint company), found by
+    # pruning; only if there is none, every choice is weighed.
+    clear = [c for c in others if disjoint(first, c)]
+    for rest in combinations(clear, count - 1):
+        if all(apart(a, b) and disjoint(a, b) for a, b in combinations(rest, 2)):
+            chosen = (first, *rest)
+            if cost(chosen) == (0, 0):
+                return chosen
+    if strict:
+        return None
+    best: tuple[int, ...] | None = None
+    best_cost = (0, 0)
     for rest in combinations(others, count - 1):
-        if all(pair_ok(a, b) for a, b in combinations(rest, 2)):
-            return (first, *rest)
-    return None
+        if all(apart(a, b) for a, b in combinations(rest, 2)):
+            chosen = (first, *rest)
+            chosen_cost = cost(chosen)
+            if best is None or chosen_cost < best_cost:
+                best, best_cost = chosen, chosen_cost
+    return best
 
 
-def _teams(tables: int, format: Format) -> tuple[tuple[int, ...], ...]:
+def _teams(tables: int, format: Format, howell: HowellTable | None) -> tuple[tuple[int, ...], ...]:
     size = format.team_size
     if size == 1:
         return ()
+    if format is Format.DUO and howell is not None and howell.duo_teams:
+        return howell.duo_teams
     return tuple(tuple(range(first, first + size)) for first in range(1, 4 * tables + 1, size))
 
 
@@ -603,6 +728,37 @@ def _position_seats(
     )
 
 
+def repeats_of(positions: Iterable[PositionSeats]) -> tuple[Repeat, ...]:
+    """Every player seated at a table of 3 at more than one position (by number), then every
+    pair of players at one table at more than one position (by pair), with the positions and
+    tables where it happens."""
+    short: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    meetings: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
+    for seats in positions:
+        for table in seats.tables:
+            present = table.numbers
+            if len(present) == 3:
+                for number in present:
+                    short[number].append((seats.position, table.table))
+            for pair in combinations(sorted(present), 2):
+                meetings[pair].append((seats.position, table.table))
+    found: list[tuple[RepeatKind, tuple[int, ...], list[tuple[int, int]]]] = sorted(
+        (RepeatKind.SHORT_TABLE, (n,), seen) for n, seen in short.items() if len(seen) > 1
+    )
+    found += sorted(
+        (RepeatKind.MEETING, pair, seen) for pair, seen in meetings.items() if len(seen) > 1
+    )
+    return tuple(
+        Repeat(
+            kind=kind,
+            players=players,
+            positions=tuple(position for position, _ in seen),
+            tables=tuple(table for _, table in seen),
+        )
+        for kind, players, seen in found
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # Checking
 
@@ -613,7 +769,8 @@ def check_plan(
     """Every fault of ``plan``, located: a seat with an unknown or removed number, a player
     seated twice or missing at a position, a table of fewer than 3 players, partners at the same
     table, and, unless the plan's movement repeats meetings by design (3-table Howell), two
-    players meeting twice or a player sitting twice at a table of 3.
+    players meeting twice or, when the plan is strict about tables of 3, a player sitting twice
+    at a table of 3.
 
     ``partners`` defaults to the plan's teams.
     """
@@ -653,6 +810,9 @@ def check_plan(
             at = f"{where}.tables[{t}]"
             for orientation, number in zip(SEAT_ORDER, table.seats, strict=True):
                 if number is None:
+                    continue
+                if number in expected and number not in seen:
+                    seen.add(number)
                     continue
                 field = f"{at}.{_SEAT_FIELD[orientation]}"
                 if number in vacant:
@@ -701,7 +861,11 @@ def check_plan(
                         {"table": table.table, "players": len(present), "position": seats.position},
                     )
                 )
-            if len(present) == 3 and not plan.repeats_allowed:
+            if (
+                len(present) == 3
+                and plan.short_table_rule is ShortTableRule.STRICT
+                and not plan.repeats_allowed
+            ):
                 for number in present:
                     if number in first_short:
                         problems.append(

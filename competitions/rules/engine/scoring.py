@@ -29,12 +29,18 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TypeVar
 
+from competitions.rules.engine.card_counts import (
+    CHIEN_CARDS,
+    Talon,
+    Tricks,
+    points_range,
+    possible_counts,
+)
 from competitions.rules.engine.tables import Orientation, TableSize, seats
 from core.problems import Problem, RuleViolation
 
 TOTAL_POINTS = 91  # points in the 78 cards
 TOTAL_TRUMPS = 22  # the 21 trumps and the excuse, which may stand in for a trump in a poignée
-OUDLER_MIN_POINTS = 4  # an oudler is worth 4.5, but the excuse "compte pour 4 points" on a chelem
 
 EnumT = TypeVar("EnumT", bound=StrEnum)
 
@@ -209,8 +215,6 @@ def deal_problems(
     _check_partner(deal, size, taker, report)
     oudlers = _check_oudlers(deal.oudlers, report)
     points = _check_points(deal.attack_points, size, report)
-    if oudlers is not None and points is not None:
-        _check_points_against_oudlers(points, oudlers, report)
     _check_poignees(deal.poignees, size, rules, report)
 
     petit_au_bout = _check_side(deal.petit_au_bout, "petit_au_bout", report)
@@ -230,24 +234,11 @@ def deal_problems(
             "taken the last trick with the petit.",
             {},
         )
-    if chelem_by is not None and oudlers is not None and points is not None:
-        won = points >= rules.points_needed[oudlers]
-        if chelem_by == Side.ATTACK and not won:
-            report(
-                "chelem_made_by",
-                "chelem_on_failed_contract",
-                "An attack that takes every trick cannot fail its contract; check the "
-                "attack's points and oudlers.",
-                {},
-            )
-        if chelem_by == Side.DEFENCE and won:
-            report(
-                "chelem_made_by",
-                "chelem_on_made_contract",
-                "A defence that takes every trick leaves the attack too few points to make "
-                "its contract; check the attack's points and oudlers.",
-                {},
-            )
+    if oudlers is not None and petit_au_bout is not None:
+        _check_petit_au_bout(petit_au_bout, oudlers, report)
+    chelem_known = deal.chelem_made_by is None or chelem_by is not None
+    if contract is not None and oudlers is not None and points is not None and chelem_known:
+        _check_counts(size, contract, chelem_by, oudlers, points, report)
     return problems
 
 
@@ -468,7 +459,7 @@ def _check_points(value: object, size: TableSize, report: Report) -> Fraction | 
             "attack_points",
             "points_out_of_range",
             f"The 78 cards are worth {TOTAL_POINTS} points; the attack cannot make {value}.",
-            {"value": value, "total": TOTAL_POINTS},
+            {"value": float(points), "total": TOTAL_POINTS},
         )
         return None
     if (points * 2).denominator != 1:
@@ -476,7 +467,7 @@ def _check_points(value: object, size: TableSize, report: Report) -> Fraction | 
             "attack_points",
             "not_a_half_point",
             f"Points are counted to the half point at most; {value} is not.",
-            {"value": value},
+            {"value": float(points)},
         )
         return None
     if points.denominator != 1 and size == TableSize.FOUR:
@@ -485,30 +476,165 @@ def _check_points(value: object, size: TableSize, report: Report) -> Fraction | 
             "half_point_at_four_players",
             f"At 4 players the points are whole (the cards are counted two by two); only at "
             f"3 and 5 players is the count to the half point, so {value} is impossible.",
-            {"value": value},
+            {"value": float(points)},
         )
         return None
     return points
 
 
-def _check_points_against_oudlers(points: Fraction, oudlers: int, report: Report) -> None:
-    if points < OUDLER_MIN_POINTS * oudlers:
+def _check_petit_au_bout(side: Side, oudlers: int, report: Report) -> None:
+    """The side that took the last trick with the petit holds it among its oudlers."""
+    if side == Side.ATTACK and oudlers == 0:
+        report(
+            "petit_au_bout",
+            "petit_au_bout_without_oudler",
+            "The attack took the last trick with the petit, so the petit is among its "
+            "oudlers: 0 oudlers is impossible.",
+            {},
+        )
+    if side == Side.DEFENCE and oudlers == 3:
+        report(
+            "petit_au_bout",
+            "petit_au_bout_with_every_oudler",
+            "The defence took the last trick with the petit, so the attack cannot hold all "
+            "3 oudlers.",
+            {},
+        )
+
+
+_TALON = {
+    Contract.PRISE: Talon.ECART,
+    Contract.GARDE: Talon.ECART,
+    Contract.GARDE_SANS: Talon.CHIEN_FOR_ATTACK,
+    Contract.GARDE_CONTRE: Talon.CHIEN_FOR_DEFENCE,
+}
+_TRICKS = {
+    None: Tricks.SHARED,
+    Side.ATTACK: Tricks.ALL_TO_ATTACK,
+    Side.DEFENCE: Tricks.ALL_TO_DEFENCE,
+}
+
+
+def _check_counts(
+    size: TableSize,
+    contract: Contract,
+    chelem_by: Side | None,
+    oudlers: int,
+    points: Fraction,
+    report: Report,
+) -> None:
+    """Some split of the 78 cards gives the attack these oudlers and points (card_counts)."""
+    talon, tricks = _TALON[contract], _TRICKS[chelem_by]
+    counts = possible_counts(size, talon, tricks)
+    if (oudlers, points) in counts:
+        return
+    shown_points = _points(points)
+    bounds = points_range(counts, oudlers)
+    if bounds is not None and bounds[0] <= points <= bounds[1]:
         report(
             "attack_points",
-            "points_too_low_for_oudlers",
-            f"An attack holding {oudlers} oudlers has at least {OUDLER_MIN_POINTS * oudlers} "
-            f"points (4.5 each); {points} is impossible.",
-            {"oudlers": oudlers, "minimum": OUDLER_MIN_POINTS * oudlers, "points": float(points)},
+            "points_impossible_for_card_count",
+            f"At {int(size)} players whether a count ends in a half point depends on how "
+            f"many cards each side holds, and no split of the cards this deal allows gives "
+            f"the attack {oudlers} oudlers and {shown_points} points (possible: "
+            f"{_points(bounds[0])} to {_points(bounds[1])}, not every half point).",
+            {
+                "size": int(size),
+                "oudlers": oudlers,
+                "points": shown_points,
+                "minimum": _points(bounds[0]),
+                "maximum": _points(bounds[1]),
+            },
         )
-    ceiling = TOTAL_POINTS - OUDLER_MIN_POINTS * (3 - oudlers)
-    if points > ceiling:
+    elif tricks is Tricks.SHARED:
+        assert bounds is not None  # every oudler count is possible without a chelem
         report(
             "attack_points",
-            "points_too_high_for_oudlers",
-            f"With {3 - oudlers} oudlers in the defence's tricks the attack has at most "
-            f"{ceiling} points; {points} is impossible.",
-            {"defence_oudlers": 3 - oudlers, "ceiling": ceiling, "points": float(points)},
+            "points_impossible_without_chelem",
+            f"Without a chelem each side takes at least one trick, so on this contract at "
+            f"{int(size)} players an attack holding {oudlers} oudlers has {_points(bounds[0])} "
+            f"to {_points(bounds[1])} points; {shown_points} is impossible.",
+            {
+                "size": int(size),
+                "oudlers": oudlers,
+                "points": shown_points,
+                "minimum": _points(bounds[0]),
+                "maximum": _points(bounds[1]),
+            },
         )
+    elif tricks is Tricks.ALL_TO_ATTACK and talon is not Talon.CHIEN_FOR_DEFENCE:
+        report(
+            "chelem_made_by",
+            "chelem_needs_every_card",
+            f"An attack that takes every trick (chelem) has every card: 3 oudlers and 91 "
+            f"points, or 2 oudlers and 87 points when a defender kept the excuse (it then "
+            f"counts 4 points); {oudlers} oudlers and {shown_points} points is impossible.",
+            {"oudlers": oudlers, "points": shown_points},
+        )
+    elif tricks is Tricks.ALL_TO_ATTACK:
+        assert bounds is not None  # the chien may hold from 0 to 3 oudlers
+        report(
+            "chelem_made_by",
+            "chelem_leaves_the_chien_to_the_defence",
+            f"On a garde contre the chien counts for the defence: an attack that takes every "
+            f"trick holding {oudlers} oudlers has every card but the chien (and but the "
+            f"excuse, counted 4 points, if a defender kept it), {_points(bounds[0])} to "
+            f"{_points(bounds[1])} points; {shown_points} is impossible.",
+            {
+                "oudlers": oudlers,
+                "points": shown_points,
+                "minimum": _points(bounds[0]),
+                "maximum": _points(bounds[1]),
+            },
+        )
+    elif talon is Talon.ECART:
+        low, high = points_range(counts, 0) or (Fraction(0), Fraction(0))
+        report(
+            "chelem_made_by",
+            "defence_chelem_leaves_the_ecart",
+            f"The defence took every trick: the attack has only its écart "
+            f"({CHIEN_CARDS[size]} cards, no king and no oudler: {_points(low)} to "
+            f"{_points(high)} points) and the excuse if it kept it (1 oudler, 4 points more); "
+            f"{oudlers} oudlers and {shown_points} points is impossible.",
+            {
+                "cards": CHIEN_CARDS[size],
+                "minimum": _points(low),
+                "maximum": _points(high),
+                "oudlers": oudlers,
+                "points": shown_points,
+            },
+        )
+    elif talon is Talon.CHIEN_FOR_ATTACK:
+        assert bounds is not None  # the chien may hold from 0 to 3 oudlers
+        report(
+            "chelem_made_by",
+            "defence_chelem_leaves_the_chien",
+            f"The defence took every trick: on a garde sans the attack has only the chien "
+            f"({CHIEN_CARDS[size]} cards) and the excuse (counted 4 points) if it kept it, "
+            f"so with {oudlers} oudlers {_points(bounds[0])} to {_points(bounds[1])} points; "
+            f"{shown_points} is impossible.",
+            {
+                "cards": CHIEN_CARDS[size],
+                "oudlers": oudlers,
+                "points": shown_points,
+                "minimum": _points(bounds[0]),
+                "maximum": _points(bounds[1]),
+            },
+        )
+    else:
+        report(
+            "chelem_made_by",
+            "defence_chelem_on_garde_contre",
+            f"The defence took every trick on a garde contre: the attack has no card but the "
+            f"excuse if it kept it, so 0 oudlers and 0 points, or 1 oudler and 4 points; "
+            f"{oudlers} oudlers and {shown_points} points is impossible.",
+            {"oudlers": oudlers, "points": shown_points},
+        )
+
+
+def _points(points: Fraction) -> int | float:
+    """Points as a message shows them: 41, 40.5."""
+    return int(points) if points.denominator == 1 else float(points)
 
 
 def _check_poignees(

@@ -271,15 +271,15 @@ def _check_entrants(
 
 
 def _free_slots(plan: MovementPlan) -> list[tuple[int, ...]]:
-    """Starting numbers an entrant takes together, in number order, removed seats skipped."""
-    size = plan.format.team_size
+    """Starting numbers an entrant takes together (the plan's teams, or one number each), in
+    number order, removed seats skipped."""
     vacant = set(plan.vacant)
-    slots = [tuple(range(first, first + size)) for first in range(1, 4 * plan.tables + 1, size)]
+    slots = plan.teams or tuple((n,) for n in range(1, 4 * plan.tables + 1))
     return [slot for slot in slots if vacant.isdisjoint(slot)]
 
 
 def _table_one_slot(plan: MovementPlan) -> tuple[int, ...]:
-    return tuple(range(1, plan.format.team_size + 1))
+    return plan.teams[0] if plan.teams else (1,)
 
 
 def _slot_kind(slot: tuple[int, ...]) -> Orientation:

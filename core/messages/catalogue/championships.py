@@ -73,7 +73,7 @@ FRENCH: dict[str, str] = {
     "entry_forfeit": "L’inscrit {entry} (licences {licences}) a été déclaré forfait à ce stade et ne peut pas être classé.",
     "entry_withdrawn": "L’inscrit {entry} (licences {licences}) s’est retiré de ce stade et ne peut pas être classé.",
     "composition_differs": "L’inscrit {entry} (licences {licences}) n’est pas un inscrit de ce stade : ses joueurs y sont inscrits dans d’autres compositions.",
-    "not_entered": "Ce joueur n’est pas inscrit à ce stade ; seuls les inscrits dont l’éligibilité a été vérifiée peuvent être classés.",
+    "not_entered": "Licence(s) {licences} : non inscrite(s) à ce stade ; seuls les inscrits dont l’éligibilité a été vérifiée peuvent être classés.",
     "penalty_missing": "L’arbitre a enregistré une pénalité de retard de {points} points contre la licence {licence} (article 26) : les résultats doivent la lister et la compter dans les totaux.",
     "no_plan_for_field": "{field} inscrits à la première séance : le tableau publié pour le stade « {name} » n’a pas de ligne pour ce nombre (lignes : {rows}).",
     "sessions_differ_from_plan": "{sessions} séance(s) jouée(s) ; le tableau publié en prévoit {planned} pour {field} inscrits.",

@@ -1,7 +1,12 @@
-"""``manage.py seed_demo``: fill an empty registry with a realistic demo federation.
+"""``manage.py seed_demo``: fill an empty database with a realistic demo federation.
+
+The registry (demo/registry.py), then two seasons of tournaments loaded through the
+results services with the rankings they give (demo/tournaments.py), then the current
+season's championships under way (demo/championships.py), in one transaction.
 
 Idempotent: if the registry already holds a federation it says so and changes
-nothing, unless ``--reset`` (which deletes the whole registry first: demo only).
+nothing, unless ``--reset`` (which deletes the tournaments, championships, rankings
+and the whole registry first: demo only).
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.db.models import ProtectedError
 
+from core.errors import PermissionDenied
+from demo.championships import build_demo_championships
 from demo.registry import (
     DEFAULT_CLUBS,
     DEFAULT_CURRENT_SEASON,
@@ -24,13 +31,15 @@ from demo.registry import (
     registry_is_populated,
     reset_registry,
 )
+from demo.tournaments import DEFAULT_TOURNAMENTS, build_demo_tournaments, reset_competitions
 
 
 class Command(BaseCommand):
     help = (
         "Build a realistic, deterministic demo federation (zones, committees, clubs, "
-        "players, licences over two seasons, arbiters, demo users). Does nothing if the "
-        "registry is already populated, unless --reset."
+        "players, licences over two seasons, arbiters, demo users), two seasons of "
+        "tournaments through the results services, the rankings and the current "
+        "championships. Does nothing if the registry is already populated, unless --reset."
     )
 
     def add_arguments(self, parser):
@@ -46,9 +55,16 @@ class Command(BaseCommand):
             help="year the current season starts (the previous season is written too)",
         )
         parser.add_argument(
+            "--tournaments",
+            type=int,
+            default=DEFAULT_TOURNAMENTS,
+            help="ordinary tournaments over the two seasons, besides the demo club's own",
+        )
+        parser.add_argument(
             "--reset",
             action="store_true",
-            help="delete the whole registry (all seasons, clubs, players, licences…) first",
+            help="delete the tournaments, championships, rankings and the whole registry "
+            "(all seasons, clubs, players, licences…) first",
         )
 
     def handle(self, *args, **options):
@@ -57,6 +73,8 @@ class Command(BaseCommand):
                 "seed_demo refuses to run with DJANGO_DEBUG off: the demo users' password "
                 "and API token are published in the README, so they never exist in production."
             )
+        if options["tournaments"] < 0:  # before --reset deletes anything
+            raise CommandError("--tournaments must be 0 or more.")
         started = time.perf_counter()
         with transaction.atomic():
             if registry_is_populated():
@@ -68,7 +86,7 @@ class Command(BaseCommand):
                     )
                     return
                 try:
-                    deleted = reset_registry()
+                    deleted = reset_competitions() | reset_registry()
                 except ProtectedError as exc:
                     raise CommandError(
                         "Cannot reset: rows outside the registry still use it "
@@ -85,13 +103,23 @@ class Command(BaseCommand):
                 )
             except ValueError as exc:  # sizes out of range
                 raise CommandError(str(exc)) from exc
+            try:
+                tournaments = build_demo_tournaments(registry, tournaments=options["tournaments"])
+                championships = build_demo_championships(registry)
+            except PermissionDenied as exc:  # a demo username taken by an account of its own
+                kept = ", ".join(n for n, demo in registry.users.items() if not demo.created)
+                raise CommandError(
+                    f"The demo users act through the services with their roles, but {kept} "
+                    f"already existed without them ({exc}). Rename or delete those accounts."
+                ) from exc
         elapsed = time.perf_counter() - started
 
         self.stdout.write(
             self.style.SUCCESS(f"Demo federation built in {elapsed:.1f} s (seed {registry.seed}):")
         )
-        for label, n in registry.counts().items():
-            self.stdout.write(f"  {label:<28} {n:>6}")
+        counts = registry.counts() | tournaments.counts() | championships.counts()
+        for label, n in counts.items():
+            self.stdout.write(f"  {label:<42} {n:>6}")
         self.stdout.write("")
         self.stdout.write(f"Demo users (password « {DEMO_PASSWORD} », demo only):")
         for username, demo in registry.users.items():

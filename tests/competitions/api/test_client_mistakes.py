@@ -53,7 +53,12 @@ def document(name: str) -> dict:
 
 def test_a_nul_in_a_players_name_is_a_located_400_in_a_json_body(api, registry):
     pk = declared(api, registry)
-    response = api.post(f"/api/tournaments/{pk}/results/", document("Jean\x00"), format="json")
+    response = api.post(
+        f"/api/tournaments/{pk}/results/",
+        document("Jean\x00"),
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
     assert response.status_code == 400, response.content
     assert response.json()["errors"][0] == {
         "field": "entries[0].players[0].name",
@@ -130,8 +135,8 @@ def test_a_json_body_with_a_duplicate_key_is_refused(api, registry):
         {
             "field": "document",
             "code": "duplicate_key",
-            "message": "The key 'venue' appears twice in the same JSON object; "
-            "each field is given once.",
+            "message": "La clé «\u00a0venue\u00a0» apparaît deux fois dans le même objet "
+            "JSON\u00a0; chaque champ n’est donné qu’une fois.",
         }
     ]
 
@@ -147,7 +152,9 @@ def test_a_results_body_with_a_duplicate_key_is_refused(api, registry):
 @pytest.mark.parametrize("url", ["/api/tournaments/", "/api/tournaments/{pk}/results/"])
 def test_a_json_array_body_is_told_to_be_an_object(api, registry, url):
     pk = declared(api, registry)
-    response = api.post(url.format(pk=pk), "[]", content_type="application/json")
+    response = api.post(
+        url.format(pk=pk), "[]", content_type="application/json", HTTP_ACCEPT_LANGUAGE="en"
+    )
     assert response.status_code == 400, response.content
     assert response.json()["errors"] == [
         {

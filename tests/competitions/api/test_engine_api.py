@@ -155,7 +155,7 @@ def test_too_many_positions_is_refused_with_the_reason(api):
     assert response.status_code == 400
     error = response.json()["errors"][0]
     assert error["field"] == "positions"
-    assert "at most 6" in error["message"]
+    assert "au plus 6" in error["message"]
 
 
 def test_rank_with_penalty_abandon_and_article_29(api):
@@ -176,3 +176,15 @@ def test_rank_with_penalty_abandon_and_article_29(api):
     placings = [(p["entry_id"], p["place"], p["total"]) for p in response.json()]
     assert placings == [("C", 1, 400), ("B", 2, 300), ("A", 3, 300), ("D", 4, 900)]
     assert response.json()[2]["separated_by"] == "best_position_score"
+
+
+def test_an_impossible_chelem_is_refused_with_its_reason_in_french(api):
+    # issue 14: a prise chelem with 56 points and no oudler used to score 225
+    deal = {"table_size": 4, "contract": "prise", "taker": "E", "oudlers": 0,
+            "attack_points": 56, "chelem_made_by": "attack"}  # fmt: skip
+    response = api.post("/api/engine/deals/score/", deal, format="json")
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert (error["field"], error["code"]) == ("chelem_made_by", "chelem_needs_every_card")
+    assert "3 bouts et 91 points, ou 2 bouts et 87 points" in error["message"]
+    assert "0 bouts et 56 points est impossible" in error["message"]

@@ -53,8 +53,8 @@ def assert_stale(response, tournament) -> None:
     assert response.status_code == 409, response.json()
     (error,) = response.json()["errors"]
     assert error["code"] == "stale_revision"
-    assert "Revision 1 was reviewed" in error["message"]
-    assert "the latest revision is 2" in error["message"]
+    assert "La révision 1 a été examinée" in error["message"]
+    assert "la dernière révision est la 2" in error["message"]
     tournament.refresh_from_db()
     assert tournament.status == "results_submitted"
     assert not Allocation.objects.filter(tournament=tournament).exists()

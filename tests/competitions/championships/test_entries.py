@@ -13,6 +13,12 @@ from competitions.models import ChampionshipEntry, EntryPlayer
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def english(api):
+    """These tests read the refusals' English developer text (French is the default)."""
+    api.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+
+
 def enter(api, stage, *numbers, team_name=""):
     return api.post(
         f"/api/championships/stages/{stage}/entries/",

@@ -15,6 +15,12 @@ from tests.competitions.championships.results_documents import results, tiebreak
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def english(api):
+    """These tests read the refusals' English developer text (French is the default)."""
+    api.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+
+
 def quota(api, championship, places, committee=1):
     response = api.put(
         f"/api/championships/{championship}/quotas/",

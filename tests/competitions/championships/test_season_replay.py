@@ -18,6 +18,13 @@ from tests.competitions.championships.rules_documents import shifted, valid_rule
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def english(api):
+    """These tests read the refusals' English developer text (French is the default)."""
+    api.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+
+
 INDIVIDUAL_TABLE = (
     [(4000, 17), (3500, 11), (3000, 8), (2500, 7)] + [(2200, 6)] * 4 + [(1900, 5)] * 3
 )

@@ -10,6 +10,12 @@ from tests.competitions.championships.results_documents import results
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def english(api):
+    """These tests read the refusals' English developer text (French is the default)."""
+    api.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+
+
 def test_stage_homologation_of_a_stale_revision_is_409(api, as_user, finals, enter_all, players):
     stage = finals["individual"]
     tournament_id = (

@@ -1,47 +1,70 @@
-"""Tournaments with results sent, for the staff desk's and the admin's tests."""
+"""Fixtures of the club space's tests: twelve licensed players and their results."""
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
-from competitions.models import Tournament
-from competitions.tournaments.submission import results_submit
-from federation.models import Licence, Player
-
-TOTALS = [900, 700, 500, 300, 100, 50, 0, -50, -100, -300, -900, -1200]
-
-
-def results(totals=TOTALS, *, unnamed: int | None = None) -> dict:
-    """A one-session individual results document of twelve players (licences 5001…);
-    ``unnamed``: that entry's player has no licence number (a warning)."""
-    order = sorted(range(len(totals)), key=lambda i: -totals[i])
-    return {
-        "format_version": 1,
-        "sessions": [{"number": 1, "tables": 3, "tables_of_three": 0, "deals": 20}],
-        "entries": [
-            {"number": i + 1, "place": order.index(i) + 1, "total": total,
-             "players": [{"licence_number": None if i == unnamed else 5001 + i,
-                          "name": f"Joueur {i + 1}", "total": total}]}
-            for i, total in enumerate(totals)
-        ],
-    }  # fmt: skip
+TOTALS = [900, 700, 500, 300, 100, 50, 0, -50, -100, -300, -900, -1200]  # sums to 0
 
 
 @pytest.fixture
-def results_document():
-    """The factory of results documents above (``results(totals, unnamed=…)``)."""
+def twelve_players(registry):
+    """Players 5001…5012, licensed in club 101 this season."""
+    from federation.models import Licence, Player
+
+    players = []
+    for i in range(12):
+        player = Player.objects.create(
+            licence_number=5001 + i, last_name=f"Joueur{i + 1}", first_name="Camille"
+        )
+        Licence.objects.create(player=player, season=registry.season, club=registry.clubs[101])
+        players.append(player)
+    return players
+
+
+@pytest.fixture
+def twelve_results():
+    """A factory: the JSON results of the twelve players (3 tables, one session), in
+    ranking order of ``totals``."""
+
+    def results(totals=TOTALS):
+        return {
+            "format_version": 1,
+            "sessions": [{"number": 1, "tables": 3, "tables_of_three": 0, "deals": 20}],
+            "entries": [
+                {
+                    "number": i + 1,
+                    "place": 1 + sum(1 for other in totals if other > total),
+                    "total": total,
+                    "players": [{"licence_number": 5001 + i, "name": f"Joueur{i + 1} Camille"}],
+                }
+                for i, total in enumerate(totals)
+            ],
+        }
+
     return results
 
 
 @pytest.fixture
-def submitted(registry):
-    """A factory: a tournament of ``club`` (a number of the registry) declared and its
-    results sent by federation staff through the submission service."""
-    for i in range(12):
-        player = Player.objects.create(licence_number=5001 + i, last_name=f"Nom{i}", first_name="P")
-        Licence.objects.create(player=player, season=registry.season, club=registry.clubs[101])
+def submitted_tournament(api, declare_tournament, twelve_players, twelve_results):
+    """Club 101's "Open de Lyon", its twelve results sent through the API."""
+    tournament = declare_tournament()
+    response = api.post(
+        f"/api/tournaments/{tournament.pk}/results/", twelve_results(), format="json"
+    )
+    assert response.status_code == 201, response.json()
+    return tournament
+
+
+@pytest.fixture
+def submitted(registry, twelve_players, twelve_results):
+    """A factory: a tournament of ``club`` (a number of the registry) declared, and its
+    results (``document``, else the twelve players') sent by federation staff through
+    the submission service (the staff desk's and the admin's tests)."""
+    import datetime as dt
+
+    from competitions.models import Tournament
+    from competitions.tournaments.submission import results_submit
 
     def submit(name: str, club: int = 101, *, day: int = 5, document=None) -> Tournament:
         tournament = Tournament.objects.create(
@@ -51,7 +74,7 @@ def submitted(registry):
         )  # fmt: skip
         results_submit(
             tournament=tournament,
-            content=document or results(),
+            content=document or twelve_results(),
             source="json",
             by=registry.users["federation_staff"],
         )

@@ -29,6 +29,12 @@ def rennes(submitted):
     return submitted("Open de Rennes", 201, day=3)
 
 
+def unnamed(document: dict, entry: int) -> dict:
+    """The document with that entry's player left without a licence number (a warning)."""
+    document["entries"][entry]["players"][0]["licence_number"] = None
+    return document
+
+
 def signed_in(client, registry, role):
     client.force_login(registry.users[role])
     return client
@@ -131,7 +137,7 @@ def test_the_review_page_shows_results_conditions_and_points_without_writing(
     signed_in(client, registry, "federation_staff")
     versions = RulebookVersion.objects.count()
     html = client.get(f"{QUEUE}{lyon.pk}/").content.decode()
-    assert "Joueur 1 (5001)" in html
+    assert "Joueur1 Camille (5001)" in html
     assert "Toutes les conditions d’homologation sont remplies." in html
     assert "Homologuer la révision 1" in html
     assert "Refuser" in html
@@ -149,7 +155,7 @@ def _points_column(html: str):
     """(licence number, PCN) of each player row of the review's ranking table."""
     import re
 
-    return re.findall(r"Joueur \d+ \((\d+)\)</td>\s*<td>(\d+)</td>", html)
+    return re.findall(r"Joueur\d+ Camille \((\d+)\)</td>\s*<td>(\d+)</td>", html)
 
 
 def test_homologate_the_revision_reviewed(client, registry, lyon):
@@ -165,10 +171,10 @@ def test_homologate_the_revision_reviewed(client, registry, lyon):
 
 
 def test_a_stale_revision_is_refused_in_french_and_nothing_is_written(
-    client, registry, results_document, lyon
+    client, registry, twelve_results, lyon
 ):
     corrected = [TOTALS[1], TOTALS[0], *TOTALS[2:]]
-    results_submit(tournament=lyon, content=results_document(corrected), source="json",
+    results_submit(tournament=lyon, content=twelve_results(corrected), source="json",
                    by=registry.users["club_manager"])  # fmt: skip
     signed_in(client, registry, "committee_staff")
     response = client.post(f"{QUEUE}{lyon.pk}/homologuer/", {"revision": 1})
@@ -181,12 +187,12 @@ def test_a_stale_revision_is_refused_in_french_and_nothing_is_written(
 
 
 def test_the_history_shows_what_changed_between_two_revisions(
-    client, registry, results_document, lyon
+    client, registry, twelve_results, lyon
 ):
     # the first two swapped, the last one gone (eleven players: one table of three)
-    corrected = results_document([TOTALS[1], TOTALS[0], *TOTALS[2:-2], -2100])
+    corrected = twelve_results([TOTALS[1], TOTALS[0], *TOTALS[2:-2], -2100])
     corrected["sessions"][0]["tables_of_three"] = 1
-    corrected["entries"][2]["players"][0]["name"] = "Joueuse 3"
+    corrected["entries"][2]["players"][0]["name"] = "Joueuse3 Camille"
     results_submit(tournament=lyon, content=corrected, source="json",
                    by=registry.users["club_manager"])  # fmt: skip
     signed_in(client, registry, "federation_staff")
@@ -195,7 +201,8 @@ def test_the_history_shows_what_changed_between_two_revisions(
     assert "Inscriptions retirées&nbsp;: 12" in html
     assert "<td>1</td><td>place</td><td>1</td><td>2</td>" in html
     assert "<td>2</td><td>total</td><td>700</td><td>900</td>" in html
-    assert "<td>3</td><td>joueurs</td><td>Joueur 3 (5003)</td><td>Joueuse 3 (5003)</td>" in html
+    renamed = "<td>Joueur3 Camille (5003)</td><td>Joueuse3 Camille (5003)</td>"
+    assert f"<td>3</td><td>joueurs</td>{renamed}" in html
     assert "<td>11</td><td>total</td><td>-900</td><td>-2100</td>" in html
     same = client.get(f"{QUEUE}{lyon.pk}/", {"old": 2, "new": 2}).content.decode()
     assert "De la révision" not in same
@@ -220,10 +227,10 @@ def test_refuse_with_reasons(client, registry, lyon):
     )
 
 
-def test_correct_a_homologated_tournament_with_a_reason(client, registry, results_document, lyon):
+def test_correct_a_homologated_tournament_with_a_reason(client, registry, twelve_results, lyon):
     signed_in(client, registry, "federation_staff")
     client.post(f"{QUEUE}{lyon.pk}/homologuer/", {"revision": 1})
-    corrected = json.dumps(results_document([TOTALS[1], TOTALS[0], *TOTALS[2:]])).encode()
+    corrected = json.dumps(twelve_results([TOTALS[1], TOTALS[0], *TOTALS[2:]])).encode()
 
     def correct(reason):
         upload = SimpleUploadedFile("resultats.json", corrected)
@@ -241,11 +248,11 @@ def test_correct_a_homologated_tournament_with_a_reason(client, registry, result
 
 
 def test_bulk_homologation_takes_the_clean_tournaments_after_one_confirmation(
-    client, registry, results_document, submitted
+    client, registry, twelve_results, submitted
 ):
     clean_a = submitted("Propre A", 101, day=1)
     clean_b = submitted("Propre B", 102, day=2)
-    warned = submitted("Avec avertissement", 101, day=3, document=results_document(unnamed=4))
+    warned = submitted("Avec avertissement", 101, day=3, document=unnamed(twelve_results(), 4))
     elsewhere = submitted("Rennes propre", 201, day=4)
     signed_in(client, registry, "committee_staff")
     page = client.get(f"{QUEUE}lot/").content.decode()
@@ -264,11 +271,11 @@ def test_bulk_homologation_takes_the_clean_tournaments_after_one_confirmation(
 
 
 def test_bulk_homologation_refuses_a_revision_sent_since_the_confirmation(
-    client, registry, results_document, lyon
+    client, registry, twelve_results, lyon
 ):
     signed_in(client, registry, "federation_staff")
     assert "Open de Lyon" in client.get(f"{QUEUE}lot/").content.decode()
-    results_submit(tournament=lyon, content=results_document([TOTALS[1], TOTALS[0], *TOTALS[2:]]),
+    results_submit(tournament=lyon, content=twelve_results([TOTALS[1], TOTALS[0], *TOTALS[2:]]),
                    source="json", by=registry.users["club_manager"])  # fmt: skip
     response = client.post(f"{QUEUE}lot/", {"tournament": [f"{lyon.pk}:1"]})
     assert response.status_code == 400
@@ -277,8 +284,8 @@ def test_bulk_homologation_refuses_a_revision_sent_since_the_confirmation(
     assert lyon.status == "results_submitted"
 
 
-def test_warnings_are_shown_on_the_review_page(client, registry, results_document, submitted):
-    warned = submitted("Avec avertissement", 101, document=results_document(unnamed=4))
+def test_warnings_are_shown_on_the_review_page(client, registry, twelve_results, submitted):
+    warned = submitted("Avec avertissement", 101, document=unnamed(twelve_results(), 4))
     signed_in(client, registry, "federation_staff")
     # In English: the French text of the results' codes belongs to another area's catalogue.
     html = client.get(f"{QUEUE}{warned.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()

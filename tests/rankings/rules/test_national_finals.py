@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -33,12 +34,24 @@ SECTIONS = {
 ROW = re.compile(
     r"^\|\s*(\d+)\^\{(?:er|ème)\}(?:\s*(?:au|et)\s*(\d+)\^\{ème\})?\s*\|\s*(\d+)\s*\|\s*(\d+)\s*\|$"
 )
+TABLE_HEAD = re.compile(r"^\|\s*\|\s*PCN\s*\|\s*PP\s*\|$|^\|-+\|-+\|-+\|$")
+SOURCE_LINES = re.compile(r"lines (\d+)-(\d+)")
+
+
+def _copy() -> tuple[range, list[str]]:
+    """The source lines the copy cites, and the copied lines (after the comment)."""
+    text = PRINTED.read_text(encoding="utf-8")
+    comment, _, body = text.partition("-->\n\n")
+    cited = SOURCE_LINES.search(comment)
+    assert cited is not None
+    first, last = (int(n) for n in cited.groups())
+    return range(first, last + 1), body.splitlines()
 
 
 def _read_printed() -> dict[NationalFinal, list[PlaceRange]]:
     tables: dict[NationalFinal, list[PlaceRange]] = {}
     current = None
-    for line in PRINTED.read_text(encoding="utf-8").splitlines():
+    for line in _copy()[1]:
         if line.strip() in SECTIONS:
             current = SECTIONS[line.strip()]
             tables[current] = []
@@ -52,17 +65,46 @@ def _read_printed() -> dict[NationalFinal, list[PlaceRange]]:
 PRINTED_TABLES = _read_printed()
 
 
+def test_the_copy_holds_every_line_it_cites() -> None:
+    # A row lost in copying (as the seniors' last one once was) shortens the copy.
+    cited, lines = _copy()
+    assert len(lines) == len(cited) == 69
+    assert lines[-1] == "| 87^{ème} au 172^{ème} | 500 | 0 |"  # the source's last line
+
+
+def test_every_table_line_of_the_copy_is_read() -> None:
+    # No row of a table may escape the parser (and so the comparison with the rulebook).
+    unread = [
+        line
+        for line in _copy()[1]
+        if line.startswith("|") and not (ROW.match(line.strip()) or TABLE_HEAD.match(line))
+    ]
+    assert unread == []
+    rows = sum(1 for line in _copy()[1] if ROW.match(line.strip()))
+    assert rows == sum(len(table) for table in PRINTED_TABLES.values()) == 12 + 11 + 11 + 12
+
+
 def test_the_printed_seniors_table_overlaps_as_documented() -> None:
     seniors = PRINTED_TABLES[NationalFinal.SENIORS]
-    assert seniors[-2] == PlaceRange(41, 52, 1000, 0)
-    assert seniors[-1] == PlaceRange(43, 86, 750, 0)  # as printed: overlaps 43–52
+    assert seniors[-3] == PlaceRange(41, 52, 1000, 0)
+    assert seniors[-2] == PlaceRange(43, 86, 750, 0)  # as printed: overlaps 43–52
+    assert seniors[-1] == PlaceRange(87, 172, 500, 0)
+
+
+@pytest.mark.parametrize("kind", list(NationalFinal))
+def test_every_printed_table_but_the_seniors_misprint_is_contiguous(kind: NationalFinal) -> None:
+    rows = PRINTED_TABLES[kind]
+    assert rows[0].first == 1
+    gaps = [(before, after) for before, after in pairwise(rows) if after.first != before.last + 1]
+    expected = [(rows[-3], rows[-2])] if kind is NationalFinal.SENIORS else []
+    assert gaps == expected
 
 
 def _read_as_meant(kind: NationalFinal) -> tuple[PlaceRange, ...]:
     rows = PRINTED_TABLES[kind]
     if kind is NationalFinal.SENIORS:
         # Reading: "43ème au 86ème" follows "41ème au 52ème", so it starts at 53.
-        rows = [*rows[:-1], replace(rows[-1], first=53)]
+        rows = [*rows[:-2], replace(rows[-2], first=53), rows[-1]]
     return tuple(rows)
 
 
@@ -109,7 +151,9 @@ def test_every_place_of_every_printed_range(
         (NationalFinal.SENIORS, 52, (1000, 0)),
         (NationalFinal.SENIORS, 53, (750, 0)),
         (NationalFinal.SENIORS, 86, (750, 0)),
-        (NationalFinal.SENIORS, 87, (0, 0)),
+        (NationalFinal.SENIORS, 87, (500, 0)),
+        (NationalFinal.SENIORS, 172, (500, 0)),
+        (NationalFinal.SENIORS, 173, (0, 0)),
     ],
 )
 def test_lookup_by_place(kind: NationalFinal, place: int, points: tuple[int, int]) -> None:
@@ -122,7 +166,7 @@ def test_lookup_by_place(kind: NationalFinal, place: int, points: tuple[int, int
         (NationalFinal.INDIVIDUAL, 240),
         (NationalFinal.DUO, 100),
         (NationalFinal.TEAM4, 50),
-        (NationalFinal.SENIORS, 86),
+        (NationalFinal.SENIORS, 172),
     ],
 )
 def test_places_with_points(kind: NationalFinal, last: int) -> None:
@@ -162,12 +206,13 @@ def test_allocating_a_national_final(kind: NationalFinal, fmt: Format, players: 
 
 def test_seniors_allocation_across_the_overlap() -> None:
     allocation = allocate_national_final(
-        ranking_of(list(range(1, 91))), NationalFinal.SENIORS, RULEBOOK
+        ranking_of(list(range(1, 181))), NationalFinal.SENIORS, RULEBOOK
     )
     pcn = [a.pcn_per_player for a in allocation.awards]
     assert pcn[40:52] == [1000] * 12
     assert pcn[52:86] == [750] * 34
-    assert pcn[86:] == [0] * 4
+    assert pcn[86:172] == [500] * 86  # 87th to 172nd: the table's last row
+    assert pcn[172:] == [0] * 8
 
 
 def test_ties_are_refused_at_a_national_final_by_default() -> None:
@@ -189,8 +234,10 @@ def test_ties_are_refused_at_a_national_final_by_default() -> None:
         (NationalFinal.TEAM4, [*range(1, 10), 10, 10, 12], 10, (1500, 1)),
         # (3500 + 3000 + 2500 + 2200) / 4 = 2800 PCN, (7 + 5 + 4 + 3) / 4 = 4.75 → 5 PP.
         (NationalFinal.DUO, [1, 2, 2, 2, 2, 6], 2, (2800, 5)),
-        # straddling the end of the seniors table: (750 + 0) / 2; no floor at a national final.
-        (NationalFinal.SENIORS, [*range(1, 86), 86, 86], 86, (375, 0)),
+        # straddling the seniors' last two ranges: (750 + 500) / 2.
+        (NationalFinal.SENIORS, [*range(1, 86), 86, 86], 86, (625, 0)),
+        # straddling the end of the seniors table: (500 + 0) / 2; no floor at a national final.
+        (NationalFinal.SENIORS, [*range(1, 172), 172, 172], 172, (250, 0)),
         # across the seniors overlap: (1000 + 750) / 2.
         (NationalFinal.SENIORS, [*range(1, 52), 52, 52], 52, (875, 0)),
     ],

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from competitions.rules.engine.movements import ShortTableRule
 from core.problems import RuleViolation
 from core.vocabulary import Format, StageKind
 from rankings.rules.allocation import RankedEntry, allocate
@@ -58,6 +59,7 @@ RULEBOOK = Rulebook.default()
         ("stages.ordinary.tie_break_rules", False),
         ("stages.regional_final.tie_break_rules", True),
         ("national_finals.tie_break_rules", True),
+        ("movements.short_table_rule", ShortTableRule.BEST_EFFORT),
     ],
 )
 def test_defaults_are_the_current_regulation(path: str, value: object) -> None:
@@ -103,9 +105,9 @@ def test_json_round_trip() -> None:
     data = json.loads(json.dumps(RULEBOOK.to_dict()))
     assert data["reduction"]["coefficient_at_reference"] == "0.69"
     assert data["national_finals"]["seniors"][-1] == {
-        "first": 53,
-        "last": 86,
-        "pcn": 750,
+        "first": 87,
+        "last": 172,
+        "pcn": 500,
         "pp": 0,
     }
     assert Rulebook.from_dict(data) == RULEBOOK
@@ -169,6 +171,14 @@ def _edited(edit: Any) -> dict[str, Any]:
             [("homologation.organizers[4]", "unknown_value")],
         ),
         (
+            lambda d: d["movements"].update(short_table_rule="never"),
+            [("movements.short_table_rule", "unknown_value")],
+        ),
+        (
+            lambda d: d["movements"].pop("short_table_rule"),
+            [("movements.short_table_rule", "missing")],
+        ),
+        (
             lambda d: (d.pop("floor"), d["formats"]["team4"].update(beneficiary_rounding="up")),
             [("floor", "missing"), ("formats.team4.beneficiary_rounding", "unknown_value")],
         ),
@@ -178,6 +188,19 @@ def test_from_dict_locates_every_missing_unknown_or_ill_typed_key(
     edit: Any, problems: list[tuple[str, str]]
 ) -> None:
     assert _problems_of_dict(_edited(edit)) == problems
+
+
+def test_a_version_stored_before_the_movements_setting_reads_with_the_default() -> None:
+    data = RULEBOOK.to_dict()
+    del data["movements"]
+    assert Rulebook.from_dict(data) == RULEBOOK
+
+
+def test_the_short_table_rule_is_a_season_choice() -> None:
+    data = RULEBOOK.to_dict()
+    assert data["movements"] == {"short_table_rule": "best_effort"}
+    data["movements"]["short_table_rule"] = "strict"
+    assert Rulebook.from_dict(data).movements.short_table_rule is ShortTableRule.STRICT
 
 
 def test_from_dict_refuses_a_non_object() -> None:

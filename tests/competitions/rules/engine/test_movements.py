@@ -3,7 +3,6 @@ team tournaments, and the plan checker."""
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from dataclasses import replace
 from itertools import combinations
@@ -18,7 +17,10 @@ from competitions.rules.engine.movements import (
     MovementSettings,
     Moves,
     PositionSeats,
+    Repeat,
+    RepeatKind,
     SheetLine,
+    ShortTableRule,
     TableSeats,
     check_plan,
     max_positions,
@@ -32,6 +34,7 @@ from core.vocabulary import Format
 
 N, S, E, W = Orientation.N, Orientation.S, Orientation.E, Orientation.W
 INDIVIDUAL, DUO, TEAM4 = Format.INDIVIDUAL, Format.DUO, Format.TEAM4
+STRICT = MovementSettings(short_table_rule=ShortTableRule.STRICT)
 
 
 def codes(excinfo: pytest.ExceptionInfo[RuleViolation]) -> list[tuple[str, str]]:
@@ -45,14 +48,17 @@ def rows_of(plan: MovementPlan) -> list[tuple[tuple[int | None, ...], ...]]:
 
 
 def assert_valid(plan: MovementPlan, players: int, positions: int) -> None:
-    """An independent statement of what every produced plan must satisfy."""
+    """An independent statement of what every produced plan must satisfy: each seat filled
+    once, every player present, tables of 3 or 4, partners apart, nobody meeting twice (but in
+    the printed 3-table Howell), nobody twice at a table of 3 when the rule is strict, and
+    every repeat in the plan's report, exactly."""
     assert plan.players == players
     assert len(plan.positions) == positions
     numbers = set(range(1, 4 * plan.tables + 1)) - set(plan.vacant)
     assert len(numbers) == players
     team_of = {n: i for i, team in enumerate(plan.teams) for n in team}
-    meetings: Counter[tuple[int, int]] = Counter()
-    short_visits: Counter[int] = Counter()
+    meetings: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    short_visits: dict[int, list[tuple[int, int]]] = {}
     for index, seats in enumerate(plan.positions):
         assert seats.position == index + 1
         assert [t.table for t in seats.tables] == list(range(1, plan.tables + 1))
@@ -62,13 +68,22 @@ def assert_valid(plan: MovementPlan, players: int, positions: int) -> None:
             present = table.numbers
             assert len(present) >= 3
             if len(present) == 3:
-                short_visits.update(present)
-            for a, b in combinations(present, 2):
+                for n in present:
+                    short_visits.setdefault(n, []).append((seats.position, table.table))
+            for a, b in combinations(sorted(present), 2):
                 assert team_of.get(a, -1) != team_of.get(b, -2), "partners meet"
-                meetings[frozenset((a, b))] += 1
+                meetings.setdefault((a, b), []).append((seats.position, table.table))
     if not plan.repeats_allowed:
-        assert max(meetings.values()) == 1, "a pair meets twice"
-        assert max(short_visits.values(), default=1) == 1, "twice at a table of 3"
+        assert max(len(m) for m in meetings.values()) == 1, "a pair meets twice"
+        if plan.short_table_rule is ShortTableRule.STRICT:
+            assert max(map(len, short_visits.values()), default=1) == 1, "twice at a table of 3"
+    reported = {
+        (r.kind, r.players): list(zip(r.positions, r.tables, strict=True)) for r in plan.repeats
+    }
+    expected = {(RepeatKind.SHORT_TABLE, (n,)): v for n, v in short_visits.items() if len(v) > 1}
+    expected |= {(RepeatKind.MEETING, pair): v for pair, v in meetings.items() if len(v) > 1}
+    assert reported == expected, "every repeat reported, exactly"
+    assert len(reported) == len(plan.repeats)
 
 
 # --- Howell FFT: 3 and 4 tables, as printed on pages 25-26 -------------------------------------
@@ -290,37 +305,52 @@ def test_normal_movement_maximum_agrees_with_the_offset_arithmetic(tables: int) 
 
 # --- Every table count from 3 to 30 ----------------------------------------------------------
 
-# Derived by the checker; the same table is in docs/engine-movements.md.
-# tables: (individual full, one table of 3, two tables of 3, three tables of 3, duo, team4)
+# Derived by the checker; the same tables are in docs/engine-movements.md.
+# tables: (individual full, one table of 3, two tables of 3, three tables of 3, duo, team4),
+# with the default rule for tables of 3 (best effort: repeats reported).
 MAXIMA = {
-    3: (6, 6, 4, 4, 0, 0),
-    4: (5, 5, 1, 1, 4, 4),
-    5: (5, 5, 1, 1, 4, 4),
-    6: (5, 5, 2, 1, 4, 4),
-    7: (7, 7, 2, 1, 6, 6),
-    8: (6, 6, 3, 1, 5, 5),
-    9: (7, 7, 3, 3, 6, 6),
-    10: (6, 6, 5, 2, 5, 5),
-    11: (7, 7, 3, 3, 6, 6),
-    12: (7, 7, 3, 3, 6, 6),
-    13: (7, 7, 4, 3, 6, 6),
-    14: (7, 7, 4, 3, 6, 6),
-    15: (7, 7, 4, 4, 6, 6),
-    16: (7, 7, 4, 3, 6, 6),
-    17: (7, 7, 5, 5, 6, 6),
-    18: (7, 7, 5, 4, 6, 6),
-    19: (7, 7, 6, 5, 6, 6),
-    20: (7, 7, 5, 5, 6, 6),
-    21: (7, 7, 7, 7, 6, 6),
-    22: (7, 7, 7, 5, 6, 6),
-    23: (7, 7, 7, 7, 6, 6),
-    24: (6, 6, 6, 5, 5, 5),
-    25: (7, 7, 7, 7, 6, 6),
-    26: (7, 7, 7, 6, 6, 6),
-    27: (7, 7, 7, 7, 6, 6),
-    28: (7, 7, 7, 7, 6, 6),
-    29: (7, 7, 7, 7, 6, 6),
-    30: (7, 7, 7, 7, 6, 6),
+    3: (6, 6, 4, 4, 5, 0),
+    4: (5, 5, 4, 4, 4, 4),
+    5: (5, 5, 5, 5, 4, 4),
+    6: (5, 5, 5, 5, 4, 4),
+    7: (7, 7, 7, 7, 6, 6),
+    8: (6, 6, 6, 6, 5, 5),
+    9: (7, 7, 7, 7, 6, 6),
+    10: (6, 6, 6, 6, 5, 5),
+    **dict.fromkeys(range(11, 24), (7, 7, 7, 7, 6, 6)),
+    24: (6, 6, 6, 6, 5, 5),
+    **dict.fromkeys(range(25, 31), (7, 7, 7, 7, 6, 6)),
+}
+# Two and three tables of 3 when nobody may sit twice at a table of 3 (the strict rule).
+STRICT_MAXIMA = {
+    3: (4, 4),
+    4: (1, 1),
+    5: (1, 1),
+    6: (2, 1),
+    7: (2, 1),
+    8: (3, 1),
+    9: (3, 3),
+    10: (5, 2),
+    11: (3, 3),
+    12: (3, 3),
+    13: (4, 3),
+    14: (4, 3),
+    15: (4, 4),
+    16: (4, 3),
+    17: (5, 5),
+    18: (5, 4),
+    19: (6, 5),
+    20: (5, 5),
+    21: (7, 7),
+    22: (7, 5),
+    23: (7, 7),
+    24: (6, 5),
+    25: (7, 7),
+    26: (7, 6),
+    27: (7, 7),
+    28: (7, 7),
+    29: (7, 7),
+    30: (7, 7),
 }
 CASES = [
     (players, format, maximum)
@@ -339,7 +369,7 @@ def test_every_allowed_plan_is_valid_and_one_more_position_is_refused(
     players: int, format: Format, maximum: int
 ) -> None:
     assert max_positions(players, format) == maximum
-    for positions in range(1, maximum + 1):
+    for positions in sorted({1, maximum}) if maximum else ():  # others: the field-size test
         plan = plan_movement(players, positions, format)
         assert_valid(plan, players, positions)
         assert check_plan(plan) == ()
@@ -349,20 +379,48 @@ def test_every_allowed_plan_is_valid_and_one_more_position_is_refused(
     assert [p.code for p in excinfo.value.problems] == [expected]
 
 
-@settings(max_examples=150, deadline=None)
-@given(data=st.data(), tables=st.integers(3, 60), format=st.sampled_from(Format))
-def test_every_plan_fills_each_seat_once_and_has_no_forbidden_meeting(
-    data: st.DataObject, tables: int, format: Format
+@pytest.mark.parametrize(
+    ("players", "maximum"),
+    [
+        (4 * tables - short, maximum)
+        for tables, row in STRICT_MAXIMA.items()
+        for short, maximum in zip((2, 3), row, strict=True)
+    ],
+)
+def test_strict_rule_allows_fewer_positions_and_seats_nobody_twice_at_a_table_of_3(
+    players: int, maximum: int
 ) -> None:
-    short = 0 if format is not INDIVIDUAL else data.draw(st.integers(0, 3), label="short")
-    players = 4 * tables - short
-    maximum = max_positions(players, format)
-    if maximum == 0:
-        with pytest.raises(RuleViolation):
-            plan_movement(players, 1, format)
+    assert max_positions(players, settings=STRICT) == maximum
+    plan = plan_movement(players, maximum, settings=STRICT)
+    assert_valid(plan, players, maximum)
+    if not plan.repeats_allowed:
+        assert plan.repeats == ()
+    with pytest.raises(RuleViolation):
+        plan_movement(players, maximum + 1, settings=STRICT)
+
+
+@pytest.mark.parametrize("format", Format)
+@pytest.mark.parametrize("players", range(12, 201))
+@settings(max_examples=1, deadline=None)  # 567 sizes and formats: one drawn case each
+@given(data=st.data(), rule=st.sampled_from(ShortTableRule))
+def test_every_field_size_from_12_to_200_plans_or_is_refused_precisely(
+    players: int, data: st.DataObject, format: Format, rule: ShortTableRule
+) -> None:
+    settings = MovementSettings(short_table_rule=rule)
+    if players % format.team_size:
+        with pytest.raises(RuleViolation) as excinfo:
+            max_positions(players, format, settings)
+        code = "incomplete_duos" if format is DUO else "incomplete_team_tables"
+        assert codes(excinfo) == [("players", code)]
         return
+    maximum = max_positions(players, format, settings)
+    if format is TEAM4 and players == 12:  # three teams cannot fill a table of 4 strangers
+        assert maximum == 0
+        return
+    if rule is ShortTableRule.BEST_EFFORT:
+        assert maximum >= 4, "every club field plays a real tournament"
     positions = data.draw(st.integers(1, maximum), label="positions")
-    assert_valid(plan_movement(players, positions, format), players, positions)
+    assert_valid(plan_movement(players, positions, format, settings), players, positions)
 
 
 # --- Tables of 3 players (page 17) ----------------------------------------------------------
@@ -398,12 +456,75 @@ def test_howell_with_a_missing_player_gives_each_player_one_table_of_three() -> 
     assert set(visits.values()) == {1}
 
 
-def test_refusal_when_no_north_seats_keep_players_off_a_second_table_of_three() -> None:
+def test_strict_refusal_when_no_north_seats_keep_players_off_a_second_table_of_three() -> None:
     with pytest.raises(RuleViolation) as excinfo:
-        plan_movement(50, 5)
+        plan_movement(50, 5, settings=STRICT)
     (problem,) = excinfo.value.problems
     assert (problem.field, problem.code) == ("positions", "too_many_positions")
     assert "at most 4 without a player sitting twice at a table of 3" in problem.message
+
+
+def test_best_effort_plays_fifty_players_seven_positions_and_reports_who_and_when() -> None:
+    plan = plan_movement(50, 7)
+    assert plan.short_table_rule is ShortTableRule.BEST_EFFORT
+    assert plan.vacant == (seat_number(12, N), seat_number(13, N))
+    assert_valid(plan, 50, 7)
+    short = [r for r in plan.repeats if r.kind is RepeatKind.SHORT_TABLE]
+    assert len(short) == 8
+    assert all(len(r.positions) == 2 and set(r.tables) == {12, 13} for r in short)
+    # South player 46 starts at table 12 (a table of 3) and reaches table 13 one move later.
+    assert Repeat(RepeatKind.SHORT_TABLE, (46,), (1, 2), (12, 13)) in short
+
+
+def fewest_players_twice_at_a_table_of_3(players: int, positions: int) -> tuple[int, int]:
+    """(players twice or more, players three times) of the best choice of North seats,
+    by trying every choice (highest table always removed, removed seats never together)."""
+    tables, short = -(-players // 4), -players % 4
+    full = plan_movement(4 * tables, positions)
+    best = None
+    for rest in combinations(range(tables - 1, 0, -1), short - 1):
+        removed = {seat_number(t, N) for t in (tables, *rest)}
+        sittings: Counter[int] = Counter()
+        together = False
+        for seats in full.positions:
+            for table in seats.tables:
+                gone = removed.intersection(table.numbers)
+                together |= len(gone) > 1
+                if gone:
+                    sittings.update(n for n in table.numbers if n not in removed)
+        if not together:
+            cost = (sum(v >= 2 for v in sittings.values()), sum(v >= 3 for v in sittings.values()))
+            best = cost if best is None else min(best, cost)
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize(
+    ("players", "positions"),
+    [(17, 5), (18, 5), (21, 5), (22, 5), (29, 6), (37, 6), (50, 7), (57, 7)],
+)
+def test_best_effort_seats_the_fewest_players_twice_then_three_times(
+    players: int, positions: int
+) -> None:
+    plan = plan_movement(players, positions)
+    visits = Counter(
+        r.players[0] for r in plan.repeats if r.kind is RepeatKind.SHORT_TABLE for _ in r.positions
+    )
+    achieved = (len(visits), sum(v >= 3 for v in visits.values()))
+    assert achieved == fewest_players_twice_at_a_table_of_3(players, positions)
+
+
+@pytest.mark.parametrize("players", [13, 14])
+def test_four_tables_with_two_or_three_tables_of_3_play_four_positions(players: int) -> None:
+    plan = plan_movement(players, 4)
+    assert_valid(plan, players, 4)
+    assert plan.repeats, "tables of 3 three positions out of four: some sit there twice"
+    with pytest.raises(RuleViolation) as excinfo:
+        plan_movement(players, 5)
+    (problem,) = excinfo.value.problems
+    assert problem.code == "too_many_positions"
+    assert "without two removed seats at one table" in problem.message
+    assert "a table of 2 players" in problem.message
 
 
 # --- Team tournaments (page 27) -------------------------------------------------------------
@@ -428,19 +549,68 @@ def test_four_table_howell_for_teams_plays_rows_two_to_five() -> None:
     assert rows_of(plan) == PRINTED_HOWELL_4[1:]
 
 
-@pytest.mark.parametrize("format", [DUO, TEAM4])
-def test_no_team_tournament_at_three_tables(format: Format) -> None:
+def test_no_team4_tournament_at_three_tables() -> None:
     with pytest.raises(RuleViolation) as excinfo:
-        plan_movement(12, 1, format)
+        plan_movement(12, 1, TEAM4)
     assert codes(excinfo) == [("format", "no_movement")]
     assert "partners 1 and 2" in excinfo.value.problems[0].message
 
 
-@pytest.mark.parametrize(("players", "format"), [(42, DUO), (30, DUO), (43, TEAM4)])
-def test_team_entries_must_fill_whole_tables(players: int, format: Format) -> None:
+def test_six_duos_play_the_printed_three_table_howell_from_its_second_row() -> None:
+    plan = plan_movement(12, 5, DUO)
+    assert plan.kind is MovementKind.HOWELL
+    assert plan.teams == ((1, 4), (2, 3), (5, 8), (6, 7), (9, 11), (10, 12))
+    assert rows_of(plan) == PRINTED_HOWELL_3[1:]
+    assert check_plan(plan) == ()
+    assert_valid(plan, 12, 5)
+    # The printed movement repeats meetings; each one is reported with its positions.
+    assert Repeat(RepeatKind.MEETING, (1, 9), (4, 5), (1, 1)) in plan.repeats
+    with pytest.raises(RuleViolation) as excinfo:
+        plan_movement(12, 6, DUO)
+    assert codes(excinfo) == [("positions", "too_many_positions")]
+
+
+def test_the_usual_duo_pairs_would_meet_in_the_three_table_howell() -> None:
+    plan = plan_movement(12, 5, DUO)
+    problems = check_plan(plan, partners=[(1, 2), (3, 4)])
+    assert {(p.code, p.field) for p in problems} >= {("partners_meet", "positions[0].tables[0]")}
+
+
+@pytest.mark.parametrize("tables", range(3, 31))
+def test_every_duo_field_up_to_thirty_tables_has_a_movement(tables: int) -> None:
+    maximum = max_positions(4 * tables, DUO)
+    assert maximum >= 4
+    assert_valid(plan_movement(4 * tables, maximum, DUO), 4 * tables, maximum)
+    # One duo fewer (an odd number of duos) plays as many positions, with two tables of 3.
+    assert max_positions(4 * tables - 2, DUO) == maximum
+    assert_valid(plan_movement(4 * tables - 2, maximum, DUO), 4 * tables - 2, maximum)
+
+
+@pytest.mark.parametrize(
+    ("players", "format", "code"),
+    [
+        (43, DUO, "incomplete_duos"),
+        (31, DUO, "incomplete_duos"),
+        (43, TEAM4, "incomplete_team_tables"),
+        (42, TEAM4, "incomplete_team_tables"),
+    ],
+)
+def test_team_entries_must_be_whole_teams(players: int, format: Format, code: str) -> None:
     with pytest.raises(RuleViolation) as excinfo:
         plan_movement(players, 3, format)
-    assert codes(excinfo) == [("players", "incomplete_team_tables")]
+    assert codes(excinfo) == [("players", code)]
+
+
+@pytest.mark.parametrize(("players", "positions"), [(42, 6), (14, 4), (10, 5), (30, 5)])
+def test_an_odd_number_of_duos_removes_the_last_duo(players: int, positions: int) -> None:
+    plan = plan_movement(players, positions, DUO)
+    last = (4 * plan.tables - 1, 4 * plan.tables) if plan.tables > 3 else (10, 12)
+    assert plan.vacant == last
+    assert last not in plan.teams
+    assert len(plan.teams) == players // 2
+    assert all(len(plan.short_tables(p)) == 2 for p in range(1, positions + 1))
+    assert_valid(plan, players, positions)
+    assert max_positions(players, DUO) == positions
 
 
 # --- Refused requests -----------------------------------------------------------------------
@@ -454,10 +624,10 @@ def test_team_entries_must_fill_whole_tables(players: int, format: Format) -> No
         (601, 3, INDIVIDUAL, [("players", "too_many_players")]),
         (40, 0, INDIVIDUAL, [("positions", "no_positions")]),
         (
-            42,
+            43,
             0,
             DUO,
-            [("players", "incomplete_team_tables"), ("positions", "no_positions")],
+            [("players", "incomplete_duos"), ("positions", "no_positions")],
         ),
     ],
 )
@@ -469,11 +639,11 @@ def test_invalid_requests_are_refused_with_every_problem(
     assert codes(excinfo) == expected
 
 
-def test_a_huge_position_count_is_refused_quickly() -> None:
-    start = time.perf_counter()
-    with pytest.raises(RuleViolation):
+def test_a_huge_position_count_is_refused() -> None:
+    # How fast: benchmarks/engine_speed.py (the refusal does not loop over the positions).
+    with pytest.raises(RuleViolation) as excinfo:
         plan_movement(40, 10**9)
-    assert time.perf_counter() - start < 0.5
+    assert ("positions", "too_many_positions") in codes(excinfo)
 
 
 def test_settings_change_the_position_limit() -> None:
@@ -493,11 +663,12 @@ def test_personal_sheet_of_an_unknown_or_removed_number_is_refused() -> None:
         assert codes(excinfo) == [("number", "unknown_number")]
 
 
-def test_planning_thirty_tables_is_instant() -> None:
-    start = time.perf_counter()
+def test_thirty_tables_play_their_longest_movement() -> None:
+    # How fast: benchmarks/engine_speed.py.
     for short in range(4):
-        plan_movement(120 - short, max_positions(120 - short))
-    assert time.perf_counter() - start < 0.25
+        players = 120 - short
+        positions = max_positions(players)
+        assert_valid(plan_movement(players, positions), players, positions)
 
 
 # --- The checker ----------------------------------------------------------------------------
@@ -558,12 +729,14 @@ def test_checker_flags_a_repeated_meeting_in_a_hand_made_plan() -> None:
     assert "after position 1" in problems[0].message
 
 
-def test_checker_flags_a_second_table_of_three() -> None:
-    plan = plan_movement(19, 3)
+def test_checker_flags_a_second_table_of_three_under_the_strict_rule() -> None:
+    plan = plan_movement(19, 3, settings=STRICT)
     replayed = replace(plan, positions=(plan.positions[0], replace(plan.positions[0], position=2)))
     problems = [p for p in check_plan(replayed) if p.code == "short_table_twice"]
     assert [p.field for p in problems] == ["positions[1].tables[4]"] * 3
     assert "Player 18 sits at a table of 3 again at position 2" in problems[0].message
+    best_effort = replace(replayed, short_table_rule=ShortTableRule.BEST_EFFORT)
+    assert "short_table_twice" not in {p.code for p in check_plan(best_effort)}
 
 
 @settings(max_examples=60, deadline=None)

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from competitions.rules.engine.card_counts import Talon, Tricks, possible_counts
 from competitions.rules.engine.scoring import (
     DEFAULT_SCORING_RULES,
     Contract,
@@ -327,8 +328,8 @@ def test_petit_au_bout_is_ten_times_the_multiplier_whatever_the_result(
         (True, ATTACK, 91, 3, 400),  # annoncé et réalisé
         (False, ATTACK, 91, 3, 200),  # non annoncé mais réalisé
         (True, None, 80, 3, -200),  # annoncé mais non réalisé
-        (False, DEFENCE, 0, 0, -200),  # infligé par la défense: +200 to each defender
-        (True, DEFENCE, 0, 0, -400),  # reading: announced, failed and inflicted by the defence
+        (False, DEFENCE, 3, 0, -200),  # infligé par la défense: +200 to each defender
+        (True, DEFENCE, 3, 0, -400),  # reading: announced, failed and inflicted by the defence
     ],
 )
 def test_chelem_bonuses(announced, made_by, points, oudlers, chelem):
@@ -354,11 +355,11 @@ def test_chelem_bonus_is_shared_two_thirds_one_third_at_five():
 
 
 def test_defence_chelem_pays_each_defender_200_more():
-    plain = score_deal(four(Contract.PRISE, oudlers=0, attack_points=0))
-    slam = score_deal(four(Contract.PRISE, oudlers=0, attack_points=0, chelem_made_by=DEFENCE))
+    # the attack has only its écart: 6 low cards, 3 points; lost by 56 - 3 = 53
+    slam = score_deal(four(Contract.PRISE, oudlers=0, attack_points=3, chelem_made_by=DEFENCE))
     for seat in (N, S, W):
-        assert slam.marks[seat] == plain.marks[seat] + 200
-    assert slam.marks[E] == plain.marks[E] - 600
+        assert slam.marks[seat] == 25 + 53 + 200
+    assert slam.marks[E] == -3 * (25 + 53 + 200)
 
 
 def test_a_failed_chelem_announcement_can_outweigh_a_made_contract():
@@ -414,12 +415,67 @@ REFUSALS = {
     "three oudlers, five points": (
         garde(oudlers=3, attack_points=5),
         "attack_points",
-        "points_too_low_for_oudlers",
+        "points_impossible_without_chelem",
     ),
     "no oudler, 85 points": (
         garde(oudlers=0, attack_points=85),
         "attack_points",
-        "points_too_high_for_oudlers",
+        "points_impossible_without_chelem",
+    ),
+    "every card without a chelem": (
+        garde(oudlers=3, attack_points=91),
+        "attack_points",
+        "points_impossible_without_chelem",
+    ),
+    "a prise with no point": (
+        garde(oudlers=0, attack_points=0),  # the écart and a trick hold 10 cards: 5 points
+        "attack_points",
+        "points_impossible_without_chelem",
+    ),
+    "a whole point where only a half fits, 3 players": (
+        garde(THREE, oudlers=0, attack_points=5),  # 9 cards give 4½ or 5½, 12 at least 6
+        "attack_points",
+        "points_impossible_for_card_count",
+    ),
+    "petit au bout by an attack without oudler": (
+        garde(oudlers=0, attack_points=60, petit_au_bout=ATTACK),
+        "petit_au_bout",
+        "petit_au_bout_without_oudler",
+    ),
+    "petit au bout by the defence, every oudler to the attack": (
+        garde(oudlers=3, attack_points=60, petit_au_bout=DEFENCE),
+        "petit_au_bout",
+        "petit_au_bout_with_every_oudler",
+    ),
+    "prise chelem, 56 points without oudler (the issue's example)": (
+        Deal(FOUR, Contract.PRISE, E, oudlers=0, attack_points=56, chelem_made_by=ATTACK),
+        "chelem_made_by",
+        "chelem_needs_every_card",
+    ),
+    "attack chelem, 87 points with 3 oudlers": (
+        garde(oudlers=3, attack_points=87, chelem_made_by=ATTACK),
+        "chelem_made_by",
+        "chelem_needs_every_card",
+    ),
+    "garde contre chelem, the chien's points kept": (
+        Deal(FOUR, Contract.GARDE_CONTRE, E, oudlers=3, attack_points=91, chelem_made_by=ATTACK),
+        "chelem_made_by",
+        "chelem_leaves_the_chien_to_the_defence",
+    ),
+    "defence chelem, two oudlers in the écart": (
+        garde(oudlers=2, attack_points=10, chelem_made_by=DEFENCE),
+        "chelem_made_by",
+        "defence_chelem_leaves_the_ecart",
+    ),
+    "defence chelem on a garde sans, more than the chien": (
+        Deal(FOUR, Contract.GARDE_SANS, E, oudlers=1, attack_points=35, chelem_made_by=DEFENCE),
+        "chelem_made_by",
+        "defence_chelem_leaves_the_chien",
+    ),
+    "defence chelem on a garde contre, points left": (
+        Deal(FOUR, Contract.GARDE_CONTRE, E, oudlers=0, attack_points=3, chelem_made_by=DEFENCE),
+        "chelem_made_by",
+        "defence_chelem_on_garde_contre",
     ),
     "unknown contract": (
         Deal(FOUR, "petite garde", E, oudlers=1, attack_points=50),
@@ -461,12 +517,12 @@ REFUSALS = {
     "attack chelem, contract failed": (
         garde(oudlers=0, chelem_made_by=ATTACK),
         "chelem_made_by",
-        "chelem_on_failed_contract",
+        "chelem_needs_every_card",
     ),
     "defence chelem, contract made": (
         garde(oudlers=3, attack_points=40, chelem_made_by=DEFENCE),
         "chelem_made_by",
-        "chelem_on_made_contract",
+        "defence_chelem_leaves_the_ecart",
     ),
     "attack chelem, defence petit au bout": (
         garde(oudlers=2, attack_points=87, chelem_made_by=ATTACK, petit_au_bout=DEFENCE),
@@ -536,19 +592,23 @@ def test_settings_change_the_figures():
 
 @st.composite
 def valid_deals(draw, sizes=tuple(TableSize)):
+    """Deals the cards allow (card_counts; test_card_counts.py checks its list on cards)."""
     size = draw(st.sampled_from(sizes))
     table = seats(size)
     taker = draw(st.sampled_from(table))
     partner = None
     if size == FIVE:
         partner = draw(st.none() | st.sampled_from([s for s in table if s != taker]))
-    oudlers = draw(st.integers(0, 3))
-    low, high = 4 * oudlers, 91 - 4 * (3 - oudlers)
-    if size == FOUR:
-        points = draw(st.integers(low, high))
-    else:
-        points = Fraction(draw(st.integers(2 * low, 2 * high)), 2)
-    won = points >= ScoringRules().points_needed[oudlers]
+    contract = draw(st.sampled_from(Contract))
+    chelem_by = draw(st.sampled_from([None, ATTACK, DEFENCE]))
+    talon = {
+        Contract.PRISE: Talon.ECART,
+        Contract.GARDE: Talon.ECART,
+        Contract.GARDE_SANS: Talon.CHIEN_FOR_ATTACK,
+        Contract.GARDE_CONTRE: Talon.CHIEN_FOR_DEFENCE,
+    }[contract]
+    tricks = {None: Tricks.SHARED, ATTACK: Tricks.ALL_TO_ATTACK, DEFENCE: Tricks.ALL_TO_DEFENCE}
+    oudlers, points = draw(st.sampled_from(sorted(possible_counts(size, talon, tricks[chelem_by]))))
     allowed = ScoringRules().poignee_trumps(size)
     poignees, trumps = [], 0
     for seat in draw(st.lists(st.sampled_from(table), unique=True, max_size=2)):
@@ -556,17 +616,19 @@ def valid_deals(draw, sizes=tuple(TableSize)):
         if trumps + shown <= 22:
             poignees.append(Poignee(seat, shown))
             trumps += shown
-    chelem_by = draw(st.sampled_from([None, ATTACK if won else DEFENCE]))
-    petit = draw(st.sampled_from([None, chelem_by] if chelem_by else [None, ATTACK, DEFENCE]))
+    sides = [None, ATTACK, DEFENCE] if chelem_by is None else [None, chelem_by]
+    sides = [
+        s for s in sides if not ((s == ATTACK and oudlers == 0) or (s == DEFENCE and oudlers == 3))
+    ]
     return Deal(
         size,
-        draw(st.sampled_from(Contract)),
+        contract,
         taker,
         partner,
         oudlers,
         points,
         tuple(poignees),
-        petit,
+        draw(st.sampled_from(sides)),
         draw(st.booleans()),
         chelem_by,
     )
@@ -623,3 +685,30 @@ def test_marks_for_shares_the_attack(size, partner, taker_mark):
     marks = marks_for(size, E, partner, 10)
     assert marks[E] == 10 * taker_mark
     assert sum(marks.values()) == 0
+
+
+@pytest.mark.parametrize(
+    ("size", "shown", "possible"),
+    [
+        # the poignées of a deal show at most 22 cards: the 21 trumps and the excuse, which
+        # stands in for a trump in one poignée only
+        (THREE, (18,), True),
+        (THREE, (13, 13), False),  # so one poignée at most at 3 players
+        (FOUR, (15,), True),
+        (FOUR, (10, 10), True),
+        (FOUR, (10, 13), False),
+        (FOUR, (10, 10, 10), False),
+        (FIVE, (8, 13), True),
+        (FIVE, (10, 10), True),
+        (FIVE, (10, 13), False),
+        (FIVE, (8, 8, 8), False),
+    ],
+)
+def test_poignees_of_a_deal_share_the_22_trumps(size, shown, possible):
+    poignees = tuple(
+        Poignee(seat, trumps) for seat, trumps in zip(seats(size), shown, strict=False)
+    )
+    deal = Deal(size, Contract.GARDE, E, oudlers=2, attack_points=50, poignees=poignees)
+    assert (("poignees", "poignees_exceed_trumps") not in codes(deal)) is possible
+    if possible:
+        assert codes(deal) == set()

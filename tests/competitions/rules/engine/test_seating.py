@@ -135,6 +135,19 @@ def test_random_seating_keeps_duos_together_as_north_south_or_east_west() -> Non
         assert (first.player, second.player) == entrant.members
 
 
+def test_six_duos_take_the_three_table_howell_pairs() -> None:
+    plan = plan_movement(12, 5, DUO)
+    for seating in (
+        random_seating(plan, duos(6), random.Random(5)),
+        championship_seating(plan, duos(6), random.Random(5), champion="D3"),
+    ):
+        numbers: dict[str, tuple[int, ...]] = {}
+        for assignment in seating.assignments:
+            numbers[assignment.entrant] = (*numbers.get(assignment.entrant, ()), assignment.number)
+        assert sorted(numbers.values()) == sorted(plan.teams)
+    assert numbers["D3"] == (1, 4), "the champion takes table 1's pair"
+
+
 def test_random_seating_puts_a_team_of_four_at_one_table() -> None:
     plan = plan_movement(32, 4, TEAM4)
     seating = random_seating(plan, teams(8), random.Random(3))

@@ -2,12 +2,12 @@
 
 from dataclasses import replace
 from decimal import Decimal
-from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from competitions.rules.engine.card_counts import Talon, Tricks, possible_counts
 from competitions.rules.engine.scoring import Contract, Deal, Poignee, Side, score_deal
 from competitions.rules.engine.sheets import DealLine, ScoreSheet, total_sheet
 from competitions.rules.engine.tables import Orientation, TableSize, seats
@@ -272,24 +272,26 @@ def deals_at(draw, size):
     partner = None
     if size == FIVE:
         partner = draw(st.none() | st.sampled_from([s for s in table if s != taker]))
-    oudlers = draw(st.integers(0, 3))
-    low, high = 4 * oudlers, 91 - 4 * (3 - oudlers)
-    halves = (
-        draw(st.integers(2 * low, 2 * high)) if size != FOUR else 2 * draw(st.integers(low, high))
-    )
+    contract = draw(st.sampled_from(Contract))
+    talon = Talon.ECART if contract in (Contract.PRISE, Contract.GARDE) else Talon.CHIEN_FOR_ATTACK
+    if contract is Contract.GARDE_CONTRE:
+        talon = Talon.CHIEN_FOR_DEFENCE
+    # a count the cards allow without a chelem (card_counts)
+    oudlers, points = draw(st.sampled_from(sorted(possible_counts(size, talon, Tricks.SHARED))))
     poignees = ()
     if draw(st.booleans()):
         trumps = {THREE: (13, 15, 18), FOUR: (10, 13, 15), FIVE: (8, 10, 13)}[size]
         poignees = (Poignee(draw(st.sampled_from(table)), draw(st.sampled_from(trumps))),)
+    petit = [None] + [ATTACK] * (oudlers > 0) + [DEFENCE] * (oudlers < 3)
     return Deal(
         size,
-        draw(st.sampled_from(Contract)),
+        contract,
         taker,
         partner,
         oudlers,
-        Fraction(halves, 2),
+        points,
         poignees,
-        draw(st.sampled_from([None, ATTACK, DEFENCE])),
+        draw(st.sampled_from(petit)),
         draw(st.booleans()),
     )
 

@@ -17,6 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from competitions.rules.engine.card_counts import Talon, Tricks, possible_counts
 from competitions.rules.engine.scoring import Contract, Deal, Side, score_deal
 from competitions.rules.engine.tables import Orientation, TableSize, seats
 
@@ -28,6 +29,12 @@ CONTRACT_WEIGHTS = (
     (None, 5),
 )
 POINTS_NEEDED = (56, 51, 41, 36)
+TALON = {
+    Contract.PRISE: Talon.ECART,
+    Contract.GARDE: Talon.ECART,
+    Contract.GARDE_SANS: Talon.CHIEN_FOR_ATTACK,
+    Contract.GARDE_CONTRE: Talon.CHIEN_FOR_DEFENCE,
+}
 
 
 @dataclass
@@ -165,16 +172,21 @@ def random_deal(rng: random.Random, size: TableSize) -> Deal:
     if contract is None:
         return Deal.all_passed(size)
     oudlers = rng.choice((0, 1, 1, 2, 2, 2, 3))
-    low, high = 4 * oudlers, 91 - 4 * (3 - oudlers)
     needed = POINTS_NEEDED[oudlers]
-    points = max(low, min(high, round(rng.gauss(needed + 3, 9))))
+    aimed = round(rng.gauss(needed + 3, 9))
+    # the whole count nearest the aim that the cards allow (card_counts), no chelem
+    counts = possible_counts(size, TALON[contract], Tricks.SHARED)
+    points = min((p for k, p in counts if k == oudlers and p.denominator == 1),
+                 key=lambda p: abs(p - aimed))  # fmt: skip
     petit = rng.choice((None,) * 8 + (Side.ATTACK, Side.DEFENCE)) if oudlers else None
+    if petit is Side.DEFENCE and oudlers == 3:  # the defence would hold the petit
+        petit = None
     return Deal(
         size,
         contract,
         rng.choice(seats(size)),
         oudlers=oudlers,
-        attack_points=points,
+        attack_points=int(points),
         petit_au_bout=petit,
     )
 

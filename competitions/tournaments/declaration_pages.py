@@ -1,0 +1,214 @@
+"""The page to declare a tournament: the same checks as the API (one service,
+:func:`competitions.tournaments.declaration.tournament_declare`), every refusal shown on
+its field in French, and the homologation conditions of chapter 5 shown before sending."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from competitions.models import OrganizerKind, TournamentFormat
+from competitions.tournaments import club_space, declaration
+from core.errors import ServiceError
+from core.messages import error_message, problem_message
+from core.problems import Problem, RuleViolation
+from core.vocabulary import Format
+from federation.access import Scope, scope_of
+from federation.models import Committee, Season, Zone
+from federation.selectors import current_season, season_for_date
+from rankings.rulebooks import rulebook_in_force
+from rankings.rules.rulebook import EventKind, Organizer, Rulebook
+
+FEDERATION = "federation"
+
+# The service's field paths → the form's fields (anything else: the whole form).
+FIELDS = {
+    "name": "name",
+    "date": "date",
+    "venue": "venue",
+    "format": "format",
+    "organizer_kind": "organiser",
+    "organizer_number": "organiser",
+    "arbiter_licence_number": "arbiter_licence_number",
+    "arbiter_plays": "arbiter_plays",
+    "planned_sessions": "planned_sessions",
+}
+
+
+def organisers_of(scope: Scope) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The organisers ``scope`` may declare for, grouped: its clubs, and for staff their
+    committees, zones (and the FFT for federation staff). Values read ``kind:number``."""
+    clubs = [
+        (f"{OrganizerKind.CLUB}:{club.number}", f"{club.number} – {club.name}")
+        for club in club_space.clubs_covered_by(scope)
+    ]
+    groups = [(str(_("Clubs")), clubs)] if clubs else []
+    if not scope.is_staff:
+        return groups
+    committees = Committee.objects.order_by("number")
+    zones = Zone.objects.order_by("number")
+    if not scope.national:
+        committees = committees.filter(pk__in=scope.committee_ids) | committees.filter(
+            zone_id__in=scope.zone_ids
+        )
+        zones = zones.filter(pk__in=scope.zone_ids)
+    if committee_choices := [
+        (f"{OrganizerKind.COMMITTEE}:{c.number}", f"{c.number:02d} – {c.name}") for c in committees
+    ]:
+        groups.append((str(_("Committees")), committee_choices))
+    if zone_choices := [(f"{OrganizerKind.ZONE}:{z.number}", z.name) for z in zones]:
+        groups.append((str(_("Zones")), zone_choices))
+    if scope.national:
+        groups.append((str(_("Federation")), [(FEDERATION, str(_("French Tarot Federation")))]))
+    return groups
+
+
+class DeclarationForm(forms.Form):
+    name = forms.CharField(label=_("Tournament name"), max_length=200)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    venue = forms.CharField(
+        label=_("Venue"),
+        max_length=200,
+        help_text=_("One place: every table plays there, at the same time."),
+    )
+    format = forms.ChoiceField(label=_("Format"), choices=TournamentFormat.choices)
+    organiser = forms.ChoiceField(label=_("Organiser"))
+    arbiter_licence_number = forms.IntegerField(
+        label=_("Arbiter's licence number"),
+        min_value=1,
+        help_text=_("An official FFT arbiter for the tournament's season."),
+    )
+    arbiter_plays = forms.BooleanField(label=_("The arbiter also plays"), required=False)
+    planned_sessions = forms.IntegerField(
+        label=_("Number of sessions"), min_value=1, max_value=20, initial=1
+    )
+
+    def __init__(self, *args, organisers, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["organiser"].choices = organisers  # type: ignore[attr-defined]
+
+    def declaration(self) -> declaration.Declaration:
+        data = self.cleaned_data
+        kind, _sep, number = data["organiser"].partition(":")
+        return declaration.Declaration(
+            name=data["name"],
+            date=data["date"],
+            venue=data["venue"],
+            format=data["format"],
+            organizer_kind=kind,
+            organizer_number=int(number) if number else None,
+            arbiter_licence_number=data["arbiter_licence_number"],
+            arbiter_plays=data["arbiter_plays"],
+            planned_sessions=data["planned_sessions"],
+        )
+
+    def add_problems(self, problems: tuple[Problem, ...]) -> None:
+        """The service's refusals, each on its field, in the active language."""
+        for problem in problems:
+            self.add_error(FIELDS.get(problem.field), problem_message(problem))
+
+
+@dataclass(frozen=True)
+class FormatCondition:
+    format: str
+    label: str
+    minimum_entries: int
+    chosen: bool
+
+
+ORGANIZER_LABELS = {
+    Organizer.FFT: _("the FFT"),
+    Organizer.ZONE: _("one of its zones"),
+    Organizer.REGIONAL_COMMITTEE: _("a regional committee"),
+    Organizer.AFFILIATED_CLUB: _("a club affiliated to the FFT for the season"),
+    Organizer.UNAFFILIATED_CLUB: _("a club not affiliated to the FFT"),
+    Organizer.OTHER: _("another organiser"),
+}
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """Chapter 5 as the season's rulebook in force says it, for the page."""
+
+    season: Season
+    organisers: list[str]
+    arbiter_may_play: bool
+    forbidden_table_size: int
+    formats: list[FormatCondition]
+    first_place_points_per_table: int
+    cap: int
+    floor: int
+
+
+def homologation_conditions(day: dt.date | None, chosen_format: str | None) -> Conditions | None:
+    """The conditions under the rulebook of the season of ``day`` (else the current one)."""
+    season = (season_for_date(day) if day else None) or current_season(timezone.localdate())
+    if season is None:
+        return None
+    _version, rulebook = rulebook_in_force(season=season)
+    return _conditions(season, rulebook, chosen_format)
+
+
+def _conditions(season: Season, rulebook: Rulebook, chosen_format: str | None) -> Conditions:
+    rules = rulebook.homologation
+    ordinary = rulebook.stages.ordinary
+    return Conditions(
+        season=season,
+        organisers=[str(ORGANIZER_LABELS[o]) for o in Organizer if o in rules.organizers],
+        arbiter_may_play=EventKind.FREE_TOURNAMENT not in rules.arbiter_may_not_play_in,
+        forbidden_table_size=rules.forbidden_table_size,
+        formats=[
+            FormatCondition(
+                format=value,
+                label=str(label),
+                minimum_entries=rulebook.formats.of(Format(value)).minimum_entries,
+                chosen=value == chosen_format,
+            )
+            for value, label in TournamentFormat.choices
+        ],
+        first_place_points_per_table=rulebook.first_place_points_per_table,
+        cap=ordinary.cap,
+        floor=rulebook.floor,
+    )
+
+
+@login_required
+def declare_tournament(request):
+    """Declare a tournament for one of the person's organisers; then its page."""
+    scope = scope_of(request.user)
+    if not scope.manages_anything:
+        raise PermissionDenied
+    organisers = organisers_of(scope)
+    if request.method == "POST":
+        form = DeclarationForm(request.POST, organisers=organisers)
+        if form.is_valid():
+            try:
+                tournament, _created = declaration.tournament_declare(
+                    declaration=form.declaration(), by=request.user
+                )
+            except RuleViolation as refusal:
+                form.add_problems(refusal.problems)
+            except ServiceError as refusal:  # the organiser is not the person's to declare for
+                form.add_error("organiser", error_message(refusal))
+            else:
+                return redirect("club-tournament", tournament.pk)
+    else:
+        form = DeclarationForm(organisers=organisers, initial={"format": request.GET.get("format")})
+    day = form.cleaned_data.get("date") if form.is_bound and hasattr(form, "cleaned_data") else None
+    context = {
+        "form": form,
+        "conditions": homologation_conditions(day, form["format"].value()),
+    }
+    return render(
+        request,
+        "competitions/declare_tournament.html",
+        context,
+        status=400 if form.is_bound and form.errors else 200,
+    )
