@@ -140,7 +140,7 @@ def document(rng: random.Random, licences: list[int], sessions: int, positions: 
                 "players": [
                     {
                         "licence_number": licence,
-                        "name": f"Joueur {licence}",
+                        "name": f"Joueur{licence - FIRST_LICENCE} Banc",  # the registry's name
                         "total": totals[licence],
                         "positions": scores[licence],
                     }

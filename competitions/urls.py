@@ -16,6 +16,11 @@ tournament_urlpatterns = [
     path("", tournaments.TournamentListCreate.as_view(), name="tournament-list"),
     path("<int:pk>/", tournaments.TournamentDetail.as_view(), name="tournament-detail"),
     path("<int:pk>/results/", results.ResultsView.as_view(), name="tournament-results"),
+    path(
+        "<int:pk>/results/preview/",
+        results.ResultsPreviewView.as_view(),
+        name="tournament-results-preview",
+    ),
     path("<int:pk>/revisions/", results.RevisionsView.as_view(), name="tournament-revisions"),
     path("<int:pk>/homologate/", results.HomologateView.as_view(), name="tournament-homologate"),
     path("<int:pk>/refuse/", results.RefuseView.as_view(), name="tournament-refuse"),

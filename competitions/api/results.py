@@ -4,6 +4,10 @@
   body with ``Content-Type: text/csv``, or a multipart upload ``file``;
   ``?source=sheets`` for deal-by-deal score sheets). 201 with the new
   revision and its warnings, 200 when the same results were already there.
+  ``confirmed_licences``: the licence numbers whose name differs from the
+  registry's that the submitter confirms (recorded with the revision).
+- ``POST …/results/preview/``: the same body; every entry's place and each
+  licensed player's PCN and PP, nothing stored.
 - ``POST …/homologate/``, ``…/refuse/``, ``…/corrections/``: staff.
 - ``GET …/results/``: the homologated ranking (public); ``GET …/revisions/``:
   every revision with who and why (the organiser's managers and staff).
@@ -25,6 +29,7 @@ from competitions.api.tournament_serializers import TournamentOut
 from competitions.championships.stage_results import stage_homologate, stage_results_submit
 from competitions.models import ChampionshipStage, ResultRevision, Tournament
 from competitions.tournaments import access, homologation, selectors, submission
+from competitions.tournaments.preview import results_preview
 from core.api_errors import problems_data
 from core.digits import ascii_digits
 from core.parsers import JSONParser
@@ -68,6 +73,37 @@ def refuse_oversized(request) -> None:
         )
 
 
+CONFIRMED_LICENCES = "confirmed_licences"
+
+
+def confirmed_licences(request) -> list[int]:
+    """The licence numbers the submitter confirms under a name the registry spells
+    differently: ``confirmed_licences`` in a JSON body (a list), a multipart field
+    (repeated, or comma-separated) or the query string (comma-separated)."""
+    data = request.data
+    if isinstance(data, dict) and not hasattr(data, "getlist"):
+        given = data.get(CONFIRMED_LICENCES, [])
+        values = given if isinstance(given, list) else [given]
+    elif hasattr(data, "getlist"):
+        values = [v for item in data.getlist(CONFIRMED_LICENCES) for v in str(item).split(",")]
+    else:
+        values = []
+    query = request.query_params.get(CONFIRMED_LICENCES, "")
+    values += [v for v in query.split(",") if v.strip()]
+    numbers = []
+    for value in values:
+        text = str(value).strip()
+        if isinstance(value, bool) or not ascii_digits(text) or not 1 <= int(text) <= 2**31 - 1:
+            raise RuleViolation.single(
+                CONFIRMED_LICENCES,
+                "invalid_confirmed_licence",
+                f"{value!r} is not a licence number.",
+                {"value": text},
+            )
+        numbers.append(int(text))
+    return numbers
+
+
 def read_submission(request) -> tuple[bytes | dict, str]:
     """The submitted content and its source (json, csv or sheets)."""
     refuse_oversized(request)
@@ -85,7 +121,8 @@ def read_submission(request) -> tuple[bytes | dict, str]:
     if isinstance(data, bytes):
         return data, source or "csv"
     if isinstance(data, dict) and not hasattr(data, "getlist"):
-        return data, source or "json"
+        document = {key: value for key, value in data.items() if key != CONFIRMED_LICENCES}
+        return document, source or "json"
     raise RuleViolation.single(
         "file", "required", "Send a JSON body, a text/csv body, or a multipart 'file'."
     )
@@ -127,6 +164,17 @@ SOURCE_PARAMETER = OpenApiParameter(
 )  # fmt: skip
 
 
+CONFIRMED_PARAMETER = OpenApiParameter(
+    CONFIRMED_LICENCES, OpenApiTypes.STR, required=False,
+    description=(
+        "Licence numbers (comma-separated) whose name in the results differs from the "
+        "registry's, which the submitter confirms are the right people; also "
+        "`confirmed_licences: [numbers]` in a JSON body or a multipart field. Without it, "
+        "such a number is refused (`licence_name_mismatch`, naming both names)."
+    ),
+)  # fmt: skip
+
+
 class ResultsView(APIView):
     """GET: the ranking of the homologated revision (public) with each
     licensed player's PCN and PP. POST: submit results (the organiser's
@@ -152,23 +200,112 @@ class ResultsView(APIView):
         )
 
     @extend_schema(
-        parameters=[SOURCE_PARAMETER],
+        parameters=[SOURCE_PARAMETER, CONFIRMED_PARAMETER],
         request=RESULT_REQUEST,
         responses={201: SubmittedOut, 200: SubmittedOut},
     )
     def post(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)
         content, source = read_submission(request)
+        confirmed = confirmed_licences(request)
         stage = stage_of(tournament)
         if stage is not None:  # a championship stage: its checks come first
             submitted = stage_results_submit(
-                stage=stage, content=content, source=source, by=request.user
+                stage=stage,
+                content=content,
+                source=source,
+                by=request.user,
+                confirmed_licences=confirmed,
             )
         else:
             submitted = submission.results_submit(
-                tournament=tournament, content=content, source=source, by=request.user
+                tournament=tournament,
+                content=content,
+                source=source,
+                by=request.user,
+                confirmed_licences=confirmed,
             )
         return submitted_response(tournament, submitted)
+
+
+class PreviewPlayerOut(serializers.Serializer):
+    licence_number = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField(allow_blank=True, help_text="As written in the results.")
+    registry_name = serializers.CharField(
+        allow_blank=True, help_text="The registry's name for the licence number."
+    )
+    licensed = serializers.BooleanField(help_text="Licensed for the season: gets the points.")
+    pcn = serializers.IntegerField()
+    pp = serializers.IntegerField()
+
+
+class PreviewEntryOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    place = serializers.IntegerField()
+    total = serializers.IntegerField()
+    abandoned = serializers.BooleanField()
+    players = PreviewPlayerOut(many=True)
+
+
+class NameConfirmationOut(serializers.Serializer):
+    licence_number = serializers.IntegerField()
+    name_in_file = serializers.CharField()
+    registry_name = serializers.CharField()
+
+
+class PreviewOut(serializers.Serializer):
+    rulebook_version = serializers.IntegerField()
+    sha256 = serializers.CharField(help_text="Canonical hash of the results (idempotency).")
+    entries = PreviewEntryOut(many=True, help_text="By place.")
+    warnings = SubmissionProblemOut(many=True)
+    confirmations = NameConfirmationOut(
+        many=True, help_text="The names confirmed, which the submission will record."
+    )
+
+
+class ResultsPreviewView(APIView):
+    """What submitting these results would give, nothing stored: every entry's place
+    and each licensed player's PCN and PP under the season's rulebook in force, with
+    the warnings; or the same 400 as the submission, every problem at once (a
+    championship stage's checks too). The organiser's managers and the staff above."""
+
+    parser_classes = RESULT_PARSERS
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        parameters=[SOURCE_PARAMETER, CONFIRMED_PARAMETER],
+        request=RESULT_REQUEST,
+        responses={200: PreviewOut},
+    )
+    def post(self, request, pk: int):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        if not access.may_manage(scope_of(request.user), tournament):  # before the body
+            raise PermissionDenied(
+                "Only the organiser's managers and the staff above them may submit results."
+            )
+        content, source = read_submission(request)
+        confirmed = confirmed_licences(request)
+        reading = submission.read_results(content=content, source=source, tournament=tournament)
+        if reading.document is None:
+            raise RuleViolation(reading.problems)
+        preview = results_preview(
+            tournament=tournament,
+            document=reading.document,
+            by=request.user,
+            confirmed_licences=confirmed,
+            reading_problems=reading.problems,
+        )
+        return Response(
+            PreviewOut(
+                {
+                    "rulebook_version": preview.rulebook_version,
+                    "sha256": preview.sha256,
+                    "entries": preview.entries,
+                    "warnings": problems_data(preview.warnings),
+                    "confirmations": preview.confirmations,
+                }
+            ).data
+        )
 
 
 class HomologateIn(serializers.Serializer):
@@ -296,6 +433,7 @@ class CorrectionView(APIView):
             source=source,
             reason=str(reason),
             by=request.user,
+            confirmed_licences=confirmed_licences(request),
         )
         return submitted_response(tournament, submitted)
 

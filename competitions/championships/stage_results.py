@@ -47,7 +47,9 @@ def stage_compliance(stage: ChampionshipStage, results) -> list[Problem]:
 
 
 @transaction.atomic
-def stage_results_submit(*, stage: ChampionshipStage, content, source: str, by) -> Submitted:
+def stage_results_submit(
+    *, stage: ChampionshipStage, content, source: str, by, confirmed_licences=()
+) -> Submitted:
     """Submit a stage's results: the championship's checks (entries, field, sessions,
     deals, published table, recorded penalties) on the parsed document, then the same
     document through the tournament's submission (permission checked here, once)."""
@@ -59,7 +61,11 @@ def stage_results_submit(*, stage: ChampionshipStage, content, source: str, by) 
     document = parse_results(content=content, source=source, tournament=stage.tournament)
     refuse(stage_compliance(stage, selectors.results_of_document(document)))
     return parsed_results_submit(
-        tournament=stage.tournament, document=document, source=source, by=by
+        tournament=stage.tournament,
+        document=document,
+        source=source,
+        by=by,
+        confirmed_licences=confirmed_licences,
     )
 
 

@@ -26,6 +26,7 @@ from competitions.models.championships import (
     TeamFlag,
 )
 from competitions.models.tournaments import (
+    LicenceNameConfirmation,
     OrganizerKind,
     ResultEntry,
     ResultPenalty,
@@ -51,6 +52,7 @@ __all__ = [
     "EntryPlayer",
     "EntryRight",
     "EntryStatus",
+    "LicenceNameConfirmation",
     "OrganizerKind",
     "Qualification",
     "QualificationRightChoice",

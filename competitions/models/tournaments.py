@@ -331,3 +331,39 @@ class ResultPenalty(models.Model):
 
     def __str__(self) -> str:
         return f"{self.licence_number}: −{self.points} ({self.kind})"
+
+
+class LicenceNameConfirmation(models.Model):
+    """A licence number submitted under a name the registry spells differently, which
+    the submitter confirmed to be the right person: who, when, and both names."""
+
+    revision = models.ForeignKey(
+        ResultRevision,
+        verbose_name=_("revision"),
+        on_delete=models.CASCADE,
+        related_name="name_confirmations",
+    )
+    licence_number = models.PositiveIntegerField(_("licence number"))
+    name_in_file = models.CharField(_("name in the results"), max_length=200)
+    registry_name = models.CharField(_("name in the registry"), max_length=201)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("confirmed by"),
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    confirmed_at = models.DateTimeField(_("confirmed at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["revision", "licence_number"]
+        verbose_name = _("licence name confirmation")
+        verbose_name_plural = _("licence name confirmations")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["revision", "licence_number"], name="licence_confirmed_once_per_revision"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.licence_number}: {self.name_in_file} = {self.registry_name}"

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from competitions.models import Tournament, TournamentFormat, TournamentStatus
 from competitions.tournaments import access, homologation, review, selectors
-from competitions.tournaments.pages import ResultsUploadForm
+from competitions.tournaments.results_pages import ResultsUploadForm, guessed_source
 from core.errors import Conflict, ServiceError
 from core.messages import error_message, problem_message
 from core.problems import RuleViolation
@@ -209,13 +209,12 @@ def tournament_correct(request, pk: int):
     if not form.is_valid():
         return _tournament_page(request, tournament, status=400, correction_form=form)
     upload = form.cleaned_data["file"]
-    source = form.cleaned_data["source"] or (
-        "csv" if upload.name.lower().endswith(".csv") else "json"
-    )
+    content = upload.read()
+    source = form.cleaned_data["source"] or guessed_source(upload.name, content)
     try:
         corrected = homologation.tournament_correct(
             tournament=tournament,
-            content=upload.read(),
+            content=content,
             source=source,
             reason=form.cleaned_data["reason"],
             by=request.user,

@@ -11,7 +11,7 @@ Celery task sent once the transaction has committed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -35,7 +35,7 @@ from core.vocabulary import Format, StageKind
 from federation.access import scope_of
 from rankings.models import Allocation, RulebookVersion
 from rankings.rulebooks import rulebook_in_force
-from rankings.rules.allocation import RankedEntry, allocate
+from rankings.rules.allocation import EntryAward, RankedEntry, allocate
 from rankings.rules.national_finals import allocate_national_final
 from rankings.rules.rulebook import NationalFinal, Rulebook
 
@@ -67,31 +67,48 @@ def national_final_kind(tournament: Tournament) -> NationalFinal:
     return NationalFinal(tournament.format)
 
 
-def compute_allocations(
-    tournament: Tournament, revision: ResultRevision, version: RulebookVersion, rulebook: Rulebook
-) -> list[Allocation]:
-    """The allocation rows of a revision: one per licensed player of a paid entry."""
-    entries = list(revision.entries.prefetch_related("players"))
-    ranking = [RankedEntry(entry_id=str(e.number), place=e.place) for e in entries]
+def entry_awards(
+    tournament: Tournament,
+    *,
+    places: Sequence[tuple[int, int]],
+    tables: list[int],
+    tiebreak_given: bool,
+    rulebook: Rulebook,
+) -> dict[str, EntryAward]:
+    """Each entry's PCN and PP (by entry number, as text) from its place: the scale of
+    the tournament's format, tables and stage, or a national final's fixed table."""
+    ranking = [RankedEntry(entry_id=str(number), place=place) for number, place in places]
     stage = StageKind(tournament.stage)
     # Ties that reach a competition with its own tie-breaks survived them when the
     # tie-break data was submitted (article 29): then they share.
-    survived = any(e.tiebreak for e in entries)
     if stage is StageKind.NATIONAL_FINAL:
         result = allocate_national_final(
-            ranking, national_final_kind(tournament), rulebook, ties_after_tie_break=survived
+            ranking, national_final_kind(tournament), rulebook, ties_after_tie_break=tiebreak_given
         )
     else:
-        tables = [s.tables for s in revision.sessions.order_by("number")]
         result = allocate(
             ranking,
             Format(tournament.format),
             tables,
             stage,
             rulebook,
-            ties_after_tie_break=survived,
+            ties_after_tie_break=tiebreak_given,
         )
-    awards = {award.entry_id: award for award in result.awards}
+    return {award.entry_id: award for award in result.awards}
+
+
+def compute_allocations(
+    tournament: Tournament, revision: ResultRevision, version: RulebookVersion, rulebook: Rulebook
+) -> list[Allocation]:
+    """The allocation rows of a revision: one per licensed player of a paid entry."""
+    entries = list(revision.entries.prefetch_related("players"))
+    awards = entry_awards(
+        tournament,
+        places=[(e.number, e.place) for e in entries],
+        tables=[s.tables for s in revision.sessions.order_by("number")],
+        tiebreak_given=any(e.tiebreak for e in entries),
+        rulebook=rulebook,
+    )
     rows = []
     for entry in entries:
         award = awards[str(entry.number)]
@@ -264,7 +281,7 @@ def tournament_refuse(*, tournament: Tournament, reasons: list[str], by) -> Tour
 
 @transaction.atomic
 def tournament_correct(
-    *, tournament: Tournament, content, source: str, reason: str, by
+    *, tournament: Tournament, content, source: str, reason: str, by, confirmed_licences=()
 ) -> Submitted:
     """Correct a homologated tournament: a new revision, new allocations, the
     previous ones kept (not current). Same results again: nothing changes."""
@@ -293,6 +310,7 @@ def tournament_correct(
         source=source,
         by=by,
         reason=reason.strip(),
+        confirmed_licences=confirmed_licences,
     )
     revision = submitted.revision
     affected = _allocate(tournament, revision, version, rulebook)

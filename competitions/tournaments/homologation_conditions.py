@@ -1,11 +1,13 @@
 """The homologation conditions of chapter 5, judged on a tournament's
-declaration and one of its result revisions (checked at submission, and
-again at homologation under the rulebook then in force)."""
+declaration and its results: on the submitted document, with every other
+problem of the submission (one pass), and again on the stored revision at
+homologation, under the rulebook then in force."""
 
 from __future__ import annotations
 
 from competitions.models import OrganizerKind, ResultPlayer, ResultRevision, Stage, Tournament
-from core.problems import RuleViolation
+from competitions.rules.results.document import ResultsDocument
+from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
 from federation.models import ArbiterAccreditation, ClubAffiliation
 from rankings.rules.homologation import TournamentFacts, check_homologation
@@ -13,7 +15,42 @@ from rankings.rules.rulebook import EventKind, Organizer, Rulebook
 
 
 def homologation_facts(tournament: Tournament, revision: ResultRevision) -> TournamentFacts:
-    """The facts chapter 5 judges, read from the declaration and the revision."""
+    """The facts chapter 5 judges, read from the declaration and the stored revision."""
+    arbiter_played = ResultPlayer.objects.filter(
+        revision=revision, licence_number=tournament.arbiter.licence_number
+    ).exists()
+    first = revision.sessions.order_by("number").first()
+    return _facts(
+        tournament,
+        arbiter_played=arbiter_played,
+        entries=revision.entries.count(),
+        first_session=None if first is None else (first.tables, first.tables_of_three),
+    )
+
+
+def document_facts(tournament: Tournament, document: ResultsDocument) -> TournamentFacts:
+    """The same facts, read from the declaration and a document not stored yet."""
+    arbiter = tournament.arbiter.licence_number
+    first = min(document.sessions, key=lambda s: s.number, default=None)
+    return _facts(
+        tournament,
+        arbiter_played=any(
+            player.licence_number == arbiter
+            for entry in document.entries
+            for player in entry.players
+        ),
+        entries=len(document.entries),
+        first_session=None if first is None else (first.tables, first.tables_of_three),
+    )
+
+
+def _facts(
+    tournament: Tournament,
+    *,
+    arbiter_played: bool,
+    entries: int,
+    first_session: tuple[int, int] | None,
+) -> TournamentFacts:
     if tournament.organizer_kind == OrganizerKind.CLUB:
         # A club-organised tournament has its club (a database constraint); the stubs
         # see the nullable column.
@@ -29,12 +66,7 @@ def homologation_facts(tournament: Tournament, revision: ResultRevision) -> Tour
             OrganizerKind.COMMITTEE: Organizer.REGIONAL_COMMITTEE,
         }
         organizer = organizers[tournament.organizer_kind]
-    arbiter_number = tournament.arbiter.licence_number
-    arbiter_played = ResultPlayer.objects.filter(
-        revision=revision, licence_number=arbiter_number
-    ).exists()
-    sessions = list(revision.sessions.all())
-    first = sessions[0]
+    tables, of_three = first_session or (0, 0)
     return TournamentFacts(
         organizer=organizer,
         format=Format(tournament.format),
@@ -47,9 +79,26 @@ def homologation_facts(tournament: Tournament, revision: ResultRevision) -> Tour
         arbiter_plays=tournament.arbiter_plays or arbiter_played,
         single_venue=True,  # a declaration names one venue
         simultaneous=True,  # and one date: its sessions are played there, together
-        entries=revision.entries.count(),
-        table_sizes=(3,) * first.tables_of_three + (4,) * (first.tables - first.tables_of_three),
+        entries=entries,
+        table_sizes=(3,) * of_three + (4,) * (tables - of_three),
     )
+
+
+DOCUMENT_CHECKS = frozenset({"below_minimum_participation", "table_size_not_homologable"})
+"""Conditions the results' own validation already judges (minimum participation, no
+table of 5): reported once, by the validation, when the document is checked whole."""
+
+
+def declaration_problems(
+    tournament: Tournament, document: ResultsDocument, rulebook: Rulebook
+) -> list[Problem]:
+    """The unmet conditions that belong to the declaration (organiser, arbiter), for a
+    document being submitted; its own figures are the validation's to judge."""
+    first = min(document.sessions, key=lambda s: s.number, default=None)
+    if first is None or not 0 <= first.tables_of_three <= first.tables or first.tables < 1:
+        return []  # no table to judge: the validation reports the sessions' problems
+    problems = check_homologation(document_facts(tournament, document), rulebook)
+    return [p for p in problems if p.code not in DOCUMENT_CHECKS]
 
 
 def require_conditions(

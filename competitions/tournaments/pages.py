@@ -1,35 +1,19 @@
 """Server-rendered pages for people (not software): the club space's tournaments
-("Mes tournois", one tournament's page), and the form to send a tournament's results
-as a file."""
+("Mes tournois", one tournament's page). Declaring is declaration_pages, sending a file
+results_pages, typing results typed_results."""
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 
-from competitions.models import Tournament, TournamentFormat, TournamentStatus
-from competitions.tournaments import access, club_space, selectors, submission
-from core.problems import RuleViolation
+from competitions.models import TournamentFormat, TournamentStatus
+from competitions.tournaments import access, club_space, selectors
 from federation.access import Scope, scope_of
 from federation.models import Club, Season
-
-
-class ResultsUploadForm(forms.Form):
-    file = forms.FileField(label=_("results file"))
-    source = forms.ChoiceField(
-        label=_("format"),
-        choices=[
-            ("", _("guess from the file name")),
-            ("json", "JSON"),
-            ("csv", "CSV"),
-            ("sheets", _("score sheets (JSON)")),
-        ],
-        required=False,
-    )
 
 
 class TournamentFilterForm(forms.Form):
@@ -116,37 +100,3 @@ def club_tournament(request, pk: int):
         "may_send_results": access.may_manage(scope, tournament) and not homologated,
     }
     return render(request, "competitions/club_tournament.html", context)
-
-
-@login_required
-def upload_results(request, pk: int):
-    """The form, and the submission it sends: the permission checked here once, for the
-    page and the submission alike."""
-    tournament = get_object_or_404(selectors.tournaments(), pk=pk)
-    if not access.may_manage(scope_of(request.user), tournament):
-        raise PermissionDenied
-    context = {"tournament": tournament, "form": ResultsUploadForm()}
-    if request.method == "POST":
-        form = ResultsUploadForm(request.POST, request.FILES)
-        context["form"] = form
-        if form.is_valid():
-            upload = form.cleaned_data["file"]
-            source = form.cleaned_data["source"] or (
-                "csv" if upload.name.lower().endswith(".csv") else "json"
-            )
-            try:
-                document = submission.parse_results(
-                    content=upload.read(), source=source, tournament=tournament
-                )
-                submitted = submission.parsed_results_submit(
-                    tournament=tournament, document=document, source=source, by=request.user
-                )
-            except RuleViolation as refusal:
-                context["problems"] = refusal.problems
-                return render(request, "competitions/upload_results.html", context, status=400)
-            context.update(
-                submitted=submitted,
-                warnings=submitted.warnings,
-                tournament=Tournament.objects.get(pk=pk),
-            )
-    return render(request, "competitions/upload_results.html", context)

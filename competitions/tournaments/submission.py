@@ -1,35 +1,43 @@
-"""Submitting a tournament's results: parse, validate whole, store one revision.
+"""Submitting a tournament's results: read, check everything in one pass, store one revision.
 
 One pass, top down::
 
     results_submit            the organiser's managers (permission checked once)
-      parse_results           pure: JSON, CSV or deal-by-deal score sheets → ResultsDocument
+      read_results            pure: JSON, CSV or deal-by-deal score sheets → what could be read
       parsed_results_submit   locked tournament; same hash as the latest revision → nothing stored
         revision_create
-          registry_lookup     one query: licence number → player id, licensed this season
-          validate            pure: the whole document, minimum entries from the season's rulebook
-          _store              the revision and its rows
-        require_conditions    chapter 5, on the stored rows
+          results_check       one pass, nothing written:
+            registry_lookup     one query: licence number → player, name, licensed this season
+            validate            pure: the whole document (what was read), the reader's problems,
+                                names against the registry, minimum entries from the rulebook
+            declaration_problems  chapter 5: organiser, arbiter
+          _store              the revision, its rows, the names confirmed
 
-A refused submission raises with every problem located and stores nothing
-(one transaction). Submitting the same results again (same canonical hash as
-the latest revision) returns the latest revision and stores nothing.
+A refused submission raises with every problem located — structure, registry and
+rules together, each mistake once — and stores nothing (one transaction).
+Submitting the same results again (same canonical hash as the latest revision)
+returns the latest revision and stores nothing. A licence number under a name the
+registry spells differently is refused unless the submitter confirms it
+(``confirmed_licences``): the confirmation is stored with the revision (who, when,
+both names).
 
 Callers that check the permission themselves and need the parsed document
-first (a championship stage's checks, the upload page) call
-:func:`parse_results` and :func:`parsed_results_submit`; a correction
-(:mod:`competitions.tournaments.homologation`) calls :func:`revision_create`.
+first (a championship stage's checks) call :func:`parse_results` and
+:func:`parsed_results_submit`; a correction
+(:mod:`competitions.tournaments.homologation`) calls :func:`revision_create`; the
+preview (:mod:`competitions.tournaments.preview`) calls :func:`results_check`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
 from competitions.models import (
+    LicenceNameConfirmation,
     ResultEntry,
     ResultPenalty,
     ResultPlayer,
@@ -41,13 +49,13 @@ from competitions.models import (
 )
 from competitions.rules.engine.standings import RankingMode
 from competitions.rules.results.canonical import canonical_dict, results_sha256
-from competitions.rules.results.csv_format import parse_csv
-from competitions.rules.results.document import ResultsDocument
-from competitions.rules.results.json_format import parse_json
+from competitions.rules.results.csv_format import read_csv
+from competitions.rules.results.document import Reading, ResultsDocument
+from competitions.rules.results.json_format import read_json
 from competitions.rules.results.score_sheets import parse_score_sheets
 from competitions.rules.results.validation import LicenceStatus, ValidatedResults, validate
 from competitions.tournaments import access
-from competitions.tournaments.homologation_conditions import require_conditions
+from competitions.tournaments.homologation_conditions import declaration_problems
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
@@ -70,41 +78,81 @@ class Submitted:
 
 
 def results_submit(
-    *, tournament: Tournament, content: bytes | str | dict, source: str, by
+    *,
+    tournament: Tournament,
+    content: bytes | str | dict,
+    source: str,
+    by,
+    confirmed_licences: Collection[int] = (),
 ) -> Submitted:
-    """Submit results for a declared (or refused) tournament, by its managers."""
+    """Submit results for a declared (or refused) tournament, by its managers.
+
+    ``confirmed_licences``: the licence numbers whose name differs from the registry's
+    that the submitter confirms are the right people."""
     if not access.may_manage(scope_of(by), tournament):
         raise PermissionDenied(
             "Only the organiser's managers and the staff above them may submit results."
         )
-    document = parse_results(content=content, source=source, tournament=tournament)
-    return parsed_results_submit(tournament=tournament, document=document, source=source, by=by)
+    reading = read_results(content=content, source=source, tournament=tournament)
+    if reading.document is None:
+        raise RuleViolation(reading.problems)
+    return parsed_results_submit(
+        tournament=tournament,
+        document=reading.document,
+        source=source,
+        by=by,
+        confirmed_licences=confirmed_licences,
+        reading_problems=reading.problems,
+    )
+
+
+def read_results(*, content: bytes | str | dict, source: str, tournament: Tournament) -> Reading:
+    """The submitted content read by the reader of its source, as far as it can be.
+
+    Score sheets are read whole or refused, and ranked as a championship for a
+    championship stage (article 29)."""
+    if source == "json":
+        return read_json(content)
+    if source == "csv":
+        return read_csv(content)  # type: ignore[arg-type]  # a dict is refused, located
+    if source == "sheets":
+        mode = RankingMode.PLAIN if tournament.stage == Stage.ORDINARY else RankingMode.CHAMPIONSHIP
+        try:
+            return Reading(
+                parse_score_sheets(content, format=Format(tournament.format), ranking=mode)
+            )
+        except RuleViolation as refused:
+            return Reading(None, refused.problems)
+    raise RuleViolation.single(
+        "source",
+        "unknown_source",
+        f"Source must be one of {SOURCES}.",
+        {"value": source, "sources": ", ".join(SOURCES)},
+    )
 
 
 def parse_results(
     *, content: bytes | str | dict, source: str, tournament: Tournament
 ) -> ResultsDocument:
-    """The submitted content read by the parser of its source (structural problems raised).
-
-    Score sheets are ranked as a championship for a championship stage (article 29)."""
-    if source == "json":
-        return parse_json(content)
-    if source == "csv":
-        return parse_csv(content)  # type: ignore[arg-type]  # a dict is refused, located
-    if source == "sheets":
-        mode = RankingMode.PLAIN if tournament.stage == Stage.ORDINARY else RankingMode.CHAMPIONSHIP
-        return parse_score_sheets(content, format=Format(tournament.format), ranking=mode)
-    raise RuleViolation.single("source", "unknown_source", f"Source must be one of {SOURCES}.")
+    """The submitted content read whole (every problem of its reading raised)."""
+    return read_results(content=content, source=source, tournament=tournament).document_or_raise()
 
 
 @transaction.atomic
 def parsed_results_submit(
-    *, tournament: Tournament, document: ResultsDocument, source: str, by
+    *,
+    tournament: Tournament,
+    document: ResultsDocument,
+    source: str,
+    by,
+    confirmed_licences: Collection[int] = (),
+    reading_problems: Sequence[Problem] = (),
 ) -> Submitted:
     """Submit a parsed document, the submitter's permission checked by the caller.
 
-    Locks the tournament row: submission, homologation and correction never
-    interleave."""
+    ``reading_problems``: those of the reading of ``document`` (then only what could
+    be read), refused with every other problem found. Locks the tournament row:
+    submission, homologation and correction never interleave."""
     tournament = (
         Tournament.objects.select_for_update(of=("self",))
         .select_related("season")
@@ -112,7 +160,7 @@ def parsed_results_submit(
     )
     sha256 = results_sha256(document)
     latest = tournament.revisions.order_by("-number").first()
-    if latest is not None and latest.sha256 == sha256:
+    if latest is not None and latest.sha256 == sha256 and not reading_problems:
         if tournament.status == TournamentStatus.REFUSED:
             # The same results sent again after a refusal (its reason was not in
             # the document): submitted again for homologation, no new revision.
@@ -132,9 +180,9 @@ def parsed_results_submit(
         rulebook=rulebook,
         source=source,
         by=by,
+        confirmed_licences=confirmed_licences,
+        reading_problems=reading_problems,
     )
-    # The conditions read the stored rows; a refusal rolls the whole submission back.
-    require_conditions(tournament, submitted.revision, rulebook)
     _mark_submitted(tournament, by)
     return submitted
 
@@ -148,28 +196,63 @@ def revision_create(
     source: str,
     by,
     reason: str = "",
+    confirmed_licences: Collection[int] = (),
+    reading_problems: Sequence[Problem] = (),
 ) -> Submitted:
-    """Validate ``document`` whole and store it as the tournament's next revision, with
-    its rows (the caller holds the tournament lock)."""
+    """Check ``document`` in one pass (:func:`results_check`) and store it as the
+    tournament's next revision, with its rows (the caller holds the tournament lock)."""
+    checked = results_check(
+        tournament=tournament,
+        document=document,
+        rulebook=rulebook,
+        confirmed_licences=confirmed_licences,
+        reading_problems=reading_problems,
+    )
+    revision = _store(
+        tournament=tournament,
+        validated=checked.validated,
+        player_ids=checked.registered.player_ids,
+        sha256=sha256,
+        source=source,
+        by=by,
+        reason=reason,
+    )
+    return Submitted(revision, True, checked.validated.warnings)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A document that passed every check, with what the registry says of its players."""
+
+    validated: ValidatedResults
+    registered: Registered
+
+
+def results_check(
+    *,
+    tournament: Tournament,
+    document: ResultsDocument,
+    rulebook: Rulebook,
+    confirmed_licences: Collection[int] = (),
+    reading_problems: Sequence[Problem] = (),
+) -> Checked:
+    """Every problem of a submission in one refusal, nothing written: the reader's,
+    the registry's (unknown numbers, names that differ and are not confirmed), the
+    rules' on everything that was read, and the declaration's conditions (chapter 5)."""
     fmt = Format(tournament.format)
     registered = registry_lookup(document=document, season_id=tournament.season_id)
+    conditions = declaration_problems(tournament, document, rulebook)
     validated = validate(
         document,
         format=fmt,
         licences=registered.statuses,
         planned_sessions=None,
         minimum_entries=rulebook.formats.of(fmt).minimum_entries,
+        registry_names=registered.names,
+        confirmed=frozenset(confirmed_licences),
+        more_problems=(*reading_problems, *conditions),
     )
-    revision = _store(
-        tournament=tournament,
-        validated=validated,
-        player_ids=registered.player_ids,
-        sha256=sha256,
-        source=source,
-        by=by,
-        reason=reason,
-    )
-    return Submitted(revision, True, validated.warnings)
+    return Checked(validated, registered)
 
 
 @dataclass(frozen=True)
@@ -180,6 +263,9 @@ class Registered:
     """Licence number → player id, for the numbers of known players."""
     statuses: Mapping[int, LicenceStatus]
     """Every licence number of the document → its status for the tournament's season."""
+    names: Mapping[int, str]
+    """Licence number → the registry's name (« DUPONT Jean »), for the numbers of known
+    players (a player's name is public: the national ranking shows it)."""
 
 
 def registry_lookup(*, document: ResultsDocument, season_id: int) -> Registered:
@@ -196,16 +282,18 @@ def registry_lookup(*, document: ResultsDocument, season_id: int) -> Registered:
         .annotate(
             licensed=Exists(Licence.objects.filter(player=OuterRef("pk"), season_id=season_id))
         )
-        .values_list("licence_number", "pk", "licensed")
+        .values_list("licence_number", "pk", "licensed", "last_name", "first_name")
     )
     player_ids: dict[int, int] = {}
+    names: dict[int, str] = {}
     statuses = dict.fromkeys(numbers, LicenceStatus.UNKNOWN)
-    for number, player_id, licensed in rows:
+    for number, player_id, licensed, last_name, first_name in rows:
         player_ids[number] = player_id
+        names[number] = f"{last_name} {first_name}".strip()
         statuses[number] = (
             LicenceStatus.LICENSED if licensed else LicenceStatus.NOT_LICENSED_THIS_SEASON
         )
-    return Registered(player_ids=player_ids, statuses=statuses)
+    return Registered(player_ids=player_ids, statuses=statuses, names=names)
 
 
 def _store(
@@ -232,7 +320,8 @@ def _store(
         reason=reason,
         submitted_by=by,
         warnings=[
-            {"field": w.field, "code": w.code, "message": w.message} for w in validated.warnings
+            {"field": w.field, "code": w.code, "message": w.message, "params": dict(w.params)}
+            for w in validated.warnings
         ],
     )
     ResultSession.objects.bulk_create(
@@ -283,6 +372,16 @@ def _store(
             reason=p.reason,
         )
         for p in document.penalties
+    )
+    LicenceNameConfirmation.objects.bulk_create(
+        LicenceNameConfirmation(
+            revision=revision,
+            licence_number=c.licence_number,
+            name_in_file=c.name_in_file,
+            registry_name=c.registry_name,
+            confirmed_by=by,
+        )
+        for c in validated.confirmations
     )
     return revision
 

@@ -3,14 +3,16 @@
 The form gives the sessions (tables, tables of 3, deals) and one row per entry (its
 players — a licence number, or "not licensed" and a name —, its total, its place).
 :func:`typed_results_document` builds from them the JSON results document of
-``docs/results-format.md``, which then goes through the same path as an uploaded file
-(``submission.parse_results`` then ``submission.parsed_results_submit``): the same
-checks, the same revision. Places left empty are computed from the totals by the
-engine (:func:`competitions.rules.engine.standings.rank`, ties sharing a place).
+``docs/results-format.md``, checked whole like an uploaded file (a problem is shown next
+to its row), then handed to the upload page's report and preview
+(:func:`competitions.tournaments.results_pages.check_kept`): the same name
+confirmations, the same preview, the same submission and revision. Places left empty
+are computed from the totals by the engine (:func:`competitions.rules.engine.standings.rank`, ties sharing a place).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,6 +27,8 @@ from competitions.models import Tournament
 from competitions.rules.engine.standings import Entry, MemberResult, RankingMode, rank
 from competitions.rules.results.document import FORMAT_VERSION, MAX_COUNT, MAX_NAME_LENGTH
 from competitions.tournaments import access, club_space, selectors, submission
+from competitions.tournaments.preview import results_preview
+from competitions.tournaments.results_pages import check_kept
 from core.messages import problem_message
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
@@ -255,7 +259,7 @@ def _rows(request, fmt: Format) -> int:
 @login_required
 def type_results(request, pk: int):
     """The form; "compute the places" fills the places from the totals; "send" builds
-    the results document and submits it as an upload would."""
+    the results document and checks it, then shows the upload page's preview."""
     scope = scope_of(request.user)
     tournament = get_object_or_404(
         selectors.tournaments().filter(club_space.covered_by(scope)), pk=pk
@@ -290,17 +294,21 @@ def type_results(request, pk: int):
                 sessions=[form.typed() for form in sessions.forms], entries=typed
             )
             try:
+                # Checked whole (registry, rules, conditions) before the preview: a
+                # problem is shown next to its row; a name the registry spells
+                # otherwise goes to the report, where the secretary may confirm it.
                 parsed = submission.parse_results(
                     content=document, source="json", tournament=tournament
                 )
-                submitted = submission.parsed_results_submit(
-                    tournament=tournament, document=parsed, source="json", by=request.user
-                )
-                context.update(submitted=submitted, warnings=_texts(list(submitted.warnings)))
+                results_preview(tournament=tournament, document=parsed, by=request.user)
             except RuleViolation as refusal:
-                located = locate(refusal.problems, [i for i, _form in filled])
-                context["problems"] = located
-                status = 400
+                if not any(p.code == "licence_name_mismatch" for p in refusal.problems):
+                    context["problems"] = locate(refusal.problems, [i for i, _form in filled])
+                    status = 400
+                else:
+                    return check_kept(request, tournament, _as_file(document), "json")
+            else:
+                return check_kept(request, tournament, _as_file(document), "json")
         if not valid:
             status = 400
     located = context.pop("problems", None)
@@ -312,6 +320,11 @@ def type_results(request, pk: int):
             form.problems = _texts(located.entries.get(i, []))
     context.update(sessions=sessions, entries=entries)
     return render(request, "competitions/type_results.html", context, status=status)
+
+
+def _as_file(document: dict) -> bytes:
+    """The typed document as the JSON file an upload would carry."""
+    return json.dumps(document, ensure_ascii=False).encode("utf-8")
 
 
 def _texts(problems: list[Problem]) -> list[dict]:

@@ -22,7 +22,6 @@ The format is described for people in ``docs/licence-import.md``:
 
 from __future__ import annotations
 
-import codecs
 import csv
 import dataclasses
 import datetime as dt
@@ -35,13 +34,12 @@ from typing import Protocol
 
 from core.digits import ascii_digits
 from core.problems import Problem, RuleViolation
+from core.text_files import UTF8, WINDOWS_1252, DecodedText, WhyUndecodable, decode_text
 
 REQUIRED_COLUMNS = ("licence_number", "last_name", "first_name", "birth_date", "club_number")
 OPTIONAL_COLUMNS = ("issued_on", "email", "phone")
 KNOWN_COLUMNS = REQUIRED_COLUMNS + OPTIONAL_COLUMNS
 
-UTF8 = "utf-8"
-WINDOWS_1252 = "windows-1252"
 DELIMITERS = (",", ";", "\t")
 
 MAX_NAME_LENGTH = 100  # Player.last_name / first_name
@@ -60,10 +58,6 @@ _MOJIBAKE = re.compile(
     "[ÃÂ][\u00a0-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc"
     "\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]"
 )
-# In a file that is not valid UTF-8: the UTF-8 form of an accented Latin letter.
-_UTF8_LATIN_LETTER = re.compile(rb"\xc3[\x80-\xbf]")
-_ZIP_MAGIC = b"PK\x03\x04"
-_OLE_MAGIC = b"\xd0\xcf\x11\xe0"
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,8 +260,24 @@ def read_licence_file(content: bytes, *, today: dt.date) -> LicenceFile:
 
 
 def decode(content: bytes) -> tuple[str, str, tuple[str, ...]] | LineProblem:
-    """The text of the file, the encoding it was read in, and notices; or why not."""
-    if content.startswith((_ZIP_MAGIC, _OLE_MAGIC)):
+    """The text of the file, the encoding it was read in, and notices; or why not
+    (the decoding itself is :func:`core.text_files.decode_text`, shared with the results)."""
+    decoded = decode_text(content)
+    if isinstance(decoded, DecodedText):
+        if decoded.encoding == UTF8:
+            return decoded.text, UTF8, ()
+        return (
+            decoded.text,
+            WINDOWS_1252,
+            (
+                f"The file is not UTF-8 (first non-UTF-8 byte on line "
+                f"{decoded.first_non_utf8_line}); it was read as Windows-1252, the encoding of "
+                "Excel's « CSV (séparateur: point-virgule) ». Check that accented names look "
+                "right; prefer « CSV UTF-8 ».",
+            ),
+        )
+    why, line, byte = decoded.why, decoded.line, decoded.byte
+    if why is WhyUndecodable.WORKBOOK:
         return LineProblem(
             None,
             None,
@@ -275,7 +285,7 @@ def decode(content: bytes) -> tuple[str, str, tuple[str, ...]] | LineProblem:
             "This is a spreadsheet workbook (.xlsx/.xls), not a CSV file: in your "
             "spreadsheet use « Save as » and choose « CSV UTF-8 (comma delimited) ».",
         )
-    if content.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    if why is WhyUndecodable.UTF16:
         return LineProblem(
             None,
             None,
@@ -283,8 +293,7 @@ def decode(content: bytes) -> tuple[str, str, tuple[str, ...]] | LineProblem:
             "The file is encoded in UTF-16 (« Unicode text »); save it as "
             "« CSV UTF-8 (comma delimited) ».",
         )
-    if b"\x00" in content:
-        line = content.count(b"\n", 0, content.index(b"\x00")) + 1
+    if why is WhyUndecodable.BINARY:
         return LineProblem(
             line,
             None,
@@ -292,40 +301,22 @@ def decode(content: bytes) -> tuple[str, str, tuple[str, ...]] | LineProblem:
             "The file contains NUL bytes: it is not a text CSV file (or it is UTF-16); "
             "save it as « CSV UTF-8 (comma delimited) ».",
         )
-    body = content[len(codecs.BOM_UTF8) :] if content.startswith(codecs.BOM_UTF8) else content
-    try:
-        return body.decode(UTF8), UTF8, ()
-    except UnicodeDecodeError as utf8_error:
-        line = body.count(b"\n", 0, utf8_error.start) + 1
-        if content.startswith(codecs.BOM_UTF8) or _UTF8_LATIN_LETTER.search(body):
-            return LineProblem(
-                line,
-                None,
-                "encoding",
-                "The file mixes encodings: it has UTF-8 accented letters, but this line "
-                f"has a byte that is not UTF-8 ({body[utf8_error.start]:#04x}). Re-save "
-                "the whole file as « CSV UTF-8 (comma delimited) ».",
-            )
-        try:
-            text = body.decode("cp1252")
-        except UnicodeDecodeError as cp1252_error:
-            line = body.count(b"\n", 0, cp1252_error.start) + 1
-            return LineProblem(
-                line,
-                None,
-                "encoding",
-                f"This line has a byte ({body[cp1252_error.start]:#04x}) that is neither "
-                "UTF-8 nor Windows-1252; save the file as « CSV UTF-8 (comma delimited) ».",
-            )
-        return (
-            text,
-            WINDOWS_1252,
-            (
-                f"The file is not UTF-8 (first non-UTF-8 byte on line {line}); it was read "
-                "as Windows-1252, the encoding of Excel's « CSV (séparateur: point-virgule) ». "
-                "Check that accented names look right; prefer « CSV UTF-8 ».",
-            ),
+    if why is WhyUndecodable.MIXED:
+        return LineProblem(
+            line,
+            None,
+            "encoding",
+            "The file mixes encodings: it has UTF-8 accented letters, but this line "
+            f"has a byte that is not UTF-8 ({byte:#04x}). Re-save "
+            "the whole file as « CSV UTF-8 (comma delimited) ».",
         )
+    return LineProblem(
+        line,
+        None,
+        "encoding",
+        f"This line has a byte ({byte:#04x}) that is neither "
+        "UTF-8 nor Windows-1252; save the file as « CSV UTF-8 (comma delimited) ».",
+    )
 
 
 def sniff_delimiter(text: str) -> str:

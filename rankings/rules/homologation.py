@@ -63,6 +63,7 @@ def check_homologation(facts: TournamentFacts, rulebook: Rulebook) -> list[Probl
                 "organizer_not_allowed",
                 f"A tournament organised by '{facts.organizer.value}' is not homologable: "
                 f"the organiser must be one of {allowed}.",
+                {"organizer": facts.organizer.value, "allowed": allowed},
             )
         )
     if not facts.arbiter_is_official:
@@ -80,6 +81,7 @@ def check_homologation(facts: TournamentFacts, rulebook: Rulebook) -> list[Probl
                 "arbiter_plays",
                 f"The arbiter may not play in the tournament they direct in a "
                 f"{facts.event_kind.value.replace('_', ' ')}.",
+                {"event_kind": facts.event_kind.value},
             )
         )
     if not facts.single_venue:
@@ -106,6 +108,7 @@ def check_homologation(facts: TournamentFacts, rulebook: Rulebook) -> list[Probl
                 "below_minimum_participation",
                 f"{facts.entries} {facts.format.value} entries is below the minimum "
                 f"participation of {minimum}.",
+                {"count": facts.entries, "minimum": minimum, "format": facts.format.value},
             )
         )
     for i, size in enumerate(facts.table_sizes):
@@ -116,6 +119,7 @@ def check_homologation(facts: TournamentFacts, rulebook: Rulebook) -> list[Probl
                     "table_size_not_homologable",
                     f"Table {i + 1} seats {size} players: a tournament with a table of "
                     f"{size} players is not homologable.",
+                    {"table": i + 1, "size": size},
                 )
             )
     return problems
@@ -137,18 +141,40 @@ def _refuse_malformed(facts: TournamentFacts) -> None:
     ):
         if not isinstance(getattr(facts, name), kind):
             problems.append(
-                Problem(name, "wrong_type", f"{getattr(facts, name)!r} is not a {kind.__name__}.")
+                Problem(
+                    name,
+                    "wrong_type",
+                    f"{getattr(facts, name)!r} is not a {kind.__name__}.",
+                    {"expected": kind.__name__, "got": repr(getattr(facts, name))},
+                )
             )
     for name in ("arbiter_is_official", "arbiter_plays", "single_venue", "simultaneous"):
         if not isinstance(getattr(facts, name), bool):
-            problems.append(Problem(name, "wrong_type", f"{name} must be true or false."))
+            problems.append(
+                Problem(
+                    name,
+                    "wrong_type",
+                    f"{name} must be true or false.",
+                    {"expected": "boolean", "got": repr(getattr(facts, name))},
+                )
+            )
     if not isinstance(facts.entries, int) or isinstance(facts.entries, bool) or facts.entries < 0:
         problems.append(
-            Problem("entries", "wrong_type", f"{facts.entries!r} is not a number of entries.")
+            Problem(
+                "entries",
+                "wrong_type",
+                f"{facts.entries!r} is not a number of entries.",
+                {"expected": "integer", "got": repr(facts.entries)},
+            )
         )
     if not facts.table_sizes:
         problems.append(
-            Problem("table_sizes", "no_tables", "A tournament needs at least one table.")
+            Problem(
+                "table_sizes",
+                "no_tables",
+                "A tournament needs at least one table.",
+                {"session": 1},
+            )
         )
     for i, size in enumerate(facts.table_sizes):
         if size not in PLAYABLE_TABLE_SIZES or isinstance(size, bool):
@@ -157,6 +183,7 @@ def _refuse_malformed(facts: TournamentFacts) -> None:
                     f"table_sizes[{i}]",
                     "impossible_table_size",
                     f"Table {i + 1} seats {size!r} players; tarot is played at 3, 4 or 5.",
+                    {"table": i + 1, "size": size},
                 )
             )
     if problems:

@@ -26,9 +26,7 @@ def document(licences: list[int], totals: list[int] = TOTALS) -> dict:
                 "number": rank + 1,
                 "place": place,
                 "total": totals[i],
-                "players": [
-                    {"licence_number": licences[i], "name": f"J{licences[i]}", "total": totals[i]}
-                ],
+                "players": [{"licence_number": licences[i], "total": totals[i]}],
             }
         )
     return {

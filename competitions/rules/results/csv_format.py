@@ -1,6 +1,7 @@
 """The CSV form of a results document (see ``docs/results-format.md``).
 
-One file, UTF-8 with or without a byte order mark, ``,`` or ``;`` between
+One file, UTF-8 with or without a byte order mark, or Windows-1252 (French Excel's
+« CSV (séparateur : point-virgule) », :mod:`core.text_files`), ``,`` or ``;`` between
 cells (whichever the header line uses), a header line naming the columns in
 any order. Each following line is one record, its kind in the ``record``
 column:
@@ -44,15 +45,18 @@ from competitions.rules.results.document import (
     MAX_SCORE,
     MAX_SESSIONS,
     EntryResult,
+    Gaps,
     PenaltyRecord,
     PlayerResult,
     PositionScore,
+    Reading,
     ResultsDocument,
     SessionResult,
     SourceMap,
     TieBreakData,
 )
 from core.problems import Problem, RuleViolation
+from core.text_files import Undecodable, WhyUndecodable, decode_text
 
 MAX_LINES = 200_000
 
@@ -148,9 +152,9 @@ class _Line:
     def at(self, column: str) -> str:
         return f"lines[{self.number}].{column}"
 
-    def report(self, column: str, code: str, message: str) -> None:
+    def report(self, column: str, code: str, message: str, **params: object) -> None:
         self.failed = True
-        self.problems.append(Problem(self.at(column), code, message))
+        self.problems.append(Problem(self.at(column), code, message, params))
 
     def text(self, column: str) -> str:
         cell = self.cells.get(column)
@@ -175,6 +179,7 @@ class _Line:
                 column,
                 "not_an_integer",
                 f"Line {self.number}: {column} must be a whole number, not {text!r}.",
+                value=text,
             )
             return None
         if value < minimum:
@@ -183,6 +188,8 @@ class _Line:
                 column,
                 code,
                 f"Line {self.number}: {column} must be at least {minimum}, not {value}.",
+                minimum=minimum,
+                value=value,
             )
             return None
         if value > maximum:
@@ -190,6 +197,8 @@ class _Line:
                 column,
                 "number_too_large",
                 f"Line {self.number}: {column} must be at most {maximum}, not {value}.",
+                maximum=maximum,
+                value=value,
             )
             return None
         return value
@@ -203,6 +212,7 @@ class _Line:
                 column,
                 "not_a_boolean",
                 f"Line {self.number}: {column} must be 1 (yes) or 0 / empty (no), not {text!r}.",
+                value=text,
             )
         return False
 
@@ -219,66 +229,123 @@ class _Line:
                 "text_too_long",
                 f"Line {self.number}: {column} may have at most {maximum} characters, "
                 f"not {len(text)}.",
+                maximum=maximum,
+                length=len(text),
             )
         return text
 
 
 def parse_csv(data: bytes | str) -> ResultsDocument:
     """Read a results document in its CSV form; raise RuleViolation with every problem."""
-    text = _decode(data)
-    rows = _rows(text)
+    return read_csv(data).document_or_raise()
+
+
+def read_csv(data: bytes | str) -> Reading:
+    """Read a results CSV as far as it can be read: the document of every line that was
+    read, and the problems of the others (each reported once, in file order)."""
+    try:
+        text = _decode(data)
+        rows = _rows(text)
+    except RuleViolation as refused:
+        return Reading(None, refused.problems)
     problems: list[Problem] = []
     header = _header(rows[0] if rows else [], problems)
     if header is None:
-        raise RuleViolation(problems)
+        return Reading(None, tuple(problems))
 
     sessions: list[tuple[int, SessionResult]] = []
     entries: dict[int, _Entry] = {}
     positions: list[tuple[_Line, dict[str, int | str | None], PositionScore]] = []
     penalties: list[tuple[int, PenaltyRecord]] = []
     missing_columns: set[tuple[RecordType, str]] = set()
+    gaps = _GapsFound()
 
     for index, row in enumerate(rows[1:], start=2):
         if not "".join(row).strip():
             continue  # spreadsheets leave empty lines (or lines of bare delimiters) at the end
         cells = _cells(index, row, header, problems)
         if cells is None:
+            gaps.unknown_line(None)
             continue
         line = _Line(index, cells, problems)
         record = _record_type(line)
         if record is None:
+            gaps.unknown_line(line.text("entry"))
             continue
         _check_columns(line, record, header, missing_columns)
         if record is RecordType.SESSION:
             session = _session(line)
             if session is not None:
                 if len(sessions) == MAX_SESSIONS:
-                    line.report("record", "too_many_items", f"At most {MAX_SESSIONS} sessions.")
+                    line.report(
+                        "record",
+                        "too_many_items",
+                        f"At most {MAX_SESSIONS} sessions.",
+                        limit=MAX_SESSIONS,
+                    )
                 else:
                     sessions.append((index, session))
+            if line.failed:
+                gaps.sessions = True
         elif record is RecordType.PLAYER:
-            _player(line, entries)
+            _player(line, entries, gaps)
         elif record is RecordType.POSITION:
             found = _position(line)
             if found is not None:
                 positions.append((line, *found))
+            else:
+                gaps.positions = True
         else:
             penalty = _penalty(line)
             if penalty is not None:
                 if len(penalties) == MAX_PENALTIES:
-                    line.report("record", "too_many_items", f"At most {MAX_PENALTIES} penalties.")
+                    line.report(
+                        "record",
+                        "too_many_items",
+                        f"At most {MAX_PENALTIES} penalties.",
+                        limit=MAX_PENALTIES,
+                    )
                 else:
                     penalties.append((index, penalty))
+            if line.failed:
+                gaps.penalties = True
 
-    for line, who, score in positions:
-        _attach(line, who, score, entries)
-    if problems:
-        raise RuleViolation(sorted(problems, key=_line_number))
-    return _document(sessions, entries, penalties)
+    _attach_all(positions, entries, gaps, problems)
+    document = _document(sessions, entries, penalties, gaps.frozen())
+    return Reading(document, tuple(sorted(problems, key=_line_number)))
+
+
+@dataclass(slots=True)
+class _GapsFound:
+    """What could not be read, as the lines are read (see :class:`Gaps`)."""
+
+    sessions: bool = False
+    entries: set[int] = field(default_factory=set)
+    unnumbered_entry: bool = False
+    positions: bool = False
+    penalties: bool = False
+
+    def unknown_line(self, entry: str | None) -> None:
+        """A line of unknown kind could not be read: a session, a score or a penalty may
+        be missing, or a player of the entry it names (if it names one)."""
+        self.sessions = self.positions = self.penalties = True
+        if entry and _INTEGER.match(entry):
+            self.entries.add(int(entry))
+
+    def frozen(self) -> Gaps:
+        return Gaps(
+            sessions=self.sessions,
+            entries=frozenset(self.entries),
+            unnumbered_entry=self.unnumbered_entry,
+            positions=self.positions,
+            penalties=self.penalties,
+        )
 
 
 def _line_number(problem: Problem) -> int:
     """The line a problem is on (``lines[12].score`` → 12), to list problems in file order."""
+    if not problem.field.startswith("lines["):
+        return 0
     return int(problem.field[len("lines[") : problem.field.index("]")])
 
 
@@ -291,34 +358,60 @@ def _decode(data: bytes | str) -> str:
         text = ""
     else:
         raise RuleViolation.single(
-            "lines", "wrong_type", f"A CSV file is bytes, not {type(data).__name__}."
+            "lines",
+            "wrong_type",
+            f"A CSV file is bytes, not {type(data).__name__}.",
+            {"kind": type(data).__name__},
         )
     if size > MAX_DOCUMENT_BYTES:
         raise RuleViolation.single(
             "lines",
             "document_too_large",
             f"A results file may be at most {MAX_DOCUMENT_BYTES} bytes, got {size}.",
+            {"limit_mib": MAX_DOCUMENT_BYTES // (1024 * 1024), "size": size},
         )
     if isinstance(data, bytes | bytearray):
-        raw = bytes(data)
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            line = raw.count(b"\n", 0, error.start) + 1
-            raise RuleViolation.single(
-                f"lines[{line}]",
-                "not_utf8",
-                f"Line {line} is not UTF-8 text (byte 0x{raw[error.start]:02x} cannot be "
-                f"decoded). Save the file as 'CSV UTF-8'.",
-            ) from None
+        decoded = decode_text(bytes(data))
+        if isinstance(decoded, Undecodable):
+            raise RuleViolation(_undecodable(decoded))
+        text = decoded.text
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise RuleViolation.single(
             f"lines[{line}]",
-            "malformed_csv",
+            "null_character",
             f"Line {line} contains a NUL character: this is not a text file.",
         )
     return text
+
+
+_UNDECODABLE: dict[WhyUndecodable, tuple[str, str]] = {
+    WhyUndecodable.WORKBOOK: (
+        "csv_is_workbook",
+        "This is a spreadsheet workbook (.xlsx, .xls, .ods), not a CSV file.",
+    ),
+    WhyUndecodable.UTF16: ("csv_is_utf16", "The file is UTF-16 text ('Unicode text'), not CSV."),
+    WhyUndecodable.BINARY: ("csv_not_text", "The file contains NUL bytes: it is not a text file."),
+    WhyUndecodable.MIXED: (
+        "csv_mixed_encodings",
+        "The file mixes encodings: UTF-8 accented letters and bytes that are not UTF-8.",
+    ),
+    WhyUndecodable.UNKNOWN: (
+        "csv_unknown_encoding",
+        "The file has a byte that is neither UTF-8 nor Windows-1252.",
+    ),
+}
+
+
+def _undecodable(refusal: Undecodable) -> Problem:
+    code, message = _UNDECODABLE[refusal.why]
+    where = "lines" if refusal.line is None else f"lines[{refusal.line}]"
+    return Problem(
+        where,
+        code,
+        f"{message} Save it as 'CSV UTF-8' or 'CSV (semicolon delimited)'.",
+        {} if refusal.byte is None else {"byte": f"0x{refusal.byte:02x}"},
+    )
 
 
 def _rows(text: str) -> list[list[str]]:
@@ -334,6 +427,7 @@ def _rows(text: str) -> list[list[str]]:
                     f"lines[{len(rows)}]",
                     "too_many_lines",
                     f"A results file may have at most {MAX_LINES} lines.",
+                    {"limit": MAX_LINES},
                 )
     except csv.Error as error:
         line = len(rows) + 1
@@ -365,11 +459,17 @@ def _header(row: list[str], problems: list[Problem]) -> list[str] | None:
                     "unknown_column",
                     f"'{name}' is not a column of the results format; the columns are: "
                     f"{', '.join(COLUMNS)}.",
+                    {"column": name, "columns": ", ".join(COLUMNS)},
                 )
             )
         elif name in seen:
             problems.append(
-                Problem(f"lines[1].{name}", "duplicate_column", f"The column '{name}' is twice.")
+                Problem(
+                    f"lines[1].{name}",
+                    "duplicate_column",
+                    f"The column '{name}' is twice.",
+                    {"column": name},
+                )
             )
         seen.add(name)
     if "record" not in seen:
@@ -378,6 +478,7 @@ def _header(row: list[str], problems: list[Problem]) -> list[str] | None:
                 "lines[1].record",
                 "missing_column",
                 "The column 'record' (session, player, position or penalty) is required.",
+                {"column": "record"},
             )
         )
     return None if problems else names
@@ -394,12 +495,13 @@ def _cells(
     else:
         extra = unnamed = []
     if extra or unnamed:
+        values = ", ".join(repr(cell) for cell in (*unnamed, *extra))
         problems.append(
             Problem(
                 f"lines[{index}]",
                 "cell_without_column",
-                f"Line {index} has values in cells that the header names no column for "
-                f"({', '.join(repr(cell) for cell in (*unnamed, *extra))}).",
+                f"Line {index} has values in cells that the header names no column for ({values}).",
+                {"values": ", ".join(f"« {cell.strip()} »" for cell in (*unnamed, *extra))},
             )
         )
         return None
@@ -416,6 +518,8 @@ def _record_type(line: _Line) -> RecordType | None:
             "unknown_record_type" if text else "missing_value",
             f"Line {line.number}: the record must be one of "
             f"{', '.join(r.value for r in RecordType)}, not {text!r}.",
+            value=text,
+            records=", ".join(r.value for r in RecordType),
         )
         return None
 
@@ -436,6 +540,7 @@ def _check_columns(
                     "missing_column",
                     f"The file has {record} lines (the first on line {line.number}), which need "
                     f"the column '{column}'.",
+                    {"column": column, "record": record.value, "first_line": line.number},
                 )
             )
     allowed = _ALLOWED[record]
@@ -446,6 +551,8 @@ def _check_columns(
                 "column_not_for_record",
                 f"Line {line.number}: a {record} line has no {column}; leave that cell empty "
                 f"(a {record} line uses {', '.join(c for c in COLUMNS if c in allowed)}).",
+                record=record.value,
+                columns=", ".join(c for c in COLUMNS if c in allowed),
             )
 
 
@@ -459,7 +566,7 @@ def _session(line: _Line) -> SessionResult | None:
     return SessionResult(number=number, tables=tables, tables_of_three=three or 0, deals=deals)
 
 
-def _player(line: _Line, entries: dict[int, _Entry]) -> None:
+def _player(line: _Line, entries: dict[int, _Entry], gaps: _GapsFound) -> None:
     number = line.integer("entry", minimum=1, maximum=MAX_LICENCE_NUMBER)
     place = line.integer("place", minimum=1, maximum=MAX_ENTRIES)
     total = line.integer("entry_total", minimum=-MAX_SCORE, maximum=MAX_SCORE)
@@ -476,14 +583,24 @@ def _player(line: _Line, entries: dict[int, _Entry]) -> None:
     player_total = line.integer(
         "player_total", minimum=-MAX_SCORE, maximum=MAX_SCORE, required=False
     )
-    if line.failed or number is None or place is None or total is None:
+    if number is None:
+        gaps.unnumbered_entry = True
+        return
+    if line.failed or place is None or total is None:
+        gaps.entries.add(number)
         return
     player = _Player(line.number, licence, name, player_total)
     columns = {column: line.text(column) for column in ENTRY_COLUMNS}
     entry = entries.get(number)
     if entry is None:
         if len(entries) == MAX_ENTRIES:
-            line.report("entry", "too_many_items", f"At most {MAX_ENTRIES} entries are accepted.")
+            line.report(
+                "entry",
+                "too_many_items",
+                f"At most {MAX_ENTRIES} entries are accepted.",
+                limit=MAX_ENTRIES,
+            )
+            gaps.entries.add(number)
             return
         entries[number] = _Entry(
             line.number, number, columns, place, total, abandoned, tiebreak, [player]
@@ -498,14 +615,21 @@ def _player(line: _Line, entries: dict[int, _Entry]) -> None:
             f"Line {line.number} gives entry {number} {column} {columns[column]!r}, but line "
             f"{entry.line} gave {entry.columns[column]!r}; every player line of an entry repeats "
             f"the same entry columns.",
+            entry=number,
+            value=columns[column],
+            first_line=entry.line,
+            first_value=entry.columns[column],
         )
     if len(entry.players) == MAX_PLAYERS_PER_ENTRY:
         line.report(
             "entry",
             "too_many_items",
             f"At most {MAX_PLAYERS_PER_ENTRY} players are accepted in one entry.",
+            limit=MAX_PLAYERS_PER_ENTRY,
         )
-    elif not line.failed:
+    if line.failed:
+        gaps.entries.add(number)
+    else:
         entry.players.append(player)
 
 
@@ -544,56 +668,105 @@ def _position(line: _Line) -> tuple[dict[str, int | str | None], PositionScore] 
     return who, PositionScore(session=session, position=position, table=table, score=score)
 
 
+def _attach_all(
+    positions: list[tuple[_Line, dict[str, int | str | None], PositionScore]],
+    entries: dict[int, _Entry],
+    gaps: _GapsFound,
+    problems: list[Problem],
+) -> None:
+    """Give each position line to its player. The lines that name the same missing player
+    are one mistake, reported once on the first of them (listing the others); a position
+    line of an entry whose player line could not be read is no mistake of its own."""
+    unmatched: dict[tuple[str, str, object], list[_Line]] = {}
+    for line, who, score in positions:
+        entry_number = who["entry"]
+        entry = entries.get(entry_number)  # type: ignore[arg-type]
+        # A player line of the entry could not be read: reported there, not here.
+        explained = entry_number in gaps.entries or gaps.unnumbered_entry
+        if entry is None:
+            gaps.positions = True
+            if not explained:
+                key = ("entry", "position_entry_not_found", entry_number)
+                unmatched.setdefault(key, []).append(line)
+            continue
+        missing = _attach(line, who, score, entry)
+        if missing is not None:
+            gaps.positions = True
+            if not explained:
+                unmatched.setdefault(missing, []).append(line)
+    for (column, code, named), lines in unmatched.items():
+        first = lines[0]
+        others = [other.number for other in lines[1:]]
+        entry_number = first_entry = None
+        if code == "position_entry_not_found":
+            first_entry = named
+            message = f"Line {first.number}: no player line has entry {named}."
+        else:
+            entry_number = named[0]  # type: ignore[index]
+            message = (
+                f"Line {first.number}: entry {entry_number} has no single player with "
+                f"{named[1]}."  # type: ignore[index]
+            )
+        if others:
+            message += f" Also lines {', '.join(map(str, others))}."
+        params: dict[str, object] = {
+            "entry": first_entry if first_entry is not None else entry_number,
+            "lines": ", ".join(str(number) for number in (first.number, *others)),
+        }
+        if code == "position_player_not_found":
+            params["who"] = named[2]  # type: ignore[index]
+        problems.append(Problem(first.at(column), code, message, params))
+
+
 def _attach(
     line: _Line,
     who: dict[str, int | str | None],
     score: PositionScore,
-    entries: dict[int, _Entry],
-) -> None:
-    entry = entries.get(who["entry"])  # type: ignore[arg-type]
-    if entry is None:
-        line.report(
-            "entry",
-            "position_entry_not_found",
-            f"Line {line.number}: no player line has entry {who['entry']}.",
-        )
-        return
+    entry: _Entry,
+) -> tuple[str, str, object] | None:
+    """Give the position line to its player; the key of the mistake when it names none."""
     if who["licence_number"] is not None:
         found = [p for p in entry.players if p.licence_number == who["licence_number"]]
-        column, named = "licence_number", f"licence number {who['licence_number']}"
+        column = "licence_number"
+        named: object = (
+            entry.number,
+            f"licence number {who['licence_number']}",
+            who["licence_number"],
+        )
     elif who["name"]:
         wanted = str(who["name"]).casefold()
         found = [
             p for p in entry.players if p.licence_number is None and p.name.casefold() == wanted
         ]
-        column, named = "name", f"the name {who['name']!r}"
+        column = "name"
+        named = (entry.number, f"the name {who['name']!r}", who["name"])
     elif len(entry.players) == 1:
         found = entry.players
-        column, named = "entry", "its only player"
+        column, named = "entry", (entry.number, "its only player", "")
     else:
         line.report(
             "licence_number",
             "position_player_ambiguous",
             f"Line {line.number}: entry {entry.number} has {len(entry.players)} players; give "
             f"the licence number (or, for a player without one, the name) of the player.",
+            entry=entry.number,
+            players=len(entry.players),
         )
-        return
+        return None
     if len(found) != 1:
-        line.report(
-            column,
-            "position_player_not_found",
-            f"Line {line.number}: entry {entry.number} has no single player with {named}.",
-        )
-        return
+        line.failed = True
+        return (column, "position_player_not_found", named)
     player = found[0]
     if len(player.positions) == MAX_POSITIONS_PER_PLAYER:
         line.report(
             "record",
             "too_many_items",
             f"At most {MAX_POSITIONS_PER_PLAYER} position scores per player are accepted.",
+            limit=MAX_POSITIONS_PER_PLAYER,
         )
-        return
+        return None
     player.positions.append((line.number, score))
+    return None
 
 
 def _penalty(line: _Line) -> PenaltyRecord | None:
@@ -615,6 +788,8 @@ def _penalty(line: _Line) -> PenaltyRecord | None:
                 "unknown_penalty_kind",
                 f"Line {line.number}: {kind_text!r} is not a kind of penalty; the kinds are: "
                 f"{', '.join(k.value for k in PenaltyKind)}.",
+                value=kind_text,
+                kinds=", ".join(k.value for k in PenaltyKind),
             )
     reason = line.string("reason", maximum=MAX_REASON_LENGTH, required=True)
     if line.failed or licence is None or points is None or kind is None:
@@ -626,6 +801,7 @@ def _document(
     sessions: list[tuple[int, SessionResult]],
     entries: dict[int, _Entry],
     penalties: list[tuple[int, PenaltyRecord]],
+    gaps: Gaps,
 ) -> ResultsDocument:
     lines: dict[str, str] = {"sessions": "lines", "entries": "lines", "penalties": "lines"}
     for i, (line, _) in enumerate(sessions):
@@ -664,6 +840,7 @@ def _document(
         entries=tuple(results),
         penalties=tuple(penalty for _, penalty in penalties),
         source=SourceMap(parts=lines),
+        gaps=gaps,
     )
 
 

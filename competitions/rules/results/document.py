@@ -22,6 +22,7 @@ from types import MappingProxyType
 
 from competitions.rules.engine.penalties import PenaltyKind
 from competitions.rules.engine.scoring import Contract
+from core.problems import Problem, RuleViolation
 
 FORMAT_VERSION = 1
 """The only version of the interchange format this code reads."""
@@ -145,9 +146,17 @@ class SourceMap:
 
     parts: Mapping[str, str]
     columns: bool = True
+    renumbered: bool = False
+    """JSON read with its unreadable items left out: ``parts`` maps each kept item
+    (``entries[3]``) to its index as sent (``entries[4]``); the rest of a path is kept."""
 
     def locate(self, path: str) -> str:
         """Where ``path`` is in what was submitted; unchanged when no part of it was mapped."""
+        if self.renumbered:
+            item = _ITEM.match(path)
+            if item is None:
+                return path
+            return self.parts.get(item.group(1), item.group(1)) + item.group(2)
         for pattern, columns in _PARTS:
             match = pattern.match(path)
             if match is None:
@@ -163,6 +172,7 @@ class SourceMap:
         return self.parts.get(path, path)  # a whole list: "sessions", "entries", "penalties"
 
 
+_ITEM = re.compile(r"^((?:sessions|entries|penalties)\[\d+\])(.*)$")
 _CONTRACT_COLUMNS = {f"tiebreak.contracts_made.{c.value}": c.value for c in CONTRACTS}
 _PARTS: tuple[tuple[re.Pattern[str], Mapping[str, str]], ...] = (
     (
@@ -213,6 +223,41 @@ _PARTS: tuple[tuple[re.Pattern[str], Mapping[str, str]], ...] = (
 
 
 @dataclass(frozen=True, slots=True)
+class Gaps:
+    """The parts of a submission its reader could not read (each reported where it is).
+
+    The document holds what was read; :func:`~competitions.rules.results.validation.validate`
+    checks it all, but skips the checks a missing part would make fail, so that one
+    mistake is reported once (a score line that cannot be read is not also a table that
+    does not balance)."""
+
+    sessions: bool = False
+    """A session could not be read."""
+    entries: frozenset[int] = frozenset()
+    """Entries (by number) with a player that could not be read."""
+    unnumbered_entry: bool = False
+    """A player (or an entry) could not be read, nor could its entry's number."""
+    positions: bool = False
+    """A position score could not be read or given to its player."""
+    penalties: bool = False
+    """A penalty could not be read."""
+
+    @property
+    def entries_incomplete(self) -> bool:
+        return bool(self.entries) or self.unnumbered_entry
+
+    def entry_incomplete(self, number: int) -> bool:
+        return number in self.entries or self.unnumbered_entry
+
+    @property
+    def any(self) -> bool:
+        return self.sessions or self.entries_incomplete or self.positions or self.penalties
+
+
+COMPLETE = Gaps()
+
+
+@dataclass(frozen=True, slots=True)
 class ResultsDocument:
     """The results of one tournament, in the order they were given.
 
@@ -225,7 +270,24 @@ class ResultsDocument:
     entries: tuple[EntryResult, ...]
     penalties: tuple[PenaltyRecord, ...] = ()
     source: SourceMap | None = field(default=None, compare=False, repr=False)
+    gaps: Gaps = field(default=COMPLETE, compare=False, repr=False)
+    """What its reader could not read (nothing, for a document read without problems)."""
 
     def locate(self, path: str) -> str:
         """Where ``path`` is in what was submitted (itself for JSON, a CSV cell for CSV)."""
         return path if self.source is None else self.source.locate(path)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A submission read as far as it could be: the document of every part that was read
+    (``None`` when nothing could be, e.g. not a CSV file) and the problems of the rest."""
+
+    document: ResultsDocument | None
+    problems: tuple[Problem, ...] = ()
+
+    def document_or_raise(self) -> ResultsDocument:
+        """The document, when it was read without any problem; else RuleViolation."""
+        if self.problems or self.document is None:
+            raise RuleViolation(self.problems)
+        return self.document

@@ -31,11 +31,14 @@ from competitions.rules.results.document import (
     MAX_SCORE,
     MAX_SESSIONS,
     EntryResult,
+    Gaps,
     PenaltyRecord,
     PlayerResult,
     PositionScore,
+    Reading,
     ResultsDocument,
     SessionResult,
+    SourceMap,
     TieBreakData,
 )
 from core import json_body
@@ -55,6 +58,25 @@ def _join(where: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{where}[{key}]"
     return f"{where}.{key}" if where else key
+
+
+def json_type(value: object) -> str:
+    """The JSON name of a value's type (for a message in any language)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
 
 
 def _kind_of(value: object) -> str:
@@ -82,8 +104,8 @@ class JsonReader:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
 
-    def report(self, where: str, code: str, message: str) -> None:
-        self.problems.append(Problem(where, code, message))
+    def report(self, where: str, code: str, message: str, **params: object) -> None:
+        self.problems.append(Problem(where, code, message, params))
 
     def object(
         self,
@@ -100,19 +122,28 @@ class JsonReader:
                 where or "document",
                 "wrong_type",
                 f"Expected {what} here, got {_kind_of(value)}.",
+                expected="object",
+                got=json_type(value),
             )
             return None
         required = tuple(required)
         known = set(required) | set(optional)
         for key in required:
             if key not in value:
-                self.report(_join(where, key), "missing_field", f"The field '{key}' is required.")
+                self.report(
+                    _join(where, key),
+                    "missing_field",
+                    f"The field '{key}' is required.",
+                    field=key,
+                )
         for key in value:
             if key not in known:
                 self.report(
                     _join(where, str(key)),
                     "unknown_field",
                     f"'{key}' is not a field here; the fields are: {', '.join(sorted(known))}.",
+                    field=str(key),
+                    fields=", ".join(sorted(known)),
                 )
         return value
 
@@ -123,13 +154,20 @@ class JsonReader:
         if value is MISSING or (optional and value is None):
             return []
         if not isinstance(value, list):
-            self.report(where, "wrong_type", f"Expected an array of {what}, got {_kind_of(value)}.")
+            self.report(
+                where,
+                "wrong_type",
+                f"Expected an array of {what}, got {_kind_of(value)}.",
+                expected="array",
+                got=json_type(value),
+            )
             return []
         if len(value) > limit:
             self.report(
                 where,
                 "too_many_items",
                 f"At most {limit} {what} are accepted in one document, got {len(value)}.",
+                limit=limit,
             )
             return []
         return value
@@ -151,15 +189,30 @@ class JsonReader:
                 shown = f"{value!r} (write it without a decimal point)"
             else:
                 shown = _kind_of(value)
-            self.report(where, "not_an_integer", f"Expected a whole number, got {shown}.")
+            self.report(
+                where,
+                "not_an_integer",
+                f"Expected a whole number, got {shown}.",
+                value=repr(value) if isinstance(value, float | str) else json_type(value),
+            )
             return None
         if value < minimum:
             code = "negative_number" if minimum == 0 else "number_too_small"
-            self.report(where, code, f"Expected a number of at least {minimum}, got {value}.")
+            self.report(
+                where,
+                code,
+                f"Expected a number of at least {minimum}, got {value}.",
+                minimum=minimum,
+                value=value,
+            )
             return None
         if value > maximum:
             self.report(
-                where, "number_too_large", f"Expected a number of at most {maximum}, got {value}."
+                where,
+                "number_too_large",
+                f"Expected a number of at most {maximum}, got {value}.",
+                maximum=maximum,
+                value=value,
             )
             return None
         return value
@@ -173,7 +226,13 @@ class JsonReader:
                 self.report(where, "missing_field", "A non-empty text is required here.")
             return None if required else ""
         if not isinstance(value, str):
-            self.report(where, "wrong_type", f"Expected a string, got {_kind_of(value)}.")
+            self.report(
+                where,
+                "wrong_type",
+                f"Expected a string, got {_kind_of(value)}.",
+                expected="string",
+                got=json_type(value),
+            )
             return None
         text = unicodedata.normalize("NFC", value.strip())
         if len(text) > maximum:
@@ -181,6 +240,8 @@ class JsonReader:
                 where,
                 "text_too_long",
                 f"At most {maximum} characters are accepted, got {len(text)}.",
+                maximum=maximum,
+                length=len(text),
             )
             return None
         if required and not text:
@@ -192,7 +253,13 @@ class JsonReader:
         if value is MISSING or value is None:
             return default
         if not isinstance(value, bool):
-            self.report(where, "wrong_type", f"Expected true or false, got {_kind_of(value)}.")
+            self.report(
+                where,
+                "wrong_type",
+                f"Expected true or false, got {_kind_of(value)}.",
+                expected="boolean",
+                got=json_type(value),
+            )
             return None
         return value
 
@@ -217,6 +284,7 @@ def decode_json(data: bytes | str | dict[str, Any], *, what: str) -> dict[str, A
                 "document",
                 "document_too_large",
                 f"A {what} may be at most {MAX_DOCUMENT_BYTES} bytes, got {len(data)}.",
+                {"limit_mib": MAX_DOCUMENT_BYTES // (1024 * 1024), "size": len(data)},
             )
         try:
             text = bytes(data).decode("utf-8-sig")
@@ -226,6 +294,7 @@ def decode_json(data: bytes | str | dict[str, Any], *, what: str) -> dict[str, A
                 "not_utf8",
                 f"The {what} is not UTF-8 text: byte {error.start} "
                 f"(0x{data[error.start]:02x}) cannot be decoded. Save it as UTF-8.",
+                {"byte": f"0x{data[error.start]:02x}"},
             ) from None
     elif isinstance(data, str):
         text = data.removeprefix("\ufeff")
@@ -234,12 +303,14 @@ def decode_json(data: bytes | str | dict[str, Any], *, what: str) -> dict[str, A
                 "document",
                 "document_too_large",
                 f"A {what} may be at most {MAX_DOCUMENT_BYTES} characters, got {len(text)}.",
+                {"limit_mib": MAX_DOCUMENT_BYTES // (1024 * 1024), "size": len(text)},
             )
     else:
         raise RuleViolation.single(
             "document",
             "wrong_type",
             f"A {what} is JSON text or a decoded JSON object, not {type(data).__name__}.",
+            {"expected": "object", "got": type(data).__name__},
         )
     decoded = json_body.loads(text, what=what)  # depth, duplicate keys, NUL refused
     if not isinstance(decoded, dict):
@@ -247,18 +318,27 @@ def decode_json(data: bytes | str | dict[str, Any], *, what: str) -> dict[str, A
             "document",
             "wrong_type",
             f"A {what} is a JSON object, not {_kind_of(decoded)}.",
+            {"expected": "object", "got": json_type(decoded)},
         )
     return decoded
 
 
 def parse_json(data: bytes | str | dict[str, Any]) -> ResultsDocument:
     """Read a results document in its JSON form; raise RuleViolation with every problem."""
-    root = decode_json(data, what="results document")
+    return read_json(data).document_or_raise()
+
+
+def read_json(data: bytes | str | dict[str, Any]) -> Reading:
+    """Read a results document as far as it can be read: the sessions, entries and
+    penalties that could be (the others left out, their problems reported, the document
+    locating what is left as it was sent)."""
+    try:
+        root = decode_json(data, what="results document")
+    except RuleViolation as refused:
+        return Reading(None, refused.problems)
     reader = JsonReader()
     document = _read_document(reader, root)
-    if reader.problems or document is None:
-        raise RuleViolation(reader.problems)
-    return document
+    return Reading(document, tuple(reader.problems))
 
 
 def _read_document(reader: JsonReader, root: dict[str, Any]) -> ResultsDocument | None:
@@ -284,23 +364,69 @@ def _read_document(reader: JsonReader, root: dict[str, Any]) -> ResultsDocument 
             "format_version",
             "unsupported_format_version",
             f"Only format_version {FORMAT_VERSION} is supported, got {version!r}.",
+            version=repr(version),
+            supported=FORMAT_VERSION,
         )
-    sessions = reader.items(
-        reader.array(obj.get("sessions", MISSING), "sessions", limit=MAX_SESSIONS, what="sessions"),
-        "sessions",
-        lambda value, where: read_session(reader, value, where),
+    before = len(reader.problems)
+    raw_sessions = reader.array(
+        obj.get("sessions", MISSING), "sessions", limit=MAX_SESSIONS, what="sessions"
     )
-    entries = reader.items(
-        reader.array(obj.get("entries", MISSING), "entries", limit=MAX_ENTRIES, what="entries"),
-        "entries",
-        lambda value, where: _read_entry(reader, value, where),
+    sessions_gap = len(reader.problems) > before or "sessions" not in obj
+    sessions = _readable(
+        raw_sessions, "sessions", lambda value, where: read_session(reader, value, where)
     )
-    penalties = read_penalties(reader, obj.get("penalties", MISSING))
-    if sessions is None or entries is None or penalties is None or reader.problems:
-        return None
+    before = len(reader.problems)
+    raw_entries = reader.array(
+        obj.get("entries", MISSING), "entries", limit=MAX_ENTRIES, what="entries"
+    )
+    entries_gap = len(reader.problems) > before or "entries" not in obj
+    entries = _readable(
+        raw_entries, "entries", lambda value, where: _read_entry(reader, value, where)
+    )
+    before = len(reader.problems)
+    raw_penalties = reader.array(
+        obj.get("penalties", MISSING), "penalties", limit=MAX_PENALTIES, what="penalties",
+        optional=True,
+    )  # fmt: skip
+    penalties_gap = len(reader.problems) > before
+    penalties = _readable(
+        raw_penalties, "penalties", lambda value, where: _read_penalty(reader, value, where)
+    )
+    unread_entries = [raw_entries[i] for i in range(len(raw_entries)) if i not in entries]
+    numbers = [
+        entry["number"]
+        for entry in unread_entries
+        if isinstance(entry, dict) and type(entry.get("number")) is int
+    ]
+    gaps = Gaps(
+        sessions=sessions_gap or len(sessions) < len(raw_sessions),
+        entries=frozenset(numbers),
+        unnumbered_entry=entries_gap or len(numbers) < len(unread_entries),
+        penalties=penalties_gap or len(penalties) < len(raw_penalties),
+    )
+    parts = {
+        f"{name}[{k}]": f"{name}[{i}]"
+        for name, read in (("sessions", sessions), ("entries", entries), ("penalties", penalties))
+        for k, i in enumerate(read)
+    }
     return ResultsDocument(
-        format_version=FORMAT_VERSION, sessions=sessions, entries=entries, penalties=penalties
+        format_version=FORMAT_VERSION,
+        sessions=tuple(sessions.values()),
+        entries=tuple(entries.values()),
+        penalties=tuple(penalties.values()),
+        source=SourceMap(parts=parts, renumbered=True) if gaps.any else None,
+        gaps=gaps,
     )
+
+
+def _readable(values: list[Any], where: str, read: Callable[[Any, str], T | None]) -> dict[int, T]:
+    """The items that could be read, by their index as sent."""
+    found = {}
+    for i, value in enumerate(values):
+        item = read(value, _join(where, i))
+        if item is not None:
+            found[i] = item
+    return found
 
 
 def read_session(reader: JsonReader, value: object, where: str) -> SessionResult | None:
@@ -489,6 +615,8 @@ def _read_tiebreak(reader: JsonReader, value: object, where: str) -> TieBreakDat
             f"{where}.contracts_made",
             "wrong_type",
             f"Expected an object counting contracts made, got {_kind_of(contracts)}.",
+            expected="object",
+            got=json_type(contracts),
         )
     else:
         names = {contract.value: contract for contract in CONTRACTS}
@@ -499,6 +627,8 @@ def _read_tiebreak(reader: JsonReader, value: object, where: str) -> TieBreakDat
                     at,
                     "unknown_contract",
                     f"'{key}' is not a contract; the contracts are {', '.join(names)}.",
+                    value=str(key),
+                    contracts=", ".join(names),
                 )
                 continue
             number = reader.integer(count, at, minimum=0, maximum=MAX_COUNT)
@@ -558,5 +688,7 @@ def penalty_kind(reader: JsonReader, value: object, where: str) -> PenaltyKind |
         "unknown_penalty_kind",
         f"{value!r} is not a kind of penalty; the kinds are: "
         f"{', '.join(kind.value for kind in PenaltyKind)}.",
+        value=str(value),
+        kinds=", ".join(kind.value for kind in PenaltyKind),
     )
     return None

@@ -63,6 +63,7 @@ from competitions.rules.results.json_format import (
     MISSING,
     JsonReader,
     decode_json,
+    json_type,
     read_penalties,
 )
 from core.problems import Problem, RuleViolation
@@ -134,6 +135,7 @@ def parse_score_sheets(
             "format",
             "unknown_format",
             f"{format!r} is not a tournament format; one of: {', '.join(f.value for f in Format)}.",
+            {"value": str(format), "formats": ", ".join(f.value for f in Format)},
         ) from None
     root = decode_json(data, what="score sheets document")
     reader = JsonReader()
@@ -152,6 +154,8 @@ def parse_score_sheets(
             "format_version",
             "unsupported_format_version",
             f"Only format_version {FORMAT_VERSION} is supported, got {version!r}.",
+            version=repr(version),
+            supported=FORMAT_VERSION,
         )
     teams = _read_entries(reader, obj.get("entries", MISSING), fmt)
     sheets = reader.array(
@@ -174,7 +178,12 @@ def parse_score_sheets(
     else:
         _check_everyone_played(reader, teams, players)
     if teams and len(teams) > MAX_ENTRIES:
-        reader.report("entries", "too_many_items", f"At most {MAX_ENTRIES} entries are accepted.")
+        reader.report(
+            "entries",
+            "too_many_items",
+            f"At most {MAX_ENTRIES} entries are accepted.",
+            limit=MAX_ENTRIES,
+        )
     if reader.problems:
         raise RuleViolation(reader.problems)
     return _document(teams, players, totals, penalties, ranking)
@@ -188,6 +197,7 @@ def _read_entries(reader: JsonReader, value: object, fmt: Format) -> list[_Team]
                 "missing_field",
                 f"A {fmt.value} tournament's score sheets need its entries (which players "
                 f"make each team).",
+                field="entries",
             )
         return None
     items = reader.array(value, "entries", limit=MAX_ENTRIES, what="entries")
@@ -249,6 +259,7 @@ def _read_entries(reader: JsonReader, value: object, fmt: Format) -> list[_Team]
                     f"{team.where}.players[{j}]",
                     "duplicate_player",
                     f"Player {key!r} is already in {seen[key]}; a player is in one entry.",
+                    player=key,
                 )
             seen[key] = f"entries[{i}]"
     return teams
@@ -296,7 +307,9 @@ def _total_sheets(
             totals = total_sheet(sheet, rules)
         except RuleViolation as refused:
             for problem in refused.problems:
-                reader.report(f"{where}.{problem.field}", problem.code, problem.message)
+                reader.report(
+                    f"{where}.{problem.field}", problem.code, problem.message, **problem.params
+                )
             continue
         round_ = (session, totals.position)
         if totals.table in rounds[round_]:
@@ -305,6 +318,9 @@ def _total_sheets(
                 "duplicate_score_sheet",
                 f"Session {session}, position {totals.position}, table {totals.table} already "
                 f"has a sheet ({rounds[round_][totals.table][2]}).",
+                session=session,
+                position=totals.position,
+                table=totals.table,
             )
             continue
         rounds[round_][totals.table] = (len(seat_players), len(lines), where)
@@ -317,6 +333,9 @@ def _total_sheets(
                     "player_at_two_tables",
                     f"Player {key!r} is also seated at {earlier} in session {session}, "
                     f"position {totals.position}; a player sits at one table per position.",
+                    who=key,
+                    session=session,
+                    position=totals.position,
                 )
                 continue
             seated_at[(key, *round_)] = where
@@ -327,6 +346,7 @@ def _total_sheets(
                         at,
                         "player_not_in_entries",
                         f"Player {key!r} is seated here but is in none of the entries.",
+                        player=key,
                     )
                     continue
                 player = players[key] = _Seated(key, key if isinstance(key, str) else "")
@@ -372,6 +392,8 @@ def _read_seats(
             where,
             "wrong_type",
             "Expected an object naming the player at each seat (N, S, E, W).",
+            expected="object",
+            got=json_type(value),
         )
         return None
     seats: dict[Orientation, PlayerKey] = {}
@@ -382,7 +404,10 @@ def _read_seats(
             orientation = Orientation(seat)
         except ValueError:
             reader.report(
-                at, "unknown_seat", f"{seat!r} is not a seat; the seats are N, S, E, W (and 5)."
+                at,
+                "unknown_seat",
+                f"{seat!r} is not a seat; the seats are N, S, E, W (and 5).",
+                seat=str(seat),
             )
             failed = True
             continue
@@ -391,10 +416,14 @@ def _read_seats(
                 at,
                 "wrong_type",
                 "A seat holds a licence number, or the name of a player without one.",
+                expected="integer, string",
+                got=json_type(player),
             )
             failed = True
         elif isinstance(player, int) and not 1 <= player <= MAX_LICENCE_NUMBER:
-            reader.report(at, "number_out_of_range", f"{player} is not a licence number.")
+            reader.report(
+                at, "number_out_of_range", f"{player} is not a licence number.", value=player
+            )
             failed = True
         elif isinstance(player, str) and not player.strip():
             reader.report(at, "blank_text", "A seat names its player.")
@@ -418,7 +447,13 @@ def _read_lines(
             continue
         marks = obj.get("marks")
         if marks is not None and not isinstance(marks, dict):
-            reader.report(f"{at}.marks", "wrong_type", "Expected the marks by seat (N, S, E, W).")
+            reader.report(
+                f"{at}.marks",
+                "wrong_type",
+                "Expected the marks by seat (N, S, E, W).",
+                expected="object",
+                got=json_type(marks),
+            )
             failed = True
             continue
         facts = None
@@ -432,6 +467,7 @@ def _read_lines(
                 f"{at}.contract",
                 "missing_field",
                 "A deal given by its facts names the contract (null if everyone passed).",
+                field="contract",
             )
             failed = True
             continue
@@ -443,7 +479,13 @@ def _read_facts(reader: JsonReader, obj: dict[str, Any], where: str, size: int) 
     poignees = []
     raw = obj.get("poignees") or []
     if not isinstance(raw, list):
-        reader.report(f"{where}.poignees", "wrong_type", "Expected an array of poignées.")
+        reader.report(
+            f"{where}.poignees",
+            "wrong_type",
+            "Expected an array of poignées.",
+            expected="array",
+            got=json_type(raw),
+        )
         return None
     for i, item in enumerate(raw):
         found = reader.object(
@@ -478,6 +520,8 @@ def _check_everyone_played(
                     f"{team.where}.players[{j}]",
                     "player_without_score_sheet",
                     f"Player {key!r} of entry {team.number} is seated on no score sheet.",
+                    player=key,
+                    entry=team.number,
                 )
 
 
@@ -564,7 +608,7 @@ def _document(
         ranked = rank(engine_entries, ranking)
     except RuleViolation as refused:
         raise RuleViolation(
-            Problem(re.sub(r"\.members\[", ".players[", p.field), p.code, p.message)
+            Problem(re.sub(r"\.members\[", ".players[", p.field), p.code, p.message, p.params)
             for p in refused.problems
         ) from None
     places = {int(placing.entry_id): placing.place for placing in ranked.placings}

@@ -16,8 +16,9 @@ sessions: tables summed, beneficiaries counted on the first session).
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -32,12 +33,14 @@ from competitions.rules.engine.penalties import (
 from competitions.rules.results.canonical import results_sha256
 from competitions.rules.results.document import (
     CONTRACTS,
+    MAX_ENTRIES,
     EntryResult,
     PlayerResult,
     PositionScore,
     ResultsDocument,
     SessionResult,
 )
+from competitions.rules.results.names import same_name
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
 from rankings.rules.rulebook import Rulebook
@@ -58,6 +61,15 @@ _FORMAT_NAMES = {Format.INDIVIDUAL: "individual", Format.DUO: "duo", Format.TEAM
 
 
 @dataclass(frozen=True, slots=True)
+class NameConfirmation:
+    """A licence number under a name the registry spells differently, confirmed."""
+
+    licence_number: int
+    name_in_file: str
+    registry_name: str
+
+
+@dataclass(frozen=True, slots=True)
 class ValidatedResults:
     """A document that passed every check, with what storing and allocating need."""
 
@@ -74,6 +86,9 @@ class ValidatedResults:
     """Entry number → place."""
     licensed: frozenset[int] = frozenset()
     """Licence numbers licensed for the season: the players who may receive points."""
+    confirmations: tuple[NameConfirmation, ...] = ()
+    """The licence numbers whose name differs from the registry's, confirmed by the
+    submitter as the right person (to be recorded with the results)."""
 
     @property
     def sha256(self) -> str:
@@ -114,8 +129,15 @@ class _Check:
         fmt: Format,
         licences: Mapping[int, LicenceStatus | str],
         schedule: PenaltySchedule,
+        registry_names: Mapping[int, str] | None,
+        confirmed: frozenset[int],
     ) -> None:
         self.document = document
+        self.gaps = document.gaps
+        self.registry_names = registry_names
+        self.confirmed = confirmed
+        self.confirmations: list[NameConfirmation] = []
+        self.unbalanced: set[tuple[int, int]] = set()  # players (entry, player) at such tables
         self.format = fmt
         self.licences = licences
         self.schedule = schedule
@@ -126,11 +148,11 @@ class _Check:
         self.player_at: dict[int, str] = {}  # licence number → path of the player
         self.entry_best: dict[int, int] = {}  # entry index → best position score, from positions
 
-    def error(self, where: str, code: str, message: str) -> None:
-        self.errors.append(Problem(self.document.locate(where), code, message))
+    def error(self, where: str, code: str, message: str, **params: object) -> None:
+        self.errors.append(Problem(self.document.locate(where), code, message, params))
 
-    def warn(self, where: str, code: str, message: str) -> None:
-        self.warnings.append(Problem(self.document.locate(where), code, message))
+    def warn(self, where: str, code: str, message: str, **params: object) -> None:
+        self.warnings.append(Problem(self.document.locate(where), code, message, params))
 
     def shown(self, where: str) -> str:
         """A path for a message: a CSV line for a CSV document."""
@@ -145,6 +167,9 @@ def validate(
     planned_sessions: int | None = None,
     minimum_entries: int | None = None,
     penalty_schedule: PenaltySchedule = CURRENT_SCHEDULE,
+    registry_names: Mapping[int, str] | None = None,
+    confirmed: frozenset[int] = frozenset(),
+    more_problems: Sequence[Problem] = (),
 ) -> ValidatedResults:
     """Check ``document`` whole; raise RuleViolation with every error, else return it validated.
 
@@ -154,8 +179,17 @@ def validate(
     sessions played. ``minimum_entries`` is the minimum participation for
     homologation (ch. 5), from the season's rulebook in force; when omitted, the
     current regulation's (:meth:`Rulebook.default`: 11 players, 6 duos, 5 teams
-    of 4). Unknown or unlicensed players
-    and penalty amounts outside ``penalty_schedule`` are warnings, not errors.
+    of 4). A licence number the registry does not know is an error (a player without
+    licence number is written without one); a known player without a licence for the
+    season and penalty amounts outside ``penalty_schedule`` are warnings.
+
+    ``registry_names`` (licence number → the registry's name), when given, is compared
+    with each player's name (:func:`~competitions.rules.results.names.same_name`): a
+    different name is an error unless the number is in ``confirmed`` (the submitter said
+    it is the right person), when it is returned in ``confirmations``.
+    ``more_problems`` (the reader's, found before) are reported with the errors found
+    here, in one refusal; the document then holds only what was read (its ``gaps``)
+    and the checks that a missing part would fail are skipped.
     """
     try:
         fmt = Format(format)
@@ -164,8 +198,9 @@ def validate(
             "format",
             "unknown_format",
             f"{format!r} is not a tournament format; one of: {', '.join(f.value for f in Format)}.",
+            {"value": str(format), "formats": ", ".join(f.value for f in Format)},
         ) from None
-    check = _Check(document, fmt, licences, penalty_schedule)
+    check = _Check(document, fmt, licences, penalty_schedule, registry_names, confirmed)
     _check_sessions(check, planned_sessions)
     _check_players(check)
     _check_penalties(check)
@@ -177,8 +212,8 @@ def validate(
     if minimum_entries is None:
         minimum_entries = Rulebook.default().formats.of(fmt).minimum_entries
     _check_participation(check, minimum_entries)
-    if check.errors:
-        raise RuleViolation(check.errors)
+    if more_problems or check.errors:
+        raise RuleViolation((*more_problems, *check.errors))
     return ValidatedResults(
         document=document,
         format=fmt,
@@ -190,6 +225,7 @@ def validate(
         licensed=frozenset(
             n for n in check.player_at if _status(licences, n) is LicenceStatus.LICENSED
         ),
+        confirmations=tuple(check.confirmations),
     )
 
 
@@ -207,6 +243,17 @@ def _who(player: PlayerResult) -> str:
     return f"{player.licence_number} ({player.name})" if player.name else str(player.licence_number)
 
 
+def _named(player: PlayerResult) -> str:
+    """A player for a message in any language: name (licence number), or either."""
+    if player.licence_number is None:
+        return player.name
+    return f"{player.name} ({player.licence_number})" if player.name else str(player.licence_number)
+
+
+def _scores(seats: list[_Seat]) -> str:
+    return ", ".join(f"{_named(seat.player)} {seat.score:+d}" for seat in seats)
+
+
 # ---------------------------------------------------------------------------
 # Sessions
 # ---------------------------------------------------------------------------
@@ -215,7 +262,8 @@ def _who(player: PlayerResult) -> str:
 def _check_sessions(check: _Check, planned_sessions: int | None) -> None:
     sessions = check.document.sessions
     if not sessions:
-        check.error("sessions", "no_sessions", "The results must declare at least one session.")
+        if not check.gaps.sessions:
+            check.error("sessions", "no_sessions", "The results must declare at least one session.")
         return
     count = len(sessions)
     for i, session in enumerate(sessions):
@@ -227,21 +275,25 @@ def _check_sessions(check: _Check, planned_sessions: int | None) -> None:
                 "duplicate_session_number",
                 f"Session {session.number} is declared twice (also at "
                 f"{check.shown(f'sessions[{other}]')}).",
+                session=session.number,
             )
             continue
         check.sessions[session.number] = (i, session)
-        if not 1 <= session.number <= count:
+        if not 1 <= session.number <= count and not check.gaps.sessions:
             check.error(
                 f"{at}.number",
                 "session_numbers_not_consecutive",
                 f"{count} sessions are declared, so they are numbered 1 to {count} without "
                 f"gaps; {session.number} is not.",
+                count=count,
+                session=session.number,
             )
         if session.tables < 1:
             check.error(
                 f"{at}.tables",
                 "no_tables",
                 f"Session {session.number} must have at least one table, not {session.tables}.",
+                session=session.number,
             )
         if session.deals < 1:
             check.error(
@@ -249,12 +301,14 @@ def _check_sessions(check: _Check, planned_sessions: int | None) -> None:
                 "no_deals",
                 f"Session {session.number} must have at least one deal played, "
                 f"not {session.deals}.",
+                session=session.number,
             )
         if session.tables_of_three < 0:
             check.error(
                 f"{at}.tables_of_three",
                 "negative_number",
                 f"Session {session.number} cannot have {session.tables_of_three} tables of 3.",
+                value=session.tables_of_three,
             )
         elif session.tables_of_three > max(session.tables, 0):
             check.error(
@@ -262,6 +316,9 @@ def _check_sessions(check: _Check, planned_sessions: int | None) -> None:
                 "tables_of_three_exceed_tables",
                 f"Session {session.number} has {session.tables} tables, so it cannot have "
                 f"{session.tables_of_three} tables of 3 players.",
+                session=session.number,
+                tables=session.tables,
+                tables_of_three=session.tables_of_three,
             )
     first = check.sessions.get(1)
     if first is not None:
@@ -273,6 +330,9 @@ def _check_sessions(check: _Check, planned_sessions: int | None) -> None:
                     f"Session {number} has {session.tables} tables but session 1 had "
                     f"{first[1].tables}; the players of a later session are players of the "
                     f"first, so it cannot have more tables.",
+                    session=number,
+                    tables=session.tables,
+                    first_tables=first[1].tables,
                 )
     if planned_sessions is not None and count != planned_sessions:
         check.error(
@@ -280,13 +340,15 @@ def _check_sessions(check: _Check, planned_sessions: int | None) -> None:
             "sessions_differ_from_declaration",
             f"The tournament was declared with {planned_sessions} session(s) but the results "
             f"have {count}; correct the results or the declaration.",
+            planned=planned_sessions,
+            count=count,
         )
 
 
 def _check_first_session(check: _Check) -> None:
     found = check.sessions.get(1)
     entries = check.document.entries
-    if found is None or not entries:
+    if found is None or not entries or check.gaps.entries_incomplete:
         return
     i, session = found
     players = sum(len(e.players) for e in entries)
@@ -303,7 +365,15 @@ def _check_first_session(check: _Check) -> None:
         )
     if players > 4 * session.tables:
         message += " Tables of 5 players are not homologable (chapter 1, 'Le jeu à 5 joueurs')."
-    check.error(f"sessions[{i}].tables", "first_session_players_mismatch", message)
+    check.error(
+        f"sessions[{i}].tables",
+        "first_session_players_mismatch",
+        message,
+        tables=session.tables,
+        tables_of_three=session.tables_of_three,
+        seats=session.players,
+        players=players,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -322,15 +392,19 @@ def _check_players(check: _Check) -> None:
                 "duplicate_entry_number",
                 f"Entry number {entry.number} is already used at "
                 f"{check.shown(f'entries[{numbers[entry.number]}]')}.",
+                entry=entry.number,
             )
         else:
             numbers[entry.number] = i
-        if len(entry.players) != team:
+        if len(entry.players) != team and not check.gaps.entry_incomplete(entry.number):
             check.error(
                 f"{at}.players",
                 "wrong_team_size",
                 f"Entry {entry.number} has {len(entry.players)} player(s); an entry of a "
                 f"{_FORMAT_NAMES[check.format]} tournament has {team}.",
+                entry=entry.number,
+                players=len(entry.players),
+                team=team,
             )
         for j, player in enumerate(entry.players):
             _check_player(check, entry, player, f"{at}.players[{j}]")
@@ -344,6 +418,7 @@ def _check_player(check: _Check, entry: EntryResult, player: PlayerResult, where
                 f"{where}.name",
                 "unidentified_player",
                 f"A player of entry {entry.number} has neither licence number nor name.",
+                entry=entry.number,
             )
         else:
             check.warn(
@@ -351,6 +426,8 @@ def _check_player(check: _Check, entry: EntryResult, player: PlayerResult, where
                 "no_licence_number",
                 f"Player '{player.name}' of entry {entry.number} has no licence number: "
                 f"ranked, but will get no points.",
+                entry=entry.number,
+                name=player.name,
             )
         return
     if number in check.player_at:
@@ -359,41 +436,71 @@ def _check_player(check: _Check, entry: EntryResult, player: PlayerResult, where
             "duplicate_licence_number",
             f"Licence number {number} is entered twice (also at "
             f"{check.shown(check.player_at[number])}); a player takes part once.",
+            licence_number=number,
         )
         return
     check.player_at[number] = where
     status = _status(check.licences, number)
     if status is LicenceStatus.UNKNOWN:
-        check.warn(
+        check.error(
             f"{where}.licence_number",
             "unknown_licence_number",
-            f"Licence number {_who(player)} is not in the registry: the player is ranked "
-            f"but will get no points.",
+            f"Licence number {_who(player)} is not in the registry: correct it, or leave it "
+            f"empty for a player without a licence (ranked, no points).",
+            licence_number=number,
+            name=player.name or "?",
         )
-    elif status is LicenceStatus.NOT_LICENSED_THIS_SEASON:
+        return
+    _check_name(check, player, number, where)
+    if status is LicenceStatus.NOT_LICENSED_THIS_SEASON:
         check.warn(
             f"{where}.licence_number",
             "not_licensed_this_season",
             f"Player {_who(player)} has no licence for the tournament's season: ranked, but "
             f"will get no points.",
+            licence_number=number,
+            name=player.name or "?",
         )
+
+
+def _check_name(check: _Check, player: PlayerResult, number: int, where: str) -> None:
+    """The name next to a licence number is the registry's (folded), or confirmed."""
+    if check.registry_names is None or not player.name.strip():
+        return
+    registered = check.registry_names.get(number)
+    if registered is None or same_name(player.name, registered):
+        return
+    if number in check.confirmed:
+        check.confirmations.append(NameConfirmation(number, player.name, registered))
+        return
+    check.error(
+        f"{where}.licence_number",
+        "licence_name_mismatch",
+        f"Licence number {number} is {registered}'s in the registry, not {player.name}'s: "
+        f"correct the number, or confirm that it is this person.",
+        licence_number=number,
+        name=player.name,
+        registry_name=registered,
+    )
 
 
 def _check_penalties(check: _Check) -> None:
     for k, penalty in enumerate(check.document.penalties):
         at = f"penalties[{k}]"
-        if penalty.licence_number not in check.player_at:
+        if penalty.licence_number not in check.player_at and not check.gaps.entries_incomplete:
             check.error(
                 f"{at}.licence_number",
                 "penalty_player_not_in_results",
                 f"The penalty hits licence number {penalty.licence_number}, who is not a player "
                 f"of these results.",
+                licence_number=penalty.licence_number,
             )
         if penalty.points < 0:
             check.error(
                 f"{at}.points",
                 "negative_number",
                 f"A penalty takes points off a total, so it cannot be {penalty.points}.",
+                value=penalty.points,
             )
             continue
         check.penalty_points[penalty.licence_number] += penalty.points
@@ -405,6 +512,8 @@ def _check_penalties(check: _Check) -> None:
                 "unknown_penalty_kind",
                 f"{penalty.kind!r} is not a kind of penalty; the kinds are: "
                 f"{', '.join(k.value for k in PenaltyKind)}.",
+                value=str(penalty.kind),
+                kinds=", ".join(k.value for k in PenaltyKind),
             )
             continue
         record = Penalty(str(penalty.licence_number), kind, penalty.points, penalty.reason or "-")
@@ -414,6 +523,8 @@ def _check_penalties(check: _Check) -> None:
                     f"{at}.points",
                     "penalty_amount_not_in_schedule",
                     f"{problem.message} The amount is kept as recorded by the arbiter.",
+                    points=penalty.points,
+                    kind=str(kind),
                 )
 
 
@@ -425,6 +536,7 @@ def _check_penalties(check: _Check) -> None:
 @dataclass(slots=True)
 class _Seat:
     entry: int
+    index: int  # of the player in the entry
     player: PlayerResult
     where: str  # path of the position score
     score: int
@@ -441,12 +553,13 @@ def _check_positions(check: _Check) -> None:
         for j, player in enumerate(entry.players):
             at = f"entries[{i}].players[{j}]"
             if not player.positions:
-                if not entry.abandoned:
+                if not entry.abandoned and not check.gaps.positions:
                     check.error(
                         f"{at}.positions",
                         "missing_position_scores",
                         f"Player {_who(player)} has no position scores while other players "
                         f"have; give them for every player or for none.",
+                        who=_named(player),
                     )
                 continue
             seated: dict[tuple[int, int], int] = {}
@@ -463,6 +576,11 @@ def _check_positions(check: _Check) -> None:
                             f"Player {_who(player)} is at table {seated[round_]} and at table "
                             f"{score.table} in session {score.session}, position "
                             f"{score.position}; a player sits at one table per position.",
+                            who=_named(player),
+                            table=seated[round_],
+                            other_table=score.table,
+                            session=score.session,
+                            position=score.position,
                         )
                     else:
                         check.error(
@@ -470,35 +588,53 @@ def _check_positions(check: _Check) -> None:
                             "duplicate_position_score",
                             f"Player {_who(player)} has two scores for session {score.session}, "
                             f"position {score.position}, table {score.table}.",
+                            who=_named(player),
+                            session=score.session,
+                            position=score.position,
+                            table=score.table,
                         )
                     continue
                 seated[round_] = score.table
                 tables[(score.session, score.position, score.table)].append(
-                    _Seat(i, player, where, score.score)
+                    _Seat(i, j, player, where, score.score)
                 )
                 played[round_].add((i, j))
                 entry_rounds[i][round_] += score.score
     for i, rounds in entry_rounds.items():
         check.entry_best[i] = max(rounds.values())
+    gaps = check.gaps
+    if gaps.positions or gaps.entries_incomplete:
+        return  # a table or a position misses a score that could not be read
     _check_tables(check, tables)
     _check_rounds_played(check, played)
-    _check_session_players(check, played)
-    _check_tables_of_three(check, tables)
+    if not gaps.sessions:
+        _check_session_players(check, played)
+        _check_tables_of_three(check, tables)
 
 
 def _position_fits(check: _Check, score: PositionScore, where: str) -> bool:
     fits = True
     for name in ("position", "table"):
         if getattr(score, name) < 1:
-            check.error(f"{where}.{name}", "number_too_small", f"A {name} number is 1 or more.")
+            check.error(
+                f"{where}.{name}",
+                "number_too_small",
+                f"A {name} number is 1 or more.",
+                minimum=1,
+                value=getattr(score, name),
+            )
             fits = False
     found = check.sessions.get(score.session)
     if found is None:
+        if check.gaps.sessions:
+            return False  # its session's line could not be read
         check.error(
             f"{where}.session",
             "position_session_not_declared",
             f"Session {score.session} is not among the sessions declared "
             f"({', '.join(str(n) for n in sorted(check.sessions)) or 'none'}).",
+            session=score.session,
+            sessions=", ".join(str(n) for n in sorted(check.sessions)) or "–",
         )
         return False
     session = found[1]
@@ -508,6 +644,9 @@ def _position_fits(check: _Check, score: PositionScore, where: str) -> bool:
             "table_out_of_range",
             f"Session {score.session} has {session.tables} table(s), so there is no "
             f"table {score.table}.",
+            session=score.session,
+            tables=session.tables,
+            table=score.table,
         )
         fits = False
     return fits
@@ -525,6 +664,10 @@ def _check_tables(check: _Check, tables: dict[tuple[int, int, int], list[_Seat]]
                 "table_of_five_not_homologable",
                 f"{place} seats 5 players ({names}); tournaments with tables of 5 are not "
                 f"homologable (chapter 1, 'Le jeu à 5 joueurs').",
+                session=session,
+                position=position,
+                table=table,
+                scores=_scores(seats),
             )
         elif len(seats) not in (3, 4):
             check.error(
@@ -532,15 +675,26 @@ def _check_tables(check: _Check, tables: dict[tuple[int, int, int], list[_Seat]]
                 "wrong_table_size",
                 f"{place} seats {len(seats)} player(s) ({names}); a table seats 4 players, "
                 f"or 3 when the number of players is not a multiple of 4.",
+                session=session,
+                position=position,
+                table=table,
+                players=len(seats),
+                scores=_scores(seats),
             )
         total = sum(seat.score for seat in seats)
         if total != 0:
+            check.unbalanced.update((seat.entry, seat.index) for seat in seats)
             check.error(
                 f"{first}.score",
                 "table_scores_do_not_sum_to_zero",
                 f"{place}: the scores ({names}) sum to {total:+d}, not 0; the scores of a "
                 f"table balance at each position (chapter 1, 'La marque'; chapter 2, "
                 f"'Etablissement des résultats').",
+                session=session,
+                position=position,
+                table=table,
+                scores=_scores(seats),
+                sum=f"{total:+d}",
             )
         if team > 1:
             entries = Counter(seat.entry for seat in seats)
@@ -553,6 +707,11 @@ def _check_tables(check: _Check, tables: dict[tuple[int, int, int], list[_Seat]]
                         f"{place} seats {count} players of entry {number}; the players of a "
                         f"team do not meet during the tournament (chapter 2, 'Tournoi en "
                         f"donnes libres par équipes').",
+                        session=session,
+                        position=position,
+                        table=table,
+                        count=count,
+                        entry=number,
                     )
 
 
@@ -577,6 +736,9 @@ def _check_rounds_played(
                 "missing_position_score",
                 f"Player {_who(player)} has no score for {shown}, which other players played; "
                 f"only an entry that abandoned (article 27) may miss positions.",
+                who=_named(player),
+                missing=", ".join(f"{s}/{p}" for s, p in missing[:5])
+                + (f" (+{len(missing) - 5})" if len(missing) > 5 else ""),
             )
 
 
@@ -597,6 +759,11 @@ def _check_session_players(
                 f"Session {number} declares {session.tables} table(s), "
                 f"{session.tables_of_three} of them of 3 players, which seat {session.players} "
                 f"players, but {seated} players have position scores in it.",
+                session=number,
+                tables=session.tables,
+                tables_of_three=session.tables_of_three,
+                seats=session.players,
+                players=seated,
             )
 
 
@@ -621,6 +788,10 @@ def _check_tables_of_three(check: _Check, tables: dict[tuple[int, int, int], lis
                 "tables_of_three_mismatch",
                 f"Session {number} declares {session.tables_of_three} table(s) of 3 players but "
                 f"its first position, {position}, has {sizes[3]}.",
+                session=number,
+                tables_of_three=session.tables_of_three,
+                position=position,
+                found=sizes[3],
             )
 
 
@@ -630,8 +801,11 @@ def _check_tables_of_three(check: _Check, tables: dict[tuple[int, int, int], lis
 
 
 def _check_totals(check: _Check) -> None:
+    gaps = check.gaps
+    scores_missing = gaps.positions or gaps.penalties  # a derived total would be wrong
     for i, entry in enumerate(check.document.entries):
         known: list[int | None] = []
+        explained = gaps.entry_incomplete(entry.number)  # by a mistake reported elsewhere
         for j, player in enumerate(entry.players):
             penalties = (
                 check.penalty_points.get(player.licence_number, 0)
@@ -642,17 +816,26 @@ def _check_totals(check: _Check) -> None:
             if player.positions:
                 scored = sum(score.score for score in player.positions)
                 derived = scored - penalties
-                if total is not None and total != derived:
+                at_unbalanced_table = (i, j) in check.unbalanced
+                if total is None and (scores_missing or at_unbalanced_table):
+                    explained = True
+                # At a table that does not balance, the table's mistake, reported there.
+                if total not in (None, derived) and not (scores_missing or at_unbalanced_table):
                     check.error(
                         f"entries[{i}].players[{j}].total",
                         "player_total_mismatch",
                         f"Player {_who(player)}'s total is {total}, but the position scores "
                         f"sum to {scored} and the penalties to {penalties}: the total is "
                         f"{derived}.",
+                        who=_named(player),
+                        total=total,
+                        scored=scored,
+                        penalties=penalties,
+                        derived=derived,
                     )
                 total = derived if total is None else total
             known.append(total)
-        if known and None not in known:
+        if known and None not in known and not explained:
             summed = sum(known)  # type: ignore[arg-type]
             if summed != entry.total:
                 check.error(
@@ -660,8 +843,13 @@ def _check_totals(check: _Check) -> None:
                     "entry_total_mismatch",
                     f"Entry {entry.number}'s total is {entry.total}, but its players' totals "
                     f"(after penalties) sum to {summed}.",
+                    entry=entry.number,
+                    total=entry.total,
+                    summed=summed,
                 )
     entries = check.document.entries
+    if gaps.any:
+        return  # an entry or a penalty could not be read: the sum cannot balance
     if entries and not any(p.code == "entry_total_mismatch" for p in check.errors):
         totals = sum(entry.total for entry in entries)
         penalties = sum(points for points in check.penalty_points.values())
@@ -673,6 +861,9 @@ def _check_totals(check: _Check) -> None:
                 f"every table balances at every position, so the totals plus the penalties "
                 f"sum to 0, not {totals + penalties:+d} (chapter 2, 'Etablissement des "
                 f"résultats').",
+                totals=f"{totals:+d}",
+                penalties=penalties,
+                sum=f"{totals + penalties:+d}",
             )
 
 
@@ -690,12 +881,15 @@ def _check_tiebreaks(check: _Check) -> None:
                     "unknown_contract",
                     f"'{key}' is not a contract; the contracts are "
                     f"{', '.join(c.value for c in CONTRACTS)}.",
+                    value=str(key),
+                    contracts=", ".join(c.value for c in CONTRACTS),
                 )
             elif count < 0:
                 check.error(
                     f"{at}.contracts_made.{key}",
                     "negative_number",
                     f"A number of contracts made cannot be {count}.",
+                    value=count,
                 )
         made = sum(tiebreak.contracts_made.get(c, 0) for c in CONTRACTS)
         if deals and made > deals * len(entry.players):
@@ -704,15 +898,29 @@ def _check_tiebreaks(check: _Check) -> None:
                 "too_many_contracts_made",
                 f"Entry {entry.number}'s players made {made} contracts, more than the "
                 f"{deals * len(entry.players)} deals they played in all.",
+                entry=entry.number,
+                made=made,
+                deals=deals * len(entry.players),
             )
         best = tiebreak.best_position_score
         derived = check.entry_best.get(i)
-        if best is not None and derived is not None and best != derived:
+        unbalanced = any(
+            (i, j) in check.unbalanced for j in range(len(entry.players))
+        )  # its scores' mistake is the table's, reported there
+        if (
+            best is not None
+            and derived is not None
+            and best != derived
+            and not (unbalanced or check.gaps.positions)
+        ):
             check.error(
                 f"{at}.best_position_score",
                 "best_position_score_mismatch",
                 f"Entry {entry.number}'s best position score is given as {best}, but its "
                 f"position scores give {derived}.",
+                entry=entry.number,
+                best=best,
+                derived=derived,
             )
 
 
@@ -744,25 +952,47 @@ def _figures(check: _Check, i: int) -> _Figures | None:
     )
 
 
+def _entries_missing(check: _Check) -> int | None:
+    """How many entries could not be read at all (``None``: an unknown number of them)."""
+    gaps = check.gaps
+    if gaps.unnumbered_entry:
+        return None
+    read = {entry.number for entry in check.document.entries}
+    return sum(1 for number in gaps.entries if number not in read)
+
+
+def _entry_missing(check: _Check) -> bool:
+    """An entry could not be read at all: the places and the count cannot be checked."""
+    return _entries_missing(check) != 0
+
+
 def _check_places(check: _Check) -> None:
     entries = check.document.entries
     count = len(entries)
     by_place: dict[int, list[int]] = defaultdict(list)
+    missing = _entry_missing(check)
+    out_of_range: set[int] = set()
     for i, entry in enumerate(entries):
-        if not 1 <= entry.place <= count:
+        if not 1 <= entry.place <= count and not missing:
+            out_of_range.add(i)
             check.error(
                 f"entries[{i}].place",
                 "place_out_of_range",
                 f"Entry {entry.number} is placed {entry.place}, but places run from 1 to the "
                 f"{count} entries.",
+                entry=entry.number,
+                place=entry.place,
+                count=count,
             )
             continue
         by_place[entry.place].append(i)
+    if _wrong_places(check, out_of_range):
+        return  # each misplaced entry reported once; its neighbours' places follow from it
     ahead = 0
     previous: list[int] | None = None
     for place in sorted(by_place):
         group = by_place[place]
-        if place != ahead + 1:
+        if place != ahead + 1 and not missing:
             for i in group:
                 check.error(
                     f"entries[{i}].place",
@@ -770,63 +1000,57 @@ def _check_places(check: _Check) -> None:
                     f"Entry {entries[i].number} is placed {place}, but {ahead} entries are placed "
                     f"before it: in the standard competition convention ('1224', entries "
                     f"sharing a place take up as many places) it is placed {ahead + 1}.",
+                    entry=entries[i].number,
+                    place=place,
+                    ahead=ahead,
+                    expected=ahead + 1,
                 )
         ahead += len(group)
-        _check_shared_place(check, place, group)
         if previous is not None:
             _check_neighbours(check, previous, group)
         previous = group
 
 
-def _check_shared_place(check: _Check, place: int, group: list[int]) -> None:
+def _wrong_places(check: _Check, out_of_range: set[int]) -> bool:
+    """Report every entry placed where no reading of its total puts it: behind the
+    entries that rank strictly better, and at most behind the level ones (article 29
+    may order those); entries that could not be read may stand anywhere. Whether any
+    was reported."""
     entries = check.document.entries
-    best = min(group, key=lambda i: _rank_key(entries[i]))
-    for i in group:
-        if _rank_key(entries[i]) == _rank_key(entries[best]):
+    keys = sorted(_rank_key(entry) for entry in entries)
+    slack = _entries_missing(check)
+    found = False
+    for i, entry in enumerate(entries):
+        key = _rank_key(entry)
+        first, last = bisect_left(keys, key) + 1, bisect_right(keys, key)
+        latest = MAX_ENTRIES if slack is None else last + slack
+        if i in out_of_range or first <= entry.place <= latest:
             continue
-        entry, other = entries[i], entries[best]
-        if entry.abandoned != other.abandoned:
-            message = (
-                f"Entry {entry.number} abandoned and entry {other.number} did not, yet they "
-                f"share place {place}; an entry that abandons is ranked after all the others "
-                f"(article 27)."
-            )
-            code = "abandoned_entry_ranked_ahead"
-        else:
-            message = (
-                f"Entry {entry.number} (total {entry.total}) shares place {place} with entry "
-                f"{other.number} (total {other.total}); only equal totals share a place."
-            )
-            code = "shared_place_unequal_totals"
-        check.error(f"entries[{i}].place", code, message)
+        found = True
+        expected = str(first) if first == last else f"{first}–{last}"
+        check.error(
+            f"entries[{i}].place",
+            "wrong_place",
+            f"Entry {entry.number} (total {entry.total}"
+            f"{', abandoned' if entry.abandoned else ''}) is placed {entry.place}, but its "
+            f"total places it {expected} ('1224': 1 + the entries ranked strictly ahead; "
+            f"an entry that abandoned after all the others, article 27).",
+            entry=entry.number,
+            total=entry.total,
+            place=entry.place,
+            expected=expected,
+        )
+    return found
 
 
 def _check_neighbours(check: _Check, above: list[int], below: list[int]) -> None:
-    """Entries of two consecutive places: the upper must rank at least as well as the lower."""
+    """Level entries on two consecutive places: article 29 must separate them."""
     entries = check.document.entries
     worst_above = max(above, key=lambda i: _rank_key(entries[i]))
     best_below = min(below, key=lambda i: _rank_key(entries[i]))
     upper, lower = entries[worst_above], entries[best_below]
-    if _rank_key(upper) > _rank_key(lower):
-        if upper.abandoned and not lower.abandoned:
-            check.error(
-                f"entries[{best_below}].place",
-                "abandoned_entry_ranked_ahead",
-                f"Entry {lower.number} is placed {lower.place}, behind entry {upper.number} "
-                f"(placed {upper.place}), which abandoned; an entry that abandons is ranked "
-                f"after all the others whatever its total (article 27).",
-            )
-        else:
-            check.error(
-                f"entries[{best_below}].place",
-                "place_contradicts_total",
-                f"Entry {lower.number} (total {lower.total}) is placed {lower.place}, behind "
-                f"entry {upper.number} (total {upper.total}, placed {upper.place}); an entry "
-                f"with a higher total is never placed behind one with a lower total.",
-            )
-        return
-    if _rank_key(upper) < _rank_key(lower):
-        return
+    if _rank_key(upper) != _rank_key(lower):
+        return  # in total order (every entry is placed where its total allows)
     # Level entries split over two places: article 29 must separate them, in that order.
     key = _rank_key(upper)
     level_above = [i for i in above if _rank_key(entries[i]) == key]
@@ -843,6 +1067,12 @@ def _check_neighbours(check: _Check, above: list[int], below: list[int]) -> None
                 f"{upper.total}; level entries share a place unless article 29 separates them, "
                 f"which needs the tie-break data (best position score, contracts made) of "
                 f"entry {entries[i].number}.",
+                entry=entries[level_above[0]].number,
+                place=upper.place,
+                other=entries[level_below[0]].number,
+                other_place=lower.place,
+                total=upper.total,
+                missing=entries[i].number,
             )
         return
     weakest = min(level_above, key=lambda i: figures[i].key())  # type: ignore[union-attr]
@@ -863,15 +1093,22 @@ def _check_neighbours(check: _Check, above: list[int], below: list[int]) -> None
         f"{entries[strongest].number} (placed {entries[strongest].place}; {down}) are level "
         f"on {upper.total}, {verdict} (best position score, then contracts made, then garde "
         f"contre, then garde sans).",
+        entry=entries[weakest].number,
+        place=entries[weakest].place,
+        other=entries[strongest].number,
+        other_place=entries[strongest].place,
+        total=upper.total,
     )
 
 
 def _check_participation(check: _Check, minimum: int) -> None:
     count = len(check.document.entries)
-    if count < minimum:
+    if count < minimum and not _entry_missing(check):
         check.error(
             "entries",
             "below_minimum_participation",
             f"{count} entries took part; a {_FORMAT_NAMES[check.format]} tournament is "
             f"homologated from {minimum} (chapter 5, 'Conditions pour l'homologation').",
+            count=count,
+            minimum=minimum,
         )

@@ -32,7 +32,7 @@ def document(totals):
 def two_revisions(api, registry, declare_tournament) -> Tournament:
     """A tournament whose results were submitted twice: revisions 1 and 2."""
     for i in range(12):
-        player = Player.objects.create(licence_number=5001 + i, last_name=f"N{i}", first_name="P")
+        player = Player.objects.create(licence_number=5001 + i, last_name=f"J{i}", first_name="")
         Licence.objects.create(player=player, season=registry.season, club=registry.clubs[101])
     tournament = declare_tournament()
     url = f"/api/tournaments/{tournament.pk}/results/"

@@ -51,7 +51,7 @@ def players(registry):
     created = []
     for i in range(12):
         player = Player.objects.create(
-            licence_number=5001 + i, last_name=f"Nom{i}", first_name="Prénom"
+            licence_number=5001 + i, last_name="Joueur", first_name=str(i + 1)
         )
         if i < 11:
             Licence.objects.create(player=player, season=registry.season, club=registry.clubs[101])

@@ -57,7 +57,7 @@ def results(
                 "total": totals[i],
                 "abandoned": i in abandoned,
                 "players": [
-                    {"licence_number": n, "name": f"J{n}", "total": totals[i] if k == 0 else 0}
+                    {"licence_number": n, "total": totals[i] if k == 0 else 0}
                     for k, n in enumerate(entry)
                 ],
                 **({"tiebreak": tiebreaks[i]} if i in tiebreaks else {}),

@@ -43,7 +43,7 @@ def line(reference, totals, *, base=6001):
 @pytest.mark.django_db(transaction=True)
 def test_load_results_through_the_services(registry, tmp_path, capsys):
     for i in range(12):
-        player = Player.objects.create(licence_number=6001 + i, last_name=f"N{i}", first_name="P")
+        player = Player.objects.create(licence_number=6001 + i, last_name=f"J{i}", first_name="")
         Licence.objects.create(player=player, season=registry.season, club=registry.clubs[101])
     swapped = list(TOTALS)
     swapped[0], swapped[1] = swapped[1], swapped[0]

@@ -112,26 +112,47 @@ def test_compute_the_places_from_the_totals(client, page):
 
 
 @pytest.mark.django_db
-def test_sending_stores_the_same_revision_as_the_same_results_uploaded(
+def test_sending_previews_then_stores_the_same_revision_as_the_same_results_uploaded(
     client, page, tournament, twelve_results
 ):
     response = client.post(page, form_data(twelve_rows()))
     assert response.status_code == 200, response.content.decode()
-    assert "Résultats reçus (version 1)" in response.content.decode()
+    html = response.content.decode()
+    assert "Aperçu" in html  # the upload page's preview: places and points, nothing stored
+    assert len(response.context["preview"].entries) == 12
+    assert not ResultRevision.objects.exists()
+    sent = client.post(
+        f"/tournois/{tournament.pk}/resultats/",
+        {"action": "submit", "sha256": response.context["sha256"]},
+    )
+    assert sent.status_code == 200, sent.content.decode()
     revision = ResultRevision.objects.get(tournament=tournament)
     assert revision.source == "json"
     assert revision.sha256 == results_sha256(parse_json(twelve_results()))
     assert Tournament.objects.get(pk=tournament.pk).status == "results_submitted"
-    again = client.post(page, form_data(twelve_rows()))
-    assert "avaient déjà été reçus" in again.content.decode()
-    assert ResultRevision.objects.count() == 1
 
 
 @pytest.mark.django_db
-def test_the_submission_s_problems_are_shown_next_to_their_rows(client, page, settings):
-    # The results checks' French text is the "results" catalogue's (another branch): here
-    # the English fallback is allowed; what is checked is where each problem is shown.
-    settings.MESSAGES_STRICT = False
+def test_a_name_the_registry_spells_otherwise_goes_to_the_report_to_be_confirmed(
+    client, page, tournament
+):
+    rows = twelve_rows()
+    rows[0]["name_1"] = "Martin Paul"  # licence 5001 is Joueur1 Camille's
+    response = client.post(page, form_data(rows))
+    assert response.status_code == 400
+    problems = response.context["problems"]
+    assert [p.code for p in problems] == ["licence_name_mismatch"]
+    confirmed = client.post(
+        f"/tournois/{tournament.pk}/resultats/",
+        {"action": "recheck", "sha256": response.context["sha256"], "confirm": "5001"},
+    )
+    assert confirmed.status_code == 200
+    assert "preview" in confirmed.context
+    assert not ResultRevision.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_submission_s_problems_are_shown_next_to_their_rows(client, page):
     rows = twelve_rows()
     for i, row in enumerate(rows):
         row["place"] = i + 1
@@ -139,12 +160,12 @@ def test_the_submission_s_problems_are_shown_next_to_their_rows(client, page, se
     response = client.post(page, form_data(rows, tables=4))  # 16 seats for 12 players
     assert response.status_code == 400
     entries = response.context["entries"].forms
-    assert {p["code"] for p in entries[3].problems} >= {"place_contradicts_total"}
+    assert {p["code"] for p in entries[3].problems} >= {"wrong_place"}
     assert not entries[0].problems
     session = response.context["sessions"].forms[0]
     assert "first_session_players_mismatch" in {p["code"] for p in session.problems}
     html = response.content.decode()
-    assert 'data-code="place_contradicts_total"' in html
+    assert 'data-code="wrong_place"' in html
     assert "Les résultats n’ont pas été envoyés" in html
     assert not ResultRevision.objects.exists()
 

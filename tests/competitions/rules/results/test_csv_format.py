@@ -133,14 +133,30 @@ def test_cells_beyond_the_header_are_refused():
     assert refusal(lambda: parse_csv(data)) == [("lines[2]", "cell_without_column")]
 
 
-def test_a_file_that_is_not_utf8_says_which_line():
-    data = "record;name\nplayer;DURAND Jean\nplayer;MULLER Léa\n".encode("cp1252")
-    assert refusal(lambda: parse_csv(data)) == [("lines[3]", "not_utf8")]
-    assert "CSV UTF-8" in messages(lambda: parse_csv(data))[0]
+def test_a_file_saved_by_french_excel_is_read_as_windows_1252():
+    header = "record;entry;place;entry_total;licence_number;name"
+    text = f"{header}\r\nplayer;1;1;0;5;MULLER Léa\r\nplayer;2;1;0;6;DUPRÉ Œdipe\r\n"
+    document = parse_csv(text.encode("cp1252"))
+    assert [e.players[0].name for e in document.entries] == ["MULLER Léa", "DUPRÉ Œdipe"]
+    assert parse_csv(text.encode("cp1252")) == parse_csv(b"\xef\xbb\xbf" + text.encode())
 
 
-def test_binary_and_broken_quoting_are_refused():
-    assert refusal(lambda: parse_csv(b"record\x00,x\n")) == [("lines[1]", "malformed_csv")]
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        (b"PK\x03\x04 a workbook", "csv_is_workbook"),
+        ("record;name\n".encode("utf-16"), "csv_is_utf16"),
+        ("record;name\nplayer;Léa\n".encode() + b"player;\xe9\n", "csv_mixed_encodings"),
+        (b"record;name\nplayer;\x81\n", "csv_unknown_encoding"),
+        (b"record\x00,x\n", "csv_not_text"),
+    ],
+)
+def test_a_file_that_is_not_a_text_csv_says_why(data, code):
+    [(_, found)] = refusal(lambda: parse_csv(data))
+    assert found == code
+
+
+def test_broken_quoting_is_refused():
     assert refusal(lambda: parse_csv(b'record,name\nplayer,"DURAND\n')) == [
         ("lines[2]", "malformed_csv")
     ]
@@ -180,5 +196,6 @@ def test_problems_of_the_whole_file_point_at_its_lines():
     problems = refusal(lambda: validate(document, format="individual", licences={}))
     assert problems == [
         ("lines", "no_sessions"),
+        ("lines[2].licence_number", "unknown_licence_number"),
         ("lines", "below_minimum_participation"),
     ]

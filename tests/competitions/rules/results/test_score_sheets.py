@@ -80,7 +80,7 @@ def test_article_29_separates_level_entries_in_championship_mode():
         level_leaders(), format="individual", ranking=RankingMode.CHAMPIONSHIP
     )
     assert [e.place for e in document.entries] == [2, 3, 3, 3, 1, 3, 3, 3]
-    validate(document, format="individual", licences={}, minimum_entries=1)
+    validate(document, format="individual", licences=licensed(document), minimum_entries=1)
 
 
 def test_a_player_without_licence_number_is_seated_by_name():
@@ -203,7 +203,7 @@ def test_validation_problems_of_sheets_point_at_the_sheets():
         if item["session"] == 2:
             item["session"] = 3
     document = parse_score_sheets(sheets, format="individual")
-    problems = refusal(lambda: validate(document, format="individual", licences={}))
+    problems = refusal(lambda: validate(document, format="individual", licences=licensed(document)))
     assert problems == [("score_sheets[3]", "session_numbers_not_consecutive")]
 
 

@@ -113,22 +113,24 @@ def test_the_format_is_one_of_the_three():
 # ---------------------------------------------------------------------------
 
 
-def test_unknown_and_unlicensed_players_are_warned_not_refused(results):
+def test_unknown_licence_numbers_are_refused_and_unlicensed_players_warned(results):
     document = parse_json(results)
     licences = licensed(document)
     licences[100_003] = LicenceStatus.NOT_LICENSED_THIS_SEASON
     del licences[100_005]  # absent: unknown
     licences[100_006] = "unknown"  # the caller may pass the values as text
-    validated = validate(document, format="individual", licences=licences)
-    warnings = {(w.field, w.code) for w in validated.warnings}
-    assert warnings == {
-        ("entries[2].players[0].licence_number", "not_licensed_this_season"),
+    assert refusal(lambda: validate(document, format="individual", licences=licences)) == [
         ("entries[4].players[0].licence_number", "unknown_licence_number"),
         ("entries[5].players[0].licence_number", "unknown_licence_number"),
-    }
-    assert all("no points" in w.message for w in validated.warnings)
-    assert validated.licensed.isdisjoint({100_003, 100_005, 100_006})
-    assert len(validated.licensed) == 9
+    ]
+    licences[100_005] = licences[100_006] = LicenceStatus.LICENSED
+    validated = validate(document, format="individual", licences=licences)
+    assert [(w.field, w.code) for w in validated.warnings] == [
+        ("entries[2].players[0].licence_number", "not_licensed_this_season"),
+    ]
+    assert "no points" in validated.warnings[0].message
+    assert 100_003 not in validated.licensed
+    assert len(validated.licensed) == 11
 
 
 def test_a_player_without_licence_number_is_ranked_without_points(results):
@@ -373,13 +375,23 @@ def test_sessions_match_the_declaration_when_given(results):
 
 def test_places_follow_totals():
     document = ranking((300, 2), (100, 1), (-100, 3), (-300, 4))
-    assert codes(document, minimum_entries=1) == [("entries[0].place", "place_contradicts_total")]
+    assert codes(document, minimum_entries=1) == [  # both are misplaced: each said once
+        ("entries[0].place", "wrong_place"),
+        ("entries[1].place", "wrong_place"),
+    ]
+    moved = ranking((300, 1), (100, 3), (-100, 3), (-300, 4))
+    assert codes(moved, minimum_entries=1) == [("entries[1].place", "wrong_place")]
 
 
 def test_equal_totals_share_a_place_and_take_up_as_many_places():
     assert check(ranking((300, 1), (300, 1), (-200, 3), (-400, 4)), minimum_entries=1)
     document = ranking((300, 1), (300, 1), (-200, 2), (-400, 3))
     assert codes(document, minimum_entries=1) == [
+        ("entries[2].place", "wrong_place"),
+        ("entries[3].place", "wrong_place"),
+    ]
+    level = ranking((300, 1), (100, 2), (-200, 4), (-200, 4))  # level on 3rd: 3 and 3
+    assert codes(level, minimum_entries=1) == [
         ("entries[2].place", "place_sequence_broken"),
         ("entries[3].place", "place_sequence_broken"),
     ]
@@ -387,9 +399,7 @@ def test_equal_totals_share_a_place_and_take_up_as_many_places():
 
 def test_only_equal_totals_share_a_place():
     document = ranking((300, 1), (200, 1), (-100, 3), (-400, 4))
-    assert codes(document, minimum_entries=1) == [
-        ("entries[1].place", "shared_place_unequal_totals")
-    ]
+    assert codes(document, minimum_entries=1) == [("entries[1].place", "wrong_place")]
 
 
 def test_places_run_from_one_to_the_number_of_entries():
@@ -401,13 +411,14 @@ def test_an_abandoned_entry_is_ranked_after_everyone_whatever_its_total():
     assert check(ranking((300, 4, True), (200, 1), (-100, 2), (-400, 3)), minimum_entries=1)
     document = ranking((300, 1, True), (200, 2), (-100, 3), (-400, 4))
     assert codes(document, minimum_entries=1) == [
-        ("entries[1].place", "abandoned_entry_ranked_ahead")
+        ("entries[0].place", "wrong_place"),
+        ("entries[1].place", "wrong_place"),
+        ("entries[2].place", "wrong_place"),
+        ("entries[3].place", "wrong_place"),
     ]
-    shared = ranking((200, 1, True), (200, 1), (-100, 3), (-300, 4))
-    assert codes(shared, minimum_entries=1) == [
-        ("entries[0].place", "abandoned_entry_ranked_ahead"),  # shares the first place
-        ("entries[2].place", "abandoned_entry_ranked_ahead"),  # placed behind it
-    ]
+    shared = ranking((200, 1, True), (200, 1), (-100, 2), (-300, 3))
+    assert codes(shared, minimum_entries=1) == [("entries[0].place", "wrong_place")]
+    assert "abandoned" in messages(lambda: check(shared, minimum_entries=1))[0]
 
 
 def test_level_entries_may_be_split_only_with_tie_break_data():

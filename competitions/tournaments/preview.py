@@ -1,0 +1,128 @@
+"""What a submission would give, before it is sent: every entry's place and each
+licensed player's PCN and PP under the season's rulebook in force.
+
+A pure read: the same one-pass check as the submission
+(:func:`competitions.tournaments.submission.results_check`, a championship stage's
+checks too) and the same allocation as the homologation
+(:func:`competitions.tournaments.homologation.entry_awards`); nothing is stored,
+nothing is locked. The submission checks everything again when it is sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from competitions.championships import selectors as championship_selectors
+from competitions.championships.stage_results import stage_compliance
+from competitions.models import ChampionshipStage, Tournament
+from competitions.rules.results.canonical import results_sha256
+from competitions.rules.results.document import ResultsDocument
+from competitions.rules.results.validation import NameConfirmation
+from competitions.tournaments import access
+from competitions.tournaments.homologation import entry_awards
+from competitions.tournaments.submission import results_check
+from core.errors import PermissionDenied
+from core.problems import Problem
+from federation.access import scope_of
+from rankings.rulebooks import rulebook_in_force
+
+
+@dataclass(frozen=True)
+class PreviewPlayer:
+    licence_number: int | None
+    name: str
+    """As written in the results."""
+    registry_name: str
+    """The registry's name for the licence number ("" for a player without one)."""
+    licensed: bool
+    """Licensed for the tournament's season: receives the points."""
+    pcn: int
+    pp: int
+
+
+@dataclass(frozen=True)
+class PreviewEntry:
+    number: int
+    place: int
+    total: int
+    abandoned: bool
+    players: tuple[PreviewPlayer, ...]
+
+
+@dataclass(frozen=True)
+class Preview:
+    """The results as they would be stored and homologated today."""
+
+    entries: tuple[PreviewEntry, ...]
+    """By place, then entry number."""
+    warnings: tuple[Problem, ...]
+    confirmations: tuple[NameConfirmation, ...]
+    """The names the submitter confirmed, which the submission will record."""
+    rulebook_version: int
+    sha256: str
+
+
+def results_preview(
+    *,
+    tournament: Tournament,
+    document: ResultsDocument,
+    by,
+    confirmed_licences: Collection[int] = (),
+    reading_problems: Sequence[Problem] = (),
+) -> Preview:
+    """The preview of ``document`` for ``tournament``, by one of its managers; raise
+    RuleViolation with every problem, as the submission would."""
+    if not access.may_manage(scope_of(by), tournament):
+        raise PermissionDenied(
+            "Only the organiser's managers and the staff above them may submit results."
+        )
+    stage = ChampionshipStage.objects.filter(tournament=tournament).first()
+    stage_problems = (
+        []
+        if stage is None
+        else stage_compliance(stage, championship_selectors.results_of_document(document))
+    )
+    version, rulebook = rulebook_in_force(season=tournament.season)
+    checked = results_check(
+        tournament=tournament,
+        document=document,
+        rulebook=rulebook,
+        confirmed_licences=confirmed_licences,
+        reading_problems=(*reading_problems, *stage_problems),
+    )
+    validated, registered = checked.validated, checked.registered
+    awards = entry_awards(
+        tournament,
+        places=[(e.number, e.place) for e in document.entries],
+        tables=[s.tables for s in sorted(document.sessions, key=lambda s: s.number)],
+        tiebreak_given=any(e.tiebreak is not None for e in document.entries),
+        rulebook=rulebook,
+    )
+    entries = []
+    for entry in sorted(document.entries, key=lambda e: (e.place, e.number)):
+        award = awards[str(entry.number)]
+        players = []
+        for player in entry.players:
+            number = player.licence_number
+            licensed = number is not None and number in validated.licensed
+            players.append(
+                PreviewPlayer(
+                    licence_number=number,
+                    name=player.name,
+                    registry_name=registered.names.get(number, "") if number else "",
+                    licensed=licensed,
+                    pcn=award.pcn_per_player if licensed else 0,
+                    pp=award.pp_per_player if licensed else 0,
+                )
+            )
+        entries.append(
+            PreviewEntry(entry.number, entry.place, entry.total, entry.abandoned, tuple(players))
+        )
+    return Preview(
+        entries=tuple(entries),
+        warnings=validated.warnings,
+        confirmations=validated.confirmations,
+        rulebook_version=version.version,
+        sha256=results_sha256(document),
+    )

@@ -1,0 +1,1 @@
+"""End-to-end tests in Chromium; a package so that the browser's fixture ends with them."""

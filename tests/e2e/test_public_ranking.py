@@ -1,0 +1,73 @@
+"""The public ranking in a real browser, on a phone: search a name typed without its
+accents, open the player's page, see the PCN plot. And the admin's own login, which lets
+federation staff in and turns everyone else away."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+
+@pytest.mark.parametrize("window", ["phone"], indirect=True)
+def test_a_player_found_without_accents_and_the_pcn_plot(window, homologated_open, registry):
+    from rankings.models import Allocation
+
+    points = Allocation.objects.get(
+        tournament=homologated_open, player__licence_number=3103, current=True
+    ).pcn
+    assert points > 0  # Hélène Génin won the Open
+    page = window.page
+    page.goto("/classement/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Classement national")
+    window.shot("1-classement")
+
+    search = page.get_by_role("searchbox", name="Nom ou numéro de licence")
+    search.fill("genin")  # Génin, as people type it on a phone
+    search.press("Enter")
+    player = page.get_by_role("link", name="GÉNIN Hélène")
+    expect(player).to_be_visible()
+    expect(page.get_by_role("link", name="MARTIN Élise")).to_have_count(0)
+    window.shot("2-recherche-genin")
+
+    player.click()
+    expect(page).to_have_url(re.compile(r"/classement/joueur/3103/\?saison=2026-2027$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Hélène GÉNIN")
+    plot = page.get_by_role("img", name="PCN de Hélène Génin")
+    expect(plot).to_be_visible()
+    # Every label of the plot is drawn at 12 px or more on the phone's screen.
+    label_sizes = plot.locator("text").evaluate_all(
+        "labels => labels.map(t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)"
+    )
+    assert label_sizes
+    assert min(label_sizes) >= 12, label_sizes
+    box = plot.bounding_box()
+    assert box is not None
+    assert box["width"] <= 360  # the plot fits the phone's width, no sideways scrolling
+    assert window.sideways() == []
+    row = page.get_by_role("row").filter(has_text="Open de Lyon")
+    expect(row.get_by_role("cell")).to_have_text(["05/12/2026", "Open de Lyon", "1", str(points)])
+    window.shot("3-page-joueur")
+
+
+def test_the_admin_lets_federation_staff_in_and_turns_a_club_manager_away(open_window, registry):
+    manager = open_window("desktop", "club-manager")
+    page = manager.page
+    page.goto("/admin/")
+    page.get_by_label("Nom d’utilisateur").fill("club_manager")
+    page.get_by_label("Mot de passe").fill("x")
+    page.get_by_role("button", name="Connexion").click()
+    expect(page.locator(".errornote")).to_contain_text("d'un compte autorisé")
+    expect(page).to_have_url(re.compile(r"/admin/login/\?next=/admin/$"))
+    manager.shot("1-admin-refuse-un-gestionnaire-de-club")
+
+    staff = open_window("desktop", "federation-staff")
+    page = staff.page
+    page.goto("/admin/")
+    page.get_by_label("Nom d’utilisateur").fill("federation_staff")
+    page.get_by_label("Mot de passe").fill("x")
+    page.get_by_role("button", name="Connexion").click()
+    expect(page).to_have_url(re.compile(r"/admin/$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Administration")
+    staff.shot("2-admin-accueille-la-federation")
