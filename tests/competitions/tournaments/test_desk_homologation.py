@@ -192,7 +192,7 @@ def test_the_history_shows_what_changed_between_two_revisions(
     # the first two swapped, the last one gone (eleven players: one table of three)
     corrected = twelve_results([TOTALS[1], TOTALS[0], *TOTALS[2:-2], -2100])
     corrected["sessions"][0]["tables_of_three"] = 1
-    corrected["entries"][2]["players"][0]["name"] = "Joueuse3 Camille"
+    corrected["entries"][2]["players"][0]["name"] = "JOUEUR3 Camille"
     results_submit(tournament=lyon, content=corrected, source="json",
                    by=registry.users["club_manager"])  # fmt: skip
     signed_in(client, registry, "federation_staff")
@@ -201,7 +201,7 @@ def test_the_history_shows_what_changed_between_two_revisions(
     assert "Inscriptions retirées&nbsp;: 12" in html
     assert "<td>1</td><td>place</td><td>1</td><td>2</td>" in html
     assert "<td>2</td><td>total</td><td>700</td><td>900</td>" in html
-    renamed = "<td>Joueur3 Camille (5003)</td><td>Joueuse3 Camille (5003)</td>"
+    renamed = "<td>Joueur3 Camille (5003)</td><td>JOUEUR3 Camille (5003)</td>"
     assert f"<td>3</td><td>joueurs</td>{renamed}" in html
     assert "<td>11</td><td>total</td><td>-900</td><td>-2100</td>" in html
     same = client.get(f"{QUEUE}{lyon.pk}/", {"old": 2, "new": 2}).content.decode()
