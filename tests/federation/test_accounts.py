@@ -25,8 +25,8 @@ def sign_in(client: Client, username: str, password: str = "x", **extra):
     ("role", "space"),
     [
         ("club_manager", "/tournois/"),
-        ("committee_staff", "/bureau/"),
-        ("zone_staff", "/bureau/"),
+        ("committee_staff", "/tournois/"),
+        ("zone_staff", "/tournois/"),
         ("federation_staff", "/bureau/"),
         ("player", "/classement/joueur/1001/"),
         ("arbiter", "/classement/joueur/1002/"),  # a licensed player with no role

@@ -291,3 +291,12 @@ def test_warnings_are_shown_on_the_review_page(client, registry, twelve_results,
     html = client.get(f"{QUEUE}{warned.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "has no licence number" in html
     assert "entries[4].players[0].licence_number" in html
+
+
+@pytest.mark.parametrize(("role", "linked"), [("committee_staff", True), ("zone_staff", True),
+                                              ("club_manager", False)])  # fmt: skip
+def test_my_tournaments_links_staff_to_the_desk(client, registry, role, linked):
+    signed_in(client, registry, role)
+    assert client.get("/compte/")["Location"] == "/tournois/"
+    html = client.get("/tournois/").content.decode()
+    assert ('href="/bureau/"' in html) is linked
