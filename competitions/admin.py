@@ -3,6 +3,9 @@ when, before/after), result revisions with their rows, all read-only once
 submitted: corrections go through the correction service, never an edit."""
 
 from django.contrib import admin
+from django.contrib.admin import helpers
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
@@ -13,7 +16,12 @@ from competitions.models import (
     ResultRevision,
     ResultSession,
     Tournament,
+    TournamentStatus,
 )
+from competitions.tournaments.homologation import tournament_homologate, tournament_refuse
+
+LOCKED_STATUSES = {TournamentStatus.RESULTS_SUBMITTED, TournamentStatus.HOMOLOGATED}
+"""Read-only in the admin: results sent (under review) or homologated."""
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -39,14 +47,17 @@ class RevisionInline(ReadOnlyInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(SimpleHistoryAdmin):
-    list_display = ["name", "date", "season", "format", "stage", "status", "organizer", "arbiter"]
+    """Declarations stay editable until results are sent; from then on the tournament
+    is read-only here (its season, date and format carry its results and points), its
+    history cannot be reverted, and homologation and refusal are the services' actions."""
+
+    list_display = ["name", "date", "status", "organizer"]
     list_filter = ["season", "status", "format", "stage", "organizer_kind", "organizer_committee"]
     list_select_related = [
         "season",
         "organizer_zone",
         "organizer_committee",
         "organizer_club",
-        "arbiter",
     ]
     search_fields = [
         "name",
@@ -60,10 +71,65 @@ class TournamentAdmin(SimpleHistoryAdmin):
     autocomplete_fields = ["arbiter", "organizer_club", "organizer_committee", "organizer_zone"]
     history_list_display = ["status"]
     inlines = [RevisionInline]
+    actions = ["homologate", "refuse"]
 
     @admin.display(description=_("organiser"))
     def organizer(self, obj: Tournament):
         return obj.organizer_club or obj.organizer_committee or obj.organizer_zone or "FFT"
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        if obj is not None and obj.status in LOCKED_STATUSES:
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        if obj is not None and obj.status != TournamentStatus.DECLARED:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)  # it would not ask each tournament
+        return actions
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        if request.method == "POST":  # a revert would bypass the services
+            raise DjangoPermissionDenied
+        return super().history_form_view(request, object_id, version_id, extra_context)
+
+    @admin.action(description=_("Homologate the latest revision"))
+    def homologate(self, request, queryset):
+        _run_service(
+            self,
+            request,
+            queryset,
+            lambda t, by: tournament_homologate(tournament=t, by=by),
+            _("Tournaments homologated"),
+        )
+
+    @admin.action(description=_("Refuse homologation (with reasons)"))
+    def refuse(self, request, queryset):
+        if "reasons" in request.POST:  # sent by the page below
+            reasons = request.POST["reasons"].splitlines()
+            _run_service(
+                self,
+                request,
+                queryset,
+                lambda t, by: tournament_refuse(tournament=t, reasons=reasons, by=by),
+                _("Tournaments refused"),
+            )
+            return None
+        return TemplateResponse(
+            request,
+            "admin/competitions/tournament/refuse.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": _("Refuse homologation"),
+                "opts": self.model._meta,
+                "tournaments": queryset,
+                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            },
+        )
 
 
 class SessionInline(ReadOnlyInline):
@@ -86,7 +152,7 @@ class PenaltyInline(ReadOnlyInline):
 
 @admin.register(ResultRevision)
 class ResultRevisionAdmin(admin.ModelAdmin):
-    list_display = ["tournament", "number", "source", "submitted_by", "submitted_at", "reason"]
+    list_display = ["tournament", "number", "submitted_by", "submitted_at"]
     list_filter = ["tournament__season", "source"]
     list_select_related = ["tournament", "submitted_by"]
     search_fields = ["tournament__name", "reason"]
@@ -97,6 +163,9 @@ class ResultRevisionAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
         return False
 
 
@@ -112,6 +181,9 @@ class ResultPlayerAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
         return False
 
 

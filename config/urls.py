@@ -31,6 +31,7 @@ urlpatterns = [
     path("api/tournaments/", include(tournament_urlpatterns)),
     path("api/pcn/", include("rankings.urls")),
     path("classement/", include("rankings.page_urls")),
+    path("bureau/", include("config.desk")),
     path("api/championships/", include(championship_urlpatterns)),
 ]
 

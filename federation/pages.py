@@ -1,7 +1,8 @@
 """The person's space (/compte/): where each role works, reached after signing in.
 
-Club managers, committee and zone staff → their tournaments; federation staff → the
-admin (the staff desk comes later); a player linked to a licence → their ranking page.
+Federation staff → the staff desk (/bureau/, which links to the admin); club managers,
+committee and zone staff → their tournaments (staff get a link to the desk there); a
+player linked to a licence → their ranking page.
 Roles are read once through federation.access.scope_of."""
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ def my_space(request):
     """Redirects to the space of the person's broadest role; an account with no role and
     no licence gets a page saying so (and how to change their password)."""
     scope = scope_of(request.user)
-    if scope.national and request.user.is_staff:
-        return redirect("admin:index")
+    if scope.national:
+        return redirect("desk-home")
     if scope.manages_anything:
         return redirect("my-tournaments")
     if scope.player_id is not None:

@@ -19,6 +19,7 @@ from core.digits import ascii_digits
 from core.errors import PermissionDenied
 from core.messages import error_message, problem_message
 from core.problems import RuleViolation
+from rankings.desk_reads import run_progress_data
 from rankings.manual_placements import manual_placement_remove, manual_placement_set
 from rankings.models import (
     Allocation,
@@ -91,16 +92,11 @@ class TournamentFilter(admin.SimpleListFilter):
 
 @admin.register(Allocation)
 class AllocationAdmin(ReadOnlyAdmin):
-    list_display = ["player", "licence_number", "tournament", "season", "place", "pcn", "pp",
-                    "current", "created_at"]  # fmt: skip
+    list_display = ["player", "tournament", "pcn", "pp", "current"]
     list_filter = ["season", TournamentFilter, "current"]
     list_select_related = ["player", "tournament", "season"]
     search_fields = ["=player__licence_number", "player__last_name", "tournament__name"]
     show_full_result_count = False
-
-    @admin.display(description=_("licence number"), ordering="player__licence_number")
-    def licence_number(self, obj: Allocation) -> int:
-        return obj.player.licence_number
 
 
 class PolicyForm(forms.ModelForm):
@@ -247,8 +243,7 @@ class ManualPlacementAdmin(SimpleHistoryAdmin):
 
 @admin.register(RankingSnapshot)
 class RankingSnapshotAdmin(ReadOnlyAdmin):
-    list_display = ["id", "season", "kind", "published", "computed_at", "computed_by",
-                    "player_count", "ranked_count", "policy", "note"]  # fmt: skip
+    list_display = ["id", "season", "kind", "published", "computed_at", "player_count"]
     list_filter = ["season", "kind"]
     list_select_related = ["season", "computed_by", "policy"]
     search_fields = ["note", "season__name"]
@@ -283,14 +278,14 @@ class RunForm(forms.ModelForm):
 
 @admin.register(RecomputeRun)
 class RecomputeRunAdmin(admin.ModelAdmin):
-    """Adding a run queues it (federation staff); the list shows its progress."""
+    """Adding a run queues it (federation staff); the list shows its progress (the phase
+    in words, the players once known) and reloads itself while a run is under way."""
 
     form = RunForm
-    list_display = ["id", "season", "kind", "status", "progress", "phase", "players",
-                    "requested_by", "requested_at", "started_at", "finished_at",
-                    "short_error"]  # fmt: skip
+    list_display = ["id", "season", "kind", "progress", "players_ranked", "requested_by",
+                    "requested_at"]  # fmt: skip
     list_filter = ["status", "kind", "season"]
-    list_select_related = ["season", "requested_by"]
+    list_select_related = ["season", "requested_by", "snapshot"]
     search_fields = ["season__name", "note", "error"]
     actions = ["run_again"]
 
@@ -310,19 +305,22 @@ class RecomputeRunAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
 
+    class Media:
+        js = ["rankings/admin_runs_refresh.js"]
+
     @admin.display(description=_("progress"))
     def progress(self, obj: RecomputeRun) -> str:
-        if not obj.total:
-            return "—"
-        percent = 100 * obj.done // obj.total
+        data = run_progress_data(obj)
         return format_html(
-            '<progress value="{}" max="{}" title="{} %"></progress> {}/{}',
-            obj.done, obj.total, percent, obj.done, obj.total,
+            '<span{}>{}</span><br><progress value="{}" max="{}"></progress> {}/{}<br>{}',
+            " data-run-live" if not data["finished"] else "",
+            data["phase"], data["done"], data["total"] or 1, data["done"], data["total"],
+            obj.error[:80],
         )  # fmt: skip
 
-    @admin.display(description=_("error"))
-    def short_error(self, obj: RecomputeRun) -> str:
-        return obj.error[:80]
+    @admin.display(description=_("players"))
+    def players_ranked(self, obj: RecomputeRun) -> int:
+        return run_progress_data(obj)["players"]
 
     def save_model(self, request, obj, form, change):
         try:

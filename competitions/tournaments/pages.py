@@ -64,7 +64,12 @@ def my_tournaments(request):
     scope = scope_of(request.user)
     form = TournamentFilterForm(request.GET, scope=scope)
     if not form.is_valid():
-        context = {"form": form, "page": None, "may_declare": scope.manages_anything}
+        context = {
+            "form": form,
+            "page": None,
+            "may_declare": scope.manages_anything,
+            "staff_desk": scope.is_staff,
+        }
         return render(request, "competitions/my_tournaments.html", context, status=400)
     tournaments = club_space.tournaments_covered(scope, form.filters())
     page = Paginator(tournaments, TOURNAMENTS_PER_PAGE).get_page(request.GET.get("page"))
@@ -75,6 +80,7 @@ def my_tournaments(request):
         "page": page,
         "query": query.urlencode(),
         "may_declare": scope.manages_anything,
+        "staff_desk": scope.is_staff,  # a link to the staff desk (/bureau/)
     }
     return render(request, "competitions/my_tournaments.html", context)
 

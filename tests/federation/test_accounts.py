@@ -27,7 +27,7 @@ def sign_in(client: Client, username: str, password: str = "x", **extra):
         ("club_manager", "/tournois/"),
         ("committee_staff", "/tournois/"),
         ("zone_staff", "/tournois/"),
-        ("federation_staff", "/admin/"),
+        ("federation_staff", "/bureau/"),
         ("player", "/classement/joueur/1001/"),
         ("arbiter", "/classement/joueur/1002/"),  # a licensed player with no role
     ],
@@ -182,5 +182,5 @@ def test_the_admin_keeps_its_own_login_for_federation_staff_only(registry):
     staff = client.post(
         "/admin/login/", {"username": "federation_staff", "password": "x"}, follow=True
     )
-    assert staff.redirect_chain[-1] == ("/admin/", 302)
+    assert staff.redirect_chain[-1] == ("/bureau/", 302)  # no next: my space, the staff desk
     assert staff.status_code == 200

@@ -54,3 +54,31 @@ def submitted_tournament(api, declare_tournament, twelve_players, twelve_results
     )
     assert response.status_code == 201, response.json()
     return tournament
+
+
+@pytest.fixture
+def submitted(registry, twelve_players, twelve_results):
+    """A factory: a tournament of ``club`` (a number of the registry) declared, and its
+    results (``document``, else the twelve players') sent by federation staff through
+    the submission service (the staff desk's and the admin's tests)."""
+    import datetime as dt
+
+    from competitions.models import Tournament
+    from competitions.tournaments.submission import results_submit
+
+    def submit(name: str, club: int = 101, *, day: int = 5, document=None) -> Tournament:
+        tournament = Tournament.objects.create(
+            season=registry.season, name=name, date=dt.date(2026, 12, day), venue="Salle",
+            format="individual", organizer_kind="club", organizer_club=registry.clubs[club],
+            arbiter=registry.players[1002],
+        )  # fmt: skip
+        results_submit(
+            tournament=tournament,
+            content=document or twelve_results(),
+            source="json",
+            by=registry.users["federation_staff"],
+        )
+        tournament.refresh_from_db()
+        return tournament
+
+    return submit

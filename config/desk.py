@@ -1,0 +1,45 @@
+"""The staff desk (/bureau/): where federation, zone and committee staff work, each
+screen scoped to the caller's role. Its entry page and its URLs; the screens live
+with their app (competitions/tournaments/desk_pages.py, rankings/desk_pages.py)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import render
+from django.urls import path
+from django.views.decorators.http import require_GET
+
+from competitions.tournaments import desk_pages as queue
+from competitions.tournaments.review import QueueFilter, homologation_queue
+from federation.access import scope_of
+from rankings import desk_pages as ranking
+
+
+@require_GET
+@login_required
+def desk_home(request):
+    scope = scope_of(request.user)
+    if not scope.is_staff:
+        raise PermissionDenied
+    waiting = homologation_queue(scope, QueueFilter()).count()
+    return render(request, "desk/home.html", {"scope": scope, "waiting": waiting})
+
+
+urlpatterns = [
+    path("", desk_home, name="desk-home"),
+    path("homologation/", queue.queue, name="desk-homologation"),
+    path("homologation/lot/", queue.bulk_homologate, name="desk-bulk-homologation"),
+    path("homologation/<int:pk>/", queue.tournament_review, name="desk-tournament"),
+    path(
+        "homologation/<int:pk>/homologuer/",
+        queue.tournament_homologate,
+        name="desk-homologate",
+    ),
+    path("homologation/<int:pk>/refuser/", queue.tournament_refuse, name="desk-refuse"),
+    path("homologation/<int:pk>/corriger/", queue.tournament_correct, name="desk-correct"),
+    path("classement/", ranking.ranking_desk, name="desk-ranking"),
+    path("classement/lancer/<str:kind>/", ranking.run_start, name="desk-run-start"),
+    path("classement/calculs/<int:pk>/", ranking.run_progress, name="desk-run-progress"),
+    path("classement/publication/", ranking.publish_comparison, name="desk-publish-comparison"),
+]
