@@ -31,7 +31,7 @@ SERIES_NUMBERS = (1, 2, 3, 4)
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One step of the ladder (*palier*), e.g. ``1N`` "1ère série Nationale".
+    """One step of the ladder (*palier*), e.g. ``1N`` "1re série Nationale".
 
     A step is reached by meeting its criterion, which is exactly one of:
 
@@ -92,7 +92,7 @@ _DEFAULT_LADDER: tuple[tuple[str, int, str, str, str | None, int | None], ...] =
     ("1P", 1, "Pique", "Spades", "0.02", None),
     ("1N", 1, "Nationale", "National", "0.01", 1),
 )
-_ORDINAL_FR = {1: "1ère", 2: "2ème", 3: "3ème", 4: "4ème"}
+_ORDINAL_FR = {1: "1re", 2: "2e", 3: "3e", 4: "4e"}  # French typography: 1re, 2e
 _ORDINAL_EN = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 

@@ -44,12 +44,12 @@ def test_default_ladder_lowest_first_with_bridge_steps():
 @pytest.mark.parametrize(
     ("code", "label_fr", "label_en"),
     [
-        ("4T", "4ème série Trèfle", "4th series Clubs"),
-        ("3K", "3ème série Carreau", "3rd series Diamonds"),
-        ("2C", "2ème série Cœur", "2nd series Hearts"),
-        ("2PR", "2ème série Promotion", "2nd series Promotion"),
-        ("1P", "1ère série Pique", "1st series Spades"),
-        ("1N", "1ère série Nationale", "1st series National"),
+        ("4T", "4e série Trèfle", "4th series Clubs"),
+        ("3K", "3e série Carreau", "3rd series Diamonds"),
+        ("2C", "2e série Cœur", "2nd series Hearts"),
+        ("2PR", "2e série Promotion", "2nd series Promotion"),
+        ("1P", "1re série Pique", "1st series Spades"),
+        ("1N", "1re série Nationale", "1st series National"),
     ],
 )
 def test_default_labels(code, label_fr, label_en):
