@@ -26,10 +26,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competitions.api.tournament_serializers import TournamentOut
-from competitions.championships.stage_results import stage_homologate, stage_results_submit
+from competitions.championships.stage_results import (
+    results_submit_checked,
+    stage_homologate,
+)
 from competitions.models import ChampionshipStage, ResultRevision, Tournament
 from competitions.tournaments import access, homologation, selectors, submission
-from competitions.tournaments.preview import results_preview
+from competitions.tournaments.preview import content_preview
 from core.api_errors import problems_data
 from core.digits import ascii_digits
 from core.parsers import JSONParser
@@ -207,24 +210,13 @@ class ResultsView(APIView):
     def post(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)
         content, source = read_submission(request)
-        confirmed = confirmed_licences(request)
-        stage = stage_of(tournament)
-        if stage is not None:  # a championship stage: its checks come first
-            submitted = stage_results_submit(
-                stage=stage,
-                content=content,
-                source=source,
-                by=request.user,
-                confirmed_licences=confirmed,
-            )
-        else:
-            submitted = submission.results_submit(
-                tournament=tournament,
-                content=content,
-                source=source,
-                by=request.user,
-                confirmed_licences=confirmed,
-            )
+        submitted = results_submit_checked(
+            tournament=tournament,
+            content=content,
+            source=source,
+            by=request.user,
+            confirmed_licences=confirmed_licences(request),
+        )
         return submitted_response(tournament, submitted)
 
 
@@ -284,16 +276,12 @@ class ResultsPreviewView(APIView):
                 "Only the organiser's managers and the staff above them may submit results."
             )
         content, source = read_submission(request)
-        confirmed = confirmed_licences(request)
-        reading = submission.read_results(content=content, source=source, tournament=tournament)
-        if reading.document is None:
-            raise RuleViolation(reading.problems)
-        preview = results_preview(
+        preview = content_preview(
             tournament=tournament,
-            document=reading.document,
+            content=content,
+            source=source,
             by=request.user,
-            confirmed_licences=confirmed,
-            reading_problems=reading.problems,
+            confirmed_licences=confirmed_licences(request),
         )
         return Response(
             PreviewOut(

@@ -24,7 +24,12 @@ from competitions.models import (
 from competitions.rules.championships.stage_compliance import stage_results_problems
 from competitions.tournaments import access
 from competitions.tournaments.homologation import checked_tournament_homologate, require_reviewed
-from competitions.tournaments.submission import Submitted, parse_results, parsed_results_submit
+from competitions.tournaments.submission import (
+    Submitted,
+    parse_results,
+    parsed_results_submit,
+    results_submit,
+)
 from core.problems import Problem
 from core.vocabulary import ChampionshipKind, championship_stage
 from federation.access import scope_of
@@ -63,6 +68,30 @@ def stage_results_submit(
     return parsed_results_submit(
         tournament=stage.tournament,
         document=document,
+        source=source,
+        by=by,
+        confirmed_licences=confirmed_licences,
+    )
+
+
+def results_submit_checked(
+    *, tournament: Tournament, content, source: str, by, confirmed_licences=()
+) -> Submitted:
+    """A tournament's results from a page or the API: a championship stage's through
+    :func:`stage_results_submit` (its checks first), any other through the tournament's
+    submission."""
+    stage = ChampionshipStage.objects.filter(tournament=tournament).first()
+    if stage is not None:
+        return stage_results_submit(
+            stage=stage,
+            content=content,
+            source=source,
+            by=by,
+            confirmed_licences=confirmed_licences,
+        )
+    return results_submit(
+        tournament=tournament,
+        content=content,
         source=source,
         by=by,
         confirmed_licences=confirmed_licences,

@@ -21,9 +21,9 @@ from competitions.rules.results.document import ResultsDocument
 from competitions.rules.results.validation import NameConfirmation
 from competitions.tournaments import access
 from competitions.tournaments.homologation import entry_awards
-from competitions.tournaments.submission import results_check
+from competitions.tournaments.submission import read_results, results_check
 from core.errors import PermissionDenied
-from core.problems import Problem
+from core.problems import Problem, RuleViolation
 from federation.access import scope_of
 from rankings.rulebooks import rulebook_in_force
 
@@ -61,6 +61,23 @@ class Preview:
     """The names the submitter confirmed, which the submission will record."""
     rulebook_version: int
     sha256: str
+
+
+def content_preview(
+    *, tournament: Tournament, content, source: str, by, confirmed_licences: Collection[int] = ()
+) -> Preview:
+    """The preview of submitted content (a file or a body), read as far as it can be: what
+    could not be read is reported with everything else."""
+    reading = read_results(content=content, source=source, tournament=tournament)
+    if reading.document is None:
+        raise RuleViolation(reading.problems)
+    return results_preview(
+        tournament=tournament,
+        document=reading.document,
+        by=by,
+        confirmed_licences=confirmed_licences,
+        reading_problems=reading.problems,
+    )
 
 
 def results_preview(

@@ -24,10 +24,10 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 
-from competitions.championships.stage_results import stage_results_submit
-from competitions.models import ChampionshipStage, Tournament
-from competitions.tournaments import access, selectors, submission
-from competitions.tournaments.preview import results_preview
+from competitions.championships.stage_results import results_submit_checked
+from competitions.models import Tournament
+from competitions.tournaments import access, selectors
+from competitions.tournaments.preview import content_preview
 from competitions.tournaments.result_locations import located
 from core.digits import ascii_digits
 from core.problems import RuleViolation
@@ -129,15 +129,12 @@ def _checked(request, tournament, context, content, source, sha256, confirmed):
     """The report of every problem, or the preview."""
     context.update(sha256=sha256, source=source, confirmed=confirmed)
     try:
-        reading = submission.read_results(content=content, source=source, tournament=tournament)
-        if reading.document is None:
-            raise RuleViolation(reading.problems)
-        preview = results_preview(
+        preview = content_preview(
             tournament=tournament,
-            document=reading.document,
+            content=content,
+            source=source,
             by=request.user,
             confirmed_licences=confirmed,
-            reading_problems=reading.problems,
         )
     except RuleViolation as refusal:
         return _report(request, context, refusal, content, source, confirmed)
@@ -164,24 +161,14 @@ def _report(request, context, refusal, content, source, confirmed):
 def _submitted(request, tournament, context, content, source, sha256):
     """Send the kept file, checked again whole, with the names confirmed on the preview."""
     confirmed = _confirmed(request)
-    stage = ChampionshipStage.objects.filter(tournament=tournament).first()
-    try:
-        if stage is not None:  # a championship stage: its checks first, as in the API
-            submitted = stage_results_submit(
-                stage=stage,
-                content=content,
-                source=source,
-                by=request.user,
-                confirmed_licences=confirmed,
-            )
-        else:
-            submitted = submission.results_submit(
-                tournament=tournament,
-                content=content,
-                source=source,
-                by=request.user,
-                confirmed_licences=confirmed,
-            )
+    try:  # a championship stage's checks first, as in the API
+        submitted = results_submit_checked(
+            tournament=tournament,
+            content=content,
+            source=source,
+            by=request.user,
+            confirmed_licences=confirmed,
+        )
     except RuleViolation as refusal:
         context.update(sha256=sha256, source=source)
         return _report(request, context, refusal, content, source, confirmed)
