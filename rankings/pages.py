@@ -113,10 +113,15 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
     }
     scope = scope_of(request.user)
     export = None
-    if scope.is_staff:
-        export_params = {"season": season.name, "kind": selectors.snapshot_kind(snapshot)}
-        if committee is not None:
-            export_params["committee"] = committee.number
+    export_params: dict[str, object] = {"season": season.name,
+                                        "kind": selectors.snapshot_kind(snapshot)}  # fmt: skip
+    if club is not None and scope.covers_club(club):
+        export_params["club"] = club.number
+    elif committee is not None and scope.covers_committee(committee):
+        export_params["committee"] = committee.number
+    elif club is not None or committee is not None or not scope.is_staff:
+        export_params = {}  # not theirs to export
+    if export_params:
         export = reverse("ranking-export") + "?" + urlencode(export_params)
     context.update(
         rows=_rows(

@@ -12,8 +12,9 @@ Public:
 - ``GET /api/pcn/ranking/snapshots/``: the snapshots of a season (``season``).
 - ``GET /api/pcn/series-policies/<season>/``: the season's series policy in force.
 
-Staff: ``GET /api/pcn/ranking/export/`` (CSV, streamed: federation staff every
-committee, zone and committee staff theirs), ``PUT`` a series policy and
+Staff: ``GET /api/pcn/ranking/export/`` (``format=csv|xlsx|pdf``, French headers,
+``lang=en``: federation staff every committee, zone and committee staff theirs, club
+managers their clubs), ``PUT`` a series policy and
 ``POST``/``DELETE`` manual placements (federation staff), ``POST
 /api/pcn/recomputes/`` (federation staff; 202, then ``GET …/recomputes/<id>/``
 for the progress).
@@ -23,18 +24,21 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils import translation
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from federation.access import scope_of
 from federation.models import Season
 from rankings import selectors
-from rankings.exports import ExportScopeError, export_committees, ranking_csv_response
+from rankings.export_formats import XLSX, ranking_export_response
+from rankings.exports import FORMATS, LANGUAGES, ExportScopeError, export_target, ranking_table
 from rankings.manual_placements import manual_placement_remove, manual_placement_set
 from rankings.models import ManualPlacement, RecomputeRun
 from rankings.recompute import recompute_request
@@ -280,34 +284,67 @@ class SnapshotsView(APIView):
         )
 
 
+class ExportQuery(serializers.Serializer):
+    season = serializers.CharField(required=False, help_text="2026-2027; default the current one.")
+    kind = serializers.ChoiceField(choices=selectors.KINDS, required=False)
+    committee = serializers.CharField(required=False, allow_blank=True, max_length=10)
+    club = serializers.CharField(required=False, allow_blank=True, max_length=10)
+    format = serializers.ChoiceField(
+        choices=FORMATS, required=False, default="csv",
+        help_text="csv (UTF-8 with BOM, `;`), xlsx, or pdf (A4, for a committee or a club).",
+    )  # fmt: skip
+    lang = serializers.ChoiceField(
+        choices=LANGUAGES, required=False,
+        help_text="Headers and labels in French (default) or English; else Accept-Language.",
+    )  # fmt: skip
+
+
+class FormatIsAQueryParameter(DefaultContentNegotiation):
+    """``?format=`` chooses the export's file, not DRF's renderer: errors stay JSON."""
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return renderers[0], renderers[0].media_type
+
+
 class ExportView(APIView):
-    """The ranking as CSV (UTF-8, `;`), streamed. Federation staff: every committee
-    (or `committee=`); zone and committee staff: their committees only (401 when not
-    signed in, 403 for anyone else)."""
+    """The ranking as a file with French headers and labels (`lang=en`: English):
+    CSV (UTF-8 with BOM, `;`, streamed), XLSX, or a printable A4 PDF (a committee
+    or a club). Federation staff: every committee (or `committee=`, `club=`); zone
+    and committee staff: their committees and their clubs; club managers: their
+    clubs (401 when not signed in, 403 for anyone else)."""
 
     permission_classes = [permissions.IsAuthenticated]
+    content_negotiation_class = FormatIsAQueryParameter
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter("season", str),
-            OpenApiParameter("kind", str, enum=list(selectors.KINDS)),
-            OpenApiParameter("committee", int),
-        ],
-        responses={(200, "text/csv"): OpenApiTypes.BINARY},
+        parameters=[ExportQuery],
+        responses={
+            (200, "text/csv"): OpenApiTypes.BINARY,
+            (200, XLSX): OpenApiTypes.BINARY,
+            (200, "application/pdf"): OpenApiTypes.BINARY,
+        },
     )
     def get(self, request):
-        scope = scope_of(request.user)
-        season = season_or_404(request.query_params.get("season"))
-        kind = request.query_params.get("kind")
-        snapshot = selectors.ranking_snapshot(season, kind if kind in selectors.KINDS else None)
+        query = ExportQuery(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        data = query.validated_data
+        with translation.override(data.get("lang") or translation.get_language()):
+            return self._export(scope_of(request.user), data)
+
+    def _export(self, scope, data):
+        season = season_or_404(data.get("season"))
+        snapshot = selectors.ranking_snapshot(season, data.get("kind"))
         if snapshot is None:
             raise Http404(_("This season has no ranking yet."))
-        committee = request.query_params.get("committee")
         try:
-            committees = export_committees(scope, committee)
+            target = export_target(scope, data.get("committee"), data.get("club"))
         except ExportScopeError as exc:
             raise PermissionDenied(str(exc)) from exc
-        return ranking_csv_response(snapshot, committees)
+        if data["format"] == "pdf" and target.national:
+            raise serializers.ValidationError(
+                {"format": [_("The printable ranking is for a committee or a club: choose one.")]}
+            )
+        return ranking_export_response(ranking_table(snapshot, target), data["format"])
 
 
 class PolicyView(APIView):

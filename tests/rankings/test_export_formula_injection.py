@@ -40,7 +40,7 @@ def test_ranking_export_escapes_every_hostile_cell(api, registry, federation, ad
     text = b"".join(response.streaming_content).decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))
     header, body = rows[0], rows[1:]
-    names = {(row[header.index("last_name")], row[header.index("first_name")]) for row in body}
+    names = {(row[header.index("Nom")], row[header.index("Prénom")]) for row in body}
     for hostile in HOSTILE:
         assert ("'" + hostile, "'" + hostile) in names
     for row in body:

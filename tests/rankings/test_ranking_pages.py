@@ -35,7 +35,7 @@ def test_ranking_page(client, ranked, django_assert_max_num_queries):
     assert 'name="viewport"' in html
     assert "MARTIN Élise" in html
     assert "série" in html
-    assert "Exporter en CSV" not in html  # not for the public
+    assert "/api/pcn/ranking/export/" not in html  # not for the public
     assert response.context["count"] == 25
 
 

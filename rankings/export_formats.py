@@ -1,0 +1,112 @@
+"""A ranking export as a file: CSV (UTF-8 with a BOM, ``;``: French Excel opens it
+right; streamed row by row), XLSX (openpyxl, write-only) and a printable A4 PDF for a
+club's noticeboard (reportlab). Every text cell goes through ``safe_row``
+(core/spreadsheet.py): no cell a spreadsheet would run as a formula."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from xml.sax.saxutils import escape
+
+from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
+from openpyxl import Workbook
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.lib.units import mm
+from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, TableStyle
+from reportlab.platypus.flowables import Spacer
+
+from core.spreadsheet import safe_row
+from rankings.exports import RankingTable
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "xlsx": XLSX, "pdf": "application/pdf"}
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+def csv_lines(table: RankingTable) -> Iterator[str]:
+    writer = csv.writer(_Echo(), delimiter=";")
+    yield "\ufeff" + writer.writerow(table.header)  # BOM: spreadsheets then read UTF-8
+    for row in table.rows():
+        yield writer.writerow(safe_row(row))
+
+
+def xlsx_bytes(table: RankingTable) -> bytes:
+    """One sheet: the title and the season on top, then the header and the rows."""
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet(title=table.season.name)
+    sheet.append(safe_row([table.title]))
+    sheet.append(safe_row([table.subtitle]))
+    sheet.append([])
+    sheet.append(safe_row(table.header))
+    for row in table.rows():
+        sheet.append(safe_row(row))
+    output = io.BytesIO()
+    book.save(output)
+    return output.getvalue()
+
+
+PDF_COLUMNS = (0, 1, 2, 3, 5, 6, 7, 8, 9, 14)
+"""The columns printed on the noticeboard (place, licence, names, club name, committee,
+series, PCN, PP, tournaments): the full table is in the CSV and XLSX."""
+
+
+def pdf_bytes(table: RankingTable) -> bytes:
+    """An A4 landscape page (or more) per ranking: title, season and date on top, the
+    header repeated on every page."""
+    output = io.BytesIO()
+    document = SimpleDocTemplate(
+        output,
+        pagesize=landscape(A4),
+        leftMargin=12 * mm,
+        rightMargin=12 * mm,
+        topMargin=12 * mm,
+        bottomMargin=12 * mm,
+        title=table.title,
+    )
+    styles = getSampleStyleSheet()
+    cells = [[table.header[i] for i in PDF_COLUMNS]]
+    cells += [["" if row[i] is None else str(row[i]) for i in PDF_COLUMNS] for row in table.rows()]
+    grid = LongTable(cells, repeatRows=1)
+    grid.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 9),
+                ("FONT", (0, 1), (-1, -1), "Helvetica", 9),
+                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dde4ee")),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f4f6f9")]),
+                ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
+                ("ALIGN", (0, 0), (1, -1), "RIGHT"),
+                ("ALIGN", (-3, 0), (-1, -1), "RIGHT"),
+            ]
+        )
+    )
+    document.build(
+        [
+            Paragraph(escape(table.title), styles["Title"]),
+            Paragraph(escape(table.subtitle), styles["Normal"]),
+            Spacer(1, 5 * mm),
+            grid,
+        ]
+    )
+    return output.getvalue()
+
+
+def ranking_export_response(table: RankingTable, file_format: str) -> HttpResponseBase:
+    name = table.file_name(file_format)
+    response: HttpResponseBase
+    if file_format == "csv":
+        response = StreamingHttpResponse(csv_lines(table), content_type=CONTENT_TYPES["csv"])
+    elif file_format == "xlsx":
+        response = HttpResponse(xlsx_bytes(table), content_type=XLSX)
+    else:
+        response = HttpResponse(pdf_bytes(table), content_type=CONTENT_TYPES["pdf"])
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
