@@ -165,7 +165,7 @@ def _suspension_problems(player: PlayerFacts, field: str, as_of: date) -> list[P
     until = max(ends)
     return [
         Problem(
-            f"{field}.licence_number",
+            field,
             "player_suspended",
             f"licence {player.licence_number}: suspended from play until {_long_date(until)} "
             f"(included); a suspended player may not enter on {_long_date(as_of)}.",
