@@ -282,7 +282,12 @@ def suspension_warnings(
                     "suspended_player_in_results",
                     f"Licence {player.licence_number} (entry {entry.number}) is suspended from "
                     f"play until {until} on the tournament's day.",
-                    {"licence": player.licence_number, "entry": entry.number, "until": until},
+                    # Stored with the revision (JSON): the date as text.
+                    {
+                        "licence": player.licence_number,
+                        "entry": entry.number,
+                        "until": until.isoformat(),
+                    },
                 )
             )
     return warnings
