@@ -4,6 +4,7 @@ scope; nobody else sees them (docs/sanctions.md)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
@@ -72,7 +73,9 @@ class SanctionOut(serializers.ModelSerializer):
 class ReadsSanctions(permissions.BasePermission):
     """Reading: federation, zone and committee staff; recording: federation staff."""
 
-    message = "Only federation staff may record sanctions; staff may list those in their scope."
+    message = _(
+        "Only federation staff may record sanctions; staff may list those of their players."
+    )
 
     def has_permission(self, request, view) -> bool:
         if not (request.user and request.user.is_authenticated):
