@@ -1,6 +1,10 @@
 """Sanctions against players (fascicule 2, chapter 4, the arbitration code): recorded by
-federation staff with their dates and reason, read by the championships' eligibility and
-the results' checks (a suspended player may not play: docs/sanctions.md)."""
+federation staff with their dates and reason, listed to staff within their scope.
+
+A suspended player may not play (docs/sanctions.md): the championships' facts
+(:func:`competitions.championships.facts.players_facts`) and the results' registry lookup
+(:func:`competitions.tournaments.submission.registry_lookup`) read suspensions inside
+their own queries."""
 
 from __future__ import annotations
 

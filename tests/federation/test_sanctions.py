@@ -202,3 +202,51 @@ def test_a_player_who_moved_committee_leaves_the_old_committees_sight(api, regis
     )
     api.force_authenticate(registry.users["committee_staff"])
     assert api.get(URL).json() == []
+
+
+# --- the admin -------------------------------------------------------------------------------
+
+
+def test_federation_staff_add_a_sanction_in_the_admin_through_the_service(client, registry):
+    staff = registry.users["federation_staff"]
+    staff.is_superuser = True
+    staff.save()
+    client.force_login(staff)
+    response = client.post(
+        "/admin/federation/sanction/add/",
+        {
+            "player": registry.players[2001].pk,
+            "kind": "suspension",
+            "starts": "2026-10-03",
+            "ends": "2027-10-02",
+            "reason": REASON,
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    sanction = Sanction.objects.get()
+    assert (sanction.player, sanction.decided_by) == (registry.players[2001], staff)
+    assert sanction.history.get().history_user == staff
+    assert client.get(f"/admin/federation/sanction/{sanction.pk}/change/").status_code == 200
+    assert client.get("/admin/federation/sanction/").status_code == 200
+
+
+def test_committee_staff_with_the_admins_permissions_only_read(client, registry):
+    from django.contrib.auth.models import Permission
+
+    record(registry)
+    staff = registry.users["committee_staff"]
+    staff.is_staff = True
+    staff.save()
+    staff.user_permissions.set(
+        Permission.objects.filter(codename__in=["view_sanction", "add_sanction"])
+    )
+    client.force_login(staff)
+    assert client.get("/admin/federation/sanction/").status_code == 200
+    assert client.get("/admin/federation/sanction/add/").status_code == 403
+    response = client.post(
+        "/admin/federation/sanction/add/",
+        {"player": registry.players[1003].pk, "kind": "warning", "starts": "2026-10-03",
+         "reason": REASON},
+    )  # fmt: skip
+    assert response.status_code == 403
+    assert Sanction.objects.count() == 1
