@@ -223,6 +223,7 @@ SPECTACULAR_SETTINGS = {
         "PenaltyKindEnum": "competitions.rules.engine.penalties.PenaltyKind",
         "ChampionshipKindEnum": "competitions.models.ChampionshipKindChoice",
         "ChampionshipStageKindEnum": "competitions.models.ChampionshipStageKind",
+        "SanctionKindEnum": "federation.models.SanctionKind",
     },
 }
 

@@ -8,6 +8,7 @@ from knox.admin import AuthTokenAdmin as KnoxAuthTokenAdmin
 from knox.models import AuthToken
 from simple_history.admin import SimpleHistoryAdmin
 
+from federation.access import scope_of
 from federation.models import (
     ArbiterAccreditation,
     Club,
@@ -17,10 +18,12 @@ from federation.models import (
     LicenceImport,
     Player,
     RoleAssignment,
+    Sanction,
     Season,
     User,
     Zone,
 )
+from federation.sanctions import sanction_record
 
 
 class RoleInline(admin.TabularInline):
@@ -116,6 +119,39 @@ class ArbiterAccreditationAdmin(SimpleHistoryAdmin):
     list_select_related = ["player", "season"]
     search_fields = ["=player__licence_number", "player__last_name"]
     autocomplete_fields = ["player"]
+
+
+@admin.register(Sanction)
+class SanctionAdmin(SimpleHistoryAdmin):
+    """Sanctions: recorded through :func:`federation.sanctions.sanction_record` by
+    federation staff; read-only for every other staff member."""
+
+    list_display = ["player", "kind", "starts", "ends", "decided_by", "created_at"]
+    list_filter = ["kind"]
+    list_select_related = ["player", "decided_by"]
+    search_fields = ["=player__licence_number", "player__last_name"]
+    autocomplete_fields = ["player"]
+    fields = ["player", "kind", "starts", "ends", "reason"]
+
+    def has_add_permission(self, request) -> bool:
+        return scope_of(request.user).national
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def save_model(self, request, obj: Sanction, form, change: bool) -> None:
+        recorded = sanction_record(
+            player=obj.player,
+            kind=obj.kind,
+            starts=obj.starts,
+            ends=obj.ends,
+            reason=obj.reason,
+            by=request.user,
+        )
+        obj.pk = recorded.pk
 
 
 @admin.register(LicenceImport)

@@ -326,3 +326,60 @@ class LicenceImport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season} – {self.file_name} ({self.imported_at:%Y-%m-%d %H:%M})"
+
+
+class SanctionKind(models.TextChoices):
+    """The sanctions of the arbitration code (fascicule 2, chapter 4) recorded against a
+    player (docs/sanctions.md); a points penalty is scored in the results, not here."""
+
+    WARNING = "warning", _("warning")
+    EXCLUSION = "exclusion", _("exclusion from the tournament")
+    SUSPENSION = "suspension", _("suspension")
+    OTHER = "other", _("other sanction")
+
+
+class Sanction(models.Model):
+    """A sanction decided against a player: its kind, its dates and its reason.
+
+    ``ends`` is the last day of a suspension (inclusive); a warning or an exclusion is
+    a fact of one day (``starts``) and has none.
+    """
+
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="sanctions"
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=SanctionKind.choices)
+    starts = models.DateField(_("starts"))
+    ends = models.DateField(_("ends"), null=True, blank=True)
+    reason = models.TextField(_("reason"))
+    decided_by = models.ForeignKey(
+        User,
+        verbose_name=_("decided by"),
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-starts", "-pk"]
+        verbose_name = _("sanction")
+        verbose_name_plural = _("sanctions")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=SanctionKind.values), name="sanction_kind_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(ends__isnull=True) | Q(ends__gt=models.F("starts")),
+                name="sanction_ends_after_start",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind=SanctionKind.SUSPENSION) | Q(ends__isnull=False),
+                name="suspension_has_end",
+            ),
+            models.CheckConstraint(condition=~Q(reason=""), name="sanction_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} – {self.get_kind_display()} ({self.starts})"

@@ -3,6 +3,7 @@ from rest_framework.routers import DefaultRouter
 
 from federation.api import registry
 from federation.api.licence_imports import LicenceImportView
+from federation.api.sanctions import SanctionList
 from federation.api.tokens import TokenDetail, TokenList
 
 router = DefaultRouter()
@@ -17,6 +18,7 @@ urlpatterns = [
     path("players/<int:licence_number>/", registry.PlayerDetail.as_view(), name="player-detail"),
     path("me/", registry.Me.as_view(), name="me"),
     path("licence-imports/", LicenceImportView.as_view(), name="licence-import"),
+    path("sanctions/", SanctionList.as_view(), name="sanction-list"),
     path("tokens/", TokenList.as_view(), name="token-list"),
     path("tokens/<str:token_key>/", TokenDetail.as_view(), name="token-detail"),
 ]

@@ -2,7 +2,8 @@
 
 ``players_facts`` builds ``PlayerFacts`` for one season in a fixed number of queries: the
 season's licence (club, committee, the day it took effect), whether the player held a
-licence the season before, the birth date, and the series of the current national ranking.
+licence the season before, the birth date, the series of the current national ranking and
+the suspensions that overlap the season.
 
 The series come from the national ranking through :func:`series_for_players`, the one
 place that asks ``rankings`` for them.
@@ -14,8 +15,8 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from competitions.rules.championships.player_facts import PlayerFacts, SeasonLicence
-from federation.models import Licence, Player, Season
+from competitions.rules.championships.player_facts import PlayerFacts, SeasonLicence, Suspension
+from federation.models import Licence, Player, Sanction, SanctionKind, Season
 from rankings import selectors as ranking_selectors
 
 
@@ -44,7 +45,7 @@ class RegistryFacts:
 
 
 def players_facts(*, season: Season, licence_numbers: Iterable[int]) -> RegistryFacts:
-    """``PlayerFacts`` for the season of every known licence number (four queries)."""
+    """``PlayerFacts`` for the season of every known licence number (five queries)."""
     numbers = sorted(set(licence_numbers))
     players = {p.licence_number: p for p in Player.objects.filter(licence_number__in=numbers)}
     licences = {
@@ -64,6 +65,7 @@ def players_facts(*, season: Season, licence_numbers: Iterable[int]) -> Registry
         else set()
     )
     series = series_for_players(season, list(players))
+    suspensions = suspensions_in_season(season, numbers)
     facts = {}
     for number, player in players.items():
         licence = licences.get(number)
@@ -79,8 +81,26 @@ def players_facts(*, season: Season, licence_numbers: Iterable[int]) -> Registry
             ),
             licensed_previous_season=number in previously,
             series=series.get(number),
+            suspensions=suspensions.get(number, ()),
         )
     return RegistryFacts(facts, licences, players)
+
+
+def suspensions_in_season(
+    season: Season, licence_numbers: Iterable[int]
+) -> dict[int, tuple[Suspension, ...]]:
+    """The suspensions (chapter 4) of these players that overlap ``season``, by licence
+    number (one query)."""
+    found: dict[int, list[Suspension]] = {}
+    for number, starts, ends in Sanction.objects.filter(
+        player__licence_number__in=list(licence_numbers),
+        kind=SanctionKind.SUSPENSION,
+        starts__lte=season.end_date,
+        ends__gte=season.start_date,
+    ).values_list("player__licence_number", "starts", "ends"):
+        if ends is not None:  # always, for a suspension (the constraint suspension_has_end)
+            found.setdefault(number, []).append(Suspension(starts, ends))
+    return {number: tuple(periods) for number, periods in found.items()}
 
 
 def licence_since(licence: Licence, season: Season) -> dt.date:

@@ -7,10 +7,12 @@ One pass, top down::
       parsed_results_submit   locked tournament; same hash as the latest revision → nothing stored
         revision_create
           results_check       one pass, nothing written:
-            registry_lookup     one query: licence number → player, name, licensed this season
+            registry_lookup     one query: licence number → player, name, licensed this season,
+                                suspended on the tournament's day
             validate            pure: the whole document (what was read), the reader's problems,
                                 names against the registry, minimum entries from the rulebook
             declaration_problems  chapter 5: organiser, arbiter
+            suspension_warnings   chapter 4: a suspended player is flagged to staff
           _store              the revision, its rows, the names confirmed
 
 A refused submission raises with every problem located — structure, registry and
@@ -30,11 +32,13 @@ preview (:mod:`competitions.tournaments.preview`) calls :func:`results_check`.
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, Max, OuterRef, Subquery
 
 from competitions.models import (
     LicenceNameConfirmation,
@@ -60,7 +64,7 @@ from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
 from federation.access import scope_of
-from federation.models import Licence, Player
+from federation.models import Licence, Player, Sanction, SanctionKind
 from rankings.rulebooks import rulebook_in_force
 from rankings.rules.rulebook import Rulebook
 
@@ -240,7 +244,9 @@ def results_check(
     the registry's (unknown numbers, names that differ and are not confirmed), the
     rules' on everything that was read, and the declaration's conditions (chapter 5)."""
     fmt = Format(tournament.format)
-    registered = registry_lookup(document=document, season_id=tournament.season_id)
+    registered = registry_lookup(
+        document=document, season_id=tournament.season_id, day=tournament.date
+    )
     conditions = declaration_problems(tournament, document, rulebook)
     validated = validate(
         document,
@@ -252,7 +258,39 @@ def results_check(
         confirmed=frozenset(confirmed_licences),
         more_problems=(*reading_problems, *conditions),
     )
+    suspended = suspension_warnings(document, registered.suspended_until)
+    if suspended:
+        validated = dataclasses.replace(validated, warnings=(*validated.warnings, *suspended))
     return Checked(validated, registered)
+
+
+def suspension_warnings(
+    document: ResultsDocument, suspended_until: Mapping[int, dt.date]
+) -> list[Problem]:
+    """A player suspended on the tournament's day (chapter 4: « suspendue de jeu en donnes
+    libres (tournois et compétition) ») played: the results are not refused (the
+    tournament took place) but flagged to the staff who homologate them."""
+    warnings = []
+    for i, entry in enumerate(document.entries):
+        for j, player in enumerate(entry.players):
+            until = suspended_until.get(player.licence_number or 0)
+            if until is None:
+                continue
+            warnings.append(
+                Problem(
+                    document.locate(f"entries[{i}].players[{j}].licence_number"),
+                    "suspended_player_in_results",
+                    f"Licence {player.licence_number} (entry {entry.number}) is suspended from "
+                    f"play until {until} on the tournament's day.",
+                    # Stored with the revision (JSON): the date as text.
+                    {
+                        "licence": player.licence_number,
+                        "entry": entry.number,
+                        "until": until.isoformat(),
+                    },
+                )
+            )
+    return warnings
 
 
 @dataclass(frozen=True)
@@ -266,11 +304,15 @@ class Registered:
     names: Mapping[int, str]
     """Licence number → the registry's name (« DUPONT Jean »), for the numbers of known
     players (a player's name is public: the national ranking shows it)."""
+    suspended_until: Mapping[int, dt.date] = dataclasses.field(default_factory=dict)
+    """Licence number → the last day of the suspension of a player suspended on the
+    tournament's day."""
 
 
-def registry_lookup(*, document: ResultsDocument, season_id: int) -> Registered:
+def registry_lookup(*, document: ResultsDocument, season_id: int, day: dt.date) -> Registered:
     """The document's players in the registry, in one query: who they are (to link the
-    stored rows) and whether they hold a licence for the season (to judge them)."""
+    stored rows), whether they hold a licence for the season (to judge them) and whether
+    they were suspended on ``day`` (to flag them)."""
     numbers = {
         player.licence_number
         for entry in document.entries
@@ -280,20 +322,38 @@ def registry_lookup(*, document: ResultsDocument, season_id: int) -> Registered:
     rows = (
         Player.objects.filter(licence_number__in=numbers)
         .annotate(
-            licensed=Exists(Licence.objects.filter(player=OuterRef("pk"), season_id=season_id))
+            licensed=Exists(Licence.objects.filter(player=OuterRef("pk"), season_id=season_id)),
+            suspended_until=Subquery(
+                Sanction.objects.filter(
+                    player=OuterRef("pk"),
+                    kind=SanctionKind.SUSPENSION,
+                    starts__lte=day,
+                    ends__gte=day,
+                )
+                .values("player")
+                .annotate(until=Max("ends"))
+                .values("until")
+            ),
         )
-        .values_list("licence_number", "pk", "licensed", "last_name", "first_name")
+        .values_list(
+            "licence_number", "pk", "licensed", "last_name", "first_name", "suspended_until"
+        )
     )
     player_ids: dict[int, int] = {}
     names: dict[int, str] = {}
+    suspended_until: dict[int, dt.date] = {}
     statuses = dict.fromkeys(numbers, LicenceStatus.UNKNOWN)
-    for number, player_id, licensed, last_name, first_name in rows:
+    for number, player_id, licensed, last_name, first_name, until in rows:
         player_ids[number] = player_id
         names[number] = f"{last_name} {first_name}".strip()
+        if until is not None:
+            suspended_until[number] = until
         statuses[number] = (
             LicenceStatus.LICENSED if licensed else LicenceStatus.NOT_LICENSED_THIS_SEASON
         )
-    return Registered(player_ids=player_ids, statuses=statuses, names=names)
+    return Registered(
+        player_ids=player_ids, statuses=statuses, names=names, suspended_until=suspended_until
+    )
 
 
 def _store(

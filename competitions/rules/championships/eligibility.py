@@ -11,6 +11,11 @@ Chapter 3 of the fascicule 2:
 - interclubs: « 4 joueurs licenciés dans le même club » whose series make an allowed
   composition (see :mod:`team_composition`), except at the national final, where the
   team keeps the club and ranking of its qualification day (article 16).
+
+Chapter 4 (the arbitration code): « La personne qui quitte un tournoi en cours sans accord
+de l'arbitre sera suspendue de jeu en donnes libres (tournois et compétition) pour une
+durée de 12 mois »: a player suspended on the stage's day may not enter it
+(docs/sanctions.md).
 """
 
 from __future__ import annotations
@@ -92,6 +97,7 @@ def check_entry(
                 )
             )
         problems += _licence_problems(player, f"entrants[{i}]", stage, season, as_of)
+        problems += _suspension_problems(player, f"entrants[{i}]", as_of)
         if rules.minimum_age is not None:
             problems += _age_problems(player, f"entrants[{i}]", season, rules)
     if kind is ChampionshipKind.DUO:
@@ -149,6 +155,23 @@ def _licence_problems(
             )
         ]
     return []
+
+
+def _suspension_problems(player: PlayerFacts, field: str, as_of: date) -> list[Problem]:
+    """A suspended player may not play; the message names the end, never the reason."""
+    ends = [s.ends for s in player.suspensions if s.covers(as_of)]
+    if not ends:
+        return []
+    until = max(ends)
+    return [
+        Problem(
+            field,
+            "player_suspended",
+            f"licence {player.licence_number}: suspended from play until {_long_date(until)} "
+            f"(included); a suspended player may not enter on {_long_date(as_of)}.",
+            {"licence": player.licence_number, "until": until, "as_of": as_of},
+        )
+    ]
 
 
 def _age_problems(

@@ -21,6 +21,17 @@ class SeasonLicence:
 
 
 @dataclass(frozen=True, slots=True)
+class Suspension:
+    """A suspension from play (chapter 4): from ``starts`` to ``ends``, both days included."""
+
+    starts: date
+    ends: date
+
+    def covers(self, day: date) -> bool:
+        return self.starts <= day <= self.ends
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerFacts:
     """One player, as far as entry to a championship is concerned."""
 
@@ -31,3 +42,5 @@ class PlayerFacts:
     licensed_previous_season: bool
     series: int | None
     """Series in the current national ranking (1 strongest … 4); ``None``: unranked."""
+    suspensions: tuple[Suspension, ...] = ()
+    """The player's suspensions that overlap the season."""

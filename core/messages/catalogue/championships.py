@@ -107,4 +107,6 @@ FRENCH: dict[str, str] = {
     "no_regional_rules": "Le comité {committee} n’a pas publié ses règles régionales ; ses stades sont créés à partir d’elles.",
     "not_regional": "Le stade « {stage} » n’appartient à aucun comité.",
     "arbiter_grade_too_low": "Licence {licence} ({grade}) : une finale est dirigée au moins par un arbitre régional (article 24), sauf dérogation accordée par la CCN.",
+    # --- suspension (chapter 4) -----------------------------------------------------------------
+    "player_suspended": "Licence {licence}\xa0: le joueur est suspendu jusqu’au {until} inclus\xa0; un joueur suspendu ne peut pas participer le {as_of}.",
 }

@@ -87,4 +87,5 @@ FRENCH: dict[str, str] = {
     "already_homologated": "Ce tournoi est homologué\xa0: seul le personnel de la fédération ou du comité peut le corriger.",
     "unknown_source": "«\xa0{value}\xa0» n’est pas un type de fichier\xa0; les types sont\xa0: {sources}.",
     "invalid_confirmed_licence": "«\xa0{value}\xa0» n’est pas un numéro de licence (confirmed_licences).",
+    "suspended_player_in_results": "Licence {licence} (entrée {entry})\xa0: le joueur était suspendu le jour du tournoi, jusqu’au {until} inclus\xa0; un joueur suspendu ne peut pas jouer.",
 }
