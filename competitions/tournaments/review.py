@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import Count, JSONField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from competitions.models import ResultEntry, ResultRevision, Tournament, TournamentStatus
+from competitions.models import ResultRevision, Tournament, TournamentStatus
 from competitions.tournaments import selectors
 from competitions.tournaments.homologation import compute_allocations
 from competitions.tournaments.homologation_conditions import homologation_facts
@@ -80,13 +80,9 @@ def homologation_queue(scope: Scope, filters: QueueFilter) -> QuerySet[Tournamen
     """The tournaments of the queue, oldest first, scoped in the query, each with its
     latest revision's number, warnings and entry count (one query per page)."""
     latest = _latest_revisions()
-    entries = (
-        ResultEntry.objects.filter(revision=Subquery(latest.values("pk")[:1]))
-        .order_by()
-        .values("revision")
-        .annotate(count=Count("pk"))
-        .values("count")
-    )
+    # The latest revision's entries, counted in that revision's own subquery (a nested
+    # subquery's OuterRef would point at the entries, not the tournament).
+    entries = latest.annotate(count=Count("entries")).values("count")[:1]
     return (
         selectors.tournaments()
         .select_related("organizer_club__committee")

@@ -56,6 +56,8 @@ def test_federation_staff_signs_in_and_sees_every_waiting_tournament_oldest_firs
     html = page.content.decode()
     assert "File d’homologation" in html
     assert html.index("Open de Rennes") < html.index("Open de Lyon")  # 3 Dec before 5 Dec
+    # each with its latest revision's number and entry count (twelve players each)
+    assert [(t.latest_number, t.entry_count) for t in page.context["page"]] == [(1, 12)] * 2
 
 
 @pytest.mark.parametrize("role", ["committee_staff", "zone_staff"])
