@@ -79,23 +79,21 @@ def json_type(value: object) -> str:
     return type(value).__name__
 
 
+_KIND_IN_WORDS = {
+    "null": "null",
+    "boolean": "a boolean",
+    "integer": "a whole number",
+    "number": "a decimal number",
+    "string": "a string",
+    "array": "an array",
+    "object": "an object",
+}
+
+
 def _kind_of(value: object) -> str:
-    """How a JSON value is called in a message."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "a whole number"
-    if isinstance(value, float):
-        return "a decimal number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+    """How a JSON value is called in a message (its :func:`json_type` in words)."""
+    kind = json_type(value)
+    return _KIND_IN_WORDS.get(kind, kind)
 
 
 class JsonReader:
