@@ -34,6 +34,7 @@ which raises the core's located problems.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -67,6 +68,10 @@ PLACEMENT = ManualPlacement._meta.db_table
 # --- folding names in SQL, generated from rankings.snapshots.fold ---------------------
 
 
+NOT_ASCII = "[^\\x01-\\x7f]"
+"""A POSIX regular expression matching a character the SQL folding left unfolded."""
+
+
 def _folding_pairs() -> tuple[dict[str, str], dict[str, str]]:
     """Per character, what :func:`fold` makes of it before its Unicode fallback: lower
     case, then the Latin table. ``fold`` works character by character up to there, so
@@ -95,21 +100,41 @@ def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def fold_sql(expression: str) -> str:
-    """SQL folding ``expression`` as :func:`fold` does, for every text made of the
-    characters of the generated table (ASCII, Latin-1, Latin Extended-A/B); any other
-    text comes out with a non-ASCII character (see :data:`NOT_ASCII`)."""
+_FRENCH = "éèêëàâäçîïôöùûüÿÉÈÊËÀÂÄÇÎÏÔÖÙÛÜŸ"
+"""The accented letters of French names: a short first ``translate`` (its cost grows
+with the length of its table), the whole table only for what is left."""
+
+
+@functools.cache
+def fold_first_sql(expression: str) -> str:
+    """The first, cheap step of the SQL folding of ``expression``: ``lower`` (exact on
+    ASCII), œ and æ, then the French accents. Enough for nearly every name; finish
+    with :func:`fold_rest_sql`."""
+    single, _multi = _folding_pairs()
+    french = {c: single[c] for c in _FRENCH}
+    lowered = f"replace(replace(lower({expression}), 'œ', 'oe'), 'æ', 'ae')"
+    return (
+        f"translate({lowered}, {_literal(''.join(french))}, {_literal(''.join(french.values()))})"
+    )
+
+
+@functools.cache
+def fold_rest_sql(column: str) -> str:
+    """The second step, on the first step's result: a text still not ASCII goes
+    through every multi-character replacement and the whole table (upper and lower
+    case, whatever ``lower`` made of them). What comes out still not ASCII is made
+    of characters :func:`fold` decomposes: the writer folds those rows in Python."""
     single, multi = _folding_pairs()
-    folded = expression
+    rest = column
     for char, replacement in multi.items():
-        folded = f"replace({folded}, {_literal(char)}, {_literal(replacement)})"
-    source = "".join(single)
-    target = "".join(single.values())
-    return f"translate({folded}, {_literal(source)}, {_literal(target)})"
+        rest = f"replace({rest}, {_literal(char)}, {_literal(replacement)})"
+    rest = f"translate({rest}, {_literal(''.join(single))}, {_literal(''.join(single.values()))})"
+    return f"CASE WHEN {column} ~ {_literal(NOT_ASCII)} THEN {rest} ELSE {column} END"
 
 
-NOT_ASCII = "[^\\x01-\\x7f]"
-"""A POSIX regular expression matching a character the SQL folding left unfolded."""
+def fold_sql(expression: str) -> str:
+    """Both steps on ``expression`` (one scalar subquery: for tests and small reads)."""
+    return f"(SELECT {fold_rest_sql('f.v')} FROM (SELECT {fold_first_sql(expression)} AS v) f)"
 
 
 # --- the ranking statement, generated from the policy --------------------------------
@@ -204,7 +229,7 @@ def ranking_statement(policy: SeriesPolicy, *, select_only: bool = False) -> Ran
                s.missed_seasons, m.prev_idx,
                (%(nums)s::bigint[])[m.prev_idx + 1] AS num,
                (%(dens)s::bigint[])[m.prev_idx + 1] AS den,
-               {fold_sql("(p.last_name || ' ' || p.first_name)")} AS search_name
+               {fold_first_sql("(p.last_name || ' ' || p.first_name)")} AS folded
         FROM {STANDING} s
         JOIN {PLAYER} p ON p.id = s.player_id
         CROSS JOIN LATERAL (SELECT {" ".join(mapped)} AS prev_idx) m
@@ -236,7 +261,7 @@ def ranking_statement(policy: SeriesPolicy, *, select_only: bool = False) -> Ran
            st.place, st.place_in_committee, st.place_in_club,
            (%(codes)s::text[])[st.season_idx + 1], (%(codes)s::text[])[st.points_idx + 1],
            (%(codes)s::text[])[f.idx + 1], (%(series)s::int[])[f.idx + 1], f.source,
-           COALESCE(mp.reason, ''), st.search_name
+           COALESCE(mp.reason, ''), {fold_rest_sql("st.folded")}
     FROM stepped st
     LEFT JOIN {PLACEMENT} mp ON mp.season_id = %(season)s AND mp.player_id = st.player_id
     CROSS JOIN LATERAL (

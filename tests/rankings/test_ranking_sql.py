@@ -168,7 +168,7 @@ def test_the_sql_folding_equals_fold_on_every_latin_character(db):
         else:  # the writer folds these rows again in Python
             left.append(text)
     # only characters fold decomposes (its Unicode fallback) are left to Python
-    assert {"Nguyễn", "Σωκράτης", "İpek"} <= set(left)
+    assert {"Nguyễn", "Σωκράτης"} <= set(left)
     assert not set("ÀÉÈÊËÎÏÔÖÙÛÜŸÇŒÆàéèêëîïôöùûüÿçœæßŁłØøÅåÑñ") & set(left)
 
 
