@@ -334,17 +334,19 @@ def write_ranking_snapshot(
         cursor.execute("SET LOCAL work_mem = '64MB'")
         params = {**statement.params, "season": season.pk, "snapshot": snapshot.pk}
         cursor.execute(statement.sql, params)
-        _fold_the_rest(cursor, snapshot.pk)
         cursor.execute(
-            f"SELECT series, COUNT(*), COUNT(*) FILTER (WHERE total_pcn > 0) FROM {ENTRY} "
+            f"SELECT series, COUNT(*), COUNT(*) FILTER (WHERE total_pcn > 0), "
+            f"COUNT(*) FILTER (WHERE search_name ~ %s) FROM {ENTRY} "
             "WHERE snapshot_id = %s GROUP BY series ORDER BY series",
-            [snapshot.pk],
+            [NOT_ASCII, snapshot.pk],
         )
         counts = cursor.fetchall()
+        if any(row[3] for row in counts):
+            _fold_the_rest(cursor, snapshot.pk)
     ranked_count = sum(row[2] for row in counts)
     snapshot.player_count = sum(row[1] for row in counts)
     snapshot.ranked_count = ranked_count
-    snapshot.series_counts = {str(series): count for series, count, _ in counts}
+    snapshot.series_counts = {str(series): count for series, count, _, _ in counts}
     snapshot.share_cutoffs = [
         {
             "step": step.code,

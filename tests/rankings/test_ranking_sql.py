@@ -183,6 +183,8 @@ def test_the_full_recompute_writes_the_pure_cores_ranking(federation, add_tourna
         arbiter=p[1],
     )
     ManualPlacement.objects.create(season=registry.season, player=p[3], step="2T", reason="CCN")
+    # names the SQL table does not fold (the writer folds them in Python)
+    Player.objects.filter(pk=p[5].pk).update(last_name="Σωκράτης", first_name="Nguyễn")
     full_recompute(season=registry.season)
     snapshot = SeasonRanking.objects.get(season=registry.season).live
     stored = list(
@@ -195,6 +197,7 @@ def test_the_full_recompute_writes_the_pure_cores_ranking(federation, add_tourna
     ranking = compute(inputs)
     expected = [row[1:] for row in _entry_rows(snapshot.pk, inputs, ranking)]
     assert stored == expected
+    assert "σωκρατης nguyen" in [row[-1] for row in stored]
     assert snapshot.kind == RankingKind.PROVISIONAL
     assert snapshot.player_count == len(ranking.entries)
     assert snapshot.ranked_count == ranking.ranked_count
