@@ -108,7 +108,7 @@ FRENCH: dict[str, str] = {
     "not_regional": "Le stade « {stage} » n’appartient à aucun comité.",
     "arbiter_grade_too_low": "Licence {licence} ({grade}) : une finale est dirigée au moins par un arbitre régional (article 24), sauf dérogation accordée par la CCN.",
     # --- the championships desk ----------------------------------------------------------------
-    "regional_final_not_counted": "La finale régionale du comité {committee} ne compte pas encore (pas jouée, pas homologuée, résultats non conformes ou aucun quota) : il n’y a rien à enregistrer.",
+    "regional_final_not_counted": "La finale régionale du comité {committee} ne compte pas encore (pas jouée, pas homologuée, résultats non conformes ou aucun quota)\xa0: il n’y a rien à enregistrer.",
     # --- suspension (chapter 4) -----------------------------------------------------------------
     "player_suspended": "Licence {licence}\xa0: le joueur est suspendu jusqu’au {until} inclus\xa0; un joueur suspendu ne peut pas participer le {as_of}.",
 }
