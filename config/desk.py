@@ -57,6 +57,7 @@ CHAMPIONSHIPS: list[tuple[str, Callable[..., HttpResponseBase], str]] = [
         "desk-entry-withdraw",
     ),
     ("stades/<int:pk>/retards/", championships.stage_penalty, "desk-stage-penalty"),
+    ("stades/<int:pk>/homologuer/", championships.stage_homologate, "desk-stage-homologate"),
     ("stades/<int:pk>/placement/", championships.seating_draw, "desk-seating-draw"),
     ("stades/<int:pk>/placement.pdf", championships.seating_print, "desk-seating-pdf"),
     (

@@ -29,6 +29,7 @@ from competitions.championships import (
     regional,
     running,
     selectors,
+    stage_results,
     stages,
 )
 from competitions.championships.desk_exports import QualifiedTable, StageResultsTable, seating_pdf
@@ -53,6 +54,7 @@ from competitions.models import (
     StageSeating,
     TournamentStatus,
 )
+from competitions.tournaments import access
 from competitions.tournaments.desk_pages import refusal_text
 from core.errors import Conflict, ServiceError
 from core.errors import PermissionDenied as Refused
@@ -349,6 +351,9 @@ def _stage_page(request, scope, stage, *, status: int = 200, **extra):
         "open": open_,
         "may_enter": open_ and entries.may_enter_stage(scope, stage),
         "may_run": running.may_run(scope, request.user, stage),
+        "may_review": access.may_homologate(scope, stage.tournament),
+        "may_send": open_ and access.may_manage(scope, stage.tournament),
+        "latest": stage.tournament.revisions.order_by("-number").first(),
         "homologated": stage.tournament.status == TournamentStatus.HOMOLOGATED,
         "qualifies": stage.kind
         in (ChampionshipStageKind.REGIONAL_FINAL, ChampionshipStageKind.NATIONAL_QUALIFIER),
@@ -446,6 +451,31 @@ def stage_penalty(request, pk: int):
         messages.success(
             request, _("Late arrival recorded: %(points)s points.") % {"points": penalty.points}
         )
+    return redirect("desk-stage", pk=pk)
+
+
+@require_POST
+@login_required
+def stage_homologate(request, pk: int):
+    """Homologate the stage's latest revision (the one the page showed), through the
+    stage's checks (``stage_results.stage_homologate``)."""
+    scope, stage = _stage(request, pk)
+    if not access.may_homologate(scope, stage.tournament):
+        raise PageForbidden
+    revision = request.POST.get("revision", "")
+    try:
+        stage_results.stage_homologate(
+            stage=stage,
+            by=request.user,
+            revision=int(revision) if revision.isascii() and revision.isdigit() else None,
+        )
+    except Refused as refusal:
+        raise PageForbidden from refusal
+    except (RuleViolation, ServiceError) as refusal:
+        return _stage_page(
+            request, scope, stage, status=_refusal_status(refusal), refusal=refusal_text(refusal)
+        )
+    messages.success(request, _("Stage homologated: its points are awarded."))
     return redirect("desk-stage", pk=pk)
 
 

@@ -391,3 +391,41 @@ def test_a_stage_s_results_and_qualified_players_export_in_three_formats(
 def test_exports_of_a_stage_outside_scope_are_refused(client, registry, played, other_ccr):
     client.force_login(other_ccr)
     assert client.get(f"{DESK}stades/{played}/resultats.csv").status_code == 403
+
+
+def test_exported_cells_a_spreadsheet_would_run_are_quoted(client, registry, played, field):
+    from federation.models import Player
+
+    Player.objects.filter(licence_number=field[0]).update(last_name="=HYPERLINK(1)")
+    as_(client, registry, "committee_staff")
+    for what in ("resultats", "qualifies"):
+        csv = b"".join(client.get(f"{DESK}stades/{played}/{what}.csv").streaming_content)
+        assert ";'=HYPERLINK(1);" in csv.decode(), what
+
+
+@pytest.mark.parametrize("role", ["zone_staff", "committee_staff", "federation_staff"])
+def test_the_qualification_page_reads_a_fixed_number_of_queries(
+    client, registry, championships, played, role, django_assert_max_num_queries
+):
+    as_(client, registry, role)
+    with django_assert_max_num_queries(40):
+        page = client.get(f"{DESK}{championships['individual']}/qualification/")
+    assert [t.committee.number for t in page.context["tables"]] == [1]
+
+
+def test_staff_homologate_a_stage_from_its_page_through_the_stage_s_checks(
+    client, api, registry, as_user, finals, field, submit, other_ccr
+):
+    from competitions.models import ChampionshipStage
+
+    stage = finals["individual"]
+    as_user("committee_staff")
+    assert submit(api, stage, results([[n] for n in field])).status_code == 201
+    client.force_login(other_ccr)
+    assert client.post(f"{DESK}stades/{stage}/homologuer/", {"revision": "1"}).status_code == 403
+    as_(client, registry, "committee_staff")
+    assert "Homologuer le stade (révision 1)" in text(client.get(f"{DESK}stades/{stage}/"))
+    stale = client.post(f"{DESK}stades/{stage}/homologuer/", {"revision": "2"})
+    assert stale.status_code == 409
+    assert client.post(f"{DESK}stades/{stage}/homologuer/", {"revision": "1"}).status_code == 302
+    assert ChampionshipStage.objects.get(pk=stage).tournament.status == "homologated"
