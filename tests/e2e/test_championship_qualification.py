@@ -129,3 +129,7 @@ def test_a_committee_staff_member_records_a_regional_final_s_qualification(
     for q, line in zip(stored, recorded.all_inner_texts(), strict=True):
         assert q.key in line
         assert "qualifié" in line
+    # the same page on a 360 px phone: nothing sticks out sideways
+    page.set_viewport_size({"width": 360, "height": 740})
+    assert ccr.sideways() == []
+    ccr.shot("4-telephone")
