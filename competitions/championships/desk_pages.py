@@ -240,6 +240,9 @@ def quotas_set(request, pk: int):
 def stage_create(request, pk: int):
     scope = _staff(request)
     championship = _championship(pk)
+    named = _committee(request.POST.get("committee"))
+    if named is not None and not scope.covers_committee(named):
+        raise PageForbidden  # another committee's stage: refused before the form is read
     covered = list(desk_reads.committees(scope))
     form = StageForm(request.POST, committees=covered, national=scope.national)
     if not form.is_valid():

@@ -429,3 +429,66 @@ def test_staff_homologate_a_stage_from_its_page_through_the_stage_s_checks(
     assert stale.status_code == 409
     assert client.post(f"{DESK}stades/{stage}/homologuer/", {"revision": "1"}).status_code == 302
     assert ChampionshipStage.objects.get(pk=stage).tournament.status == "homologated"
+
+
+# ---------------------------------------------------------------------------------------------
+# Every page and action, as everyone outside committee 1's scope
+
+
+def _urls(championships, finals, regional_pk):
+    stage, pk = finals["individual"], championships["individual"]
+    pages = [
+        f"{DESK}regionaux/{regional_pk}/reglement/",
+        f"{DESK}stades/{stage}/",
+        f"{DESK}stades/{stage}/placement.pdf",
+        f"{DESK}stades/{stage}/resultats.csv",
+    ]
+    actions = [
+        (f"{DESK}{pk}/regional/", {"committee": "1"}),
+        (f"{DESK}{pk}/quotas/", {"q1": "5"}),
+        (f"{DESK}{pk}/qualification/enregistrer/", {"committee": "1"}),
+        (f"{DESK}{pk}/stades/", {"kind": "regional_stage", "committee": "1"}),
+        (f"{DESK}regionaux/{regional_pk}/reglement/", rules_form()),
+        (f"{DESK}regionaux/{regional_pk}/reglement/1/aval/", {}),
+        (f"{DESK}stades/{stage}/inscrire/", {"entries": "1001"}),
+        (f"{DESK}stades/{stage}/inscrits/1/retirer/", {}),
+        (f"{DESK}stades/{stage}/retards/", {"licence_number": "1001", "minutes": "20",
+                                            "reason": "Retard", "forfeit": "on"}),
+        (f"{DESK}stades/{stage}/placement/", {}),
+        (f"{DESK}stades/{stage}/homologuer/", {"revision": "1"}),
+    ]  # fmt: skip
+    return pages, actions
+
+
+@pytest.mark.parametrize("who", ["club_manager", "player", "other_ccr"])
+def test_no_page_nor_action_of_committee_1_is_open_outside_its_scope(
+    client, registry, championships, finals, enter_all, api, as_user, other_ccr, who
+):
+    as_user("committee_staff")
+    enter_all(api, finals["individual"], [[1001]])
+    regional = RegionalChampionship.objects.get(
+        committee__number=1, championship_id=championships["individual"]
+    )
+    before = (
+        RegionalRulesVersion.objects.filter(approved_at=None).count(),
+        ChampionshipEntry.objects.filter(status="eligible").count(),
+        CommitteeQuota.objects.count(),
+        StagePenalty.objects.count(),
+        StageSeating.objects.count(),
+    )
+    client.force_login(other_ccr if who == "other_ccr" else registry.users[who])
+    pages, actions = _urls(championships, finals, regional.pk)
+    for url in pages:
+        refused = client.get(url)
+        assert refused.status_code == 403, url
+        assert "Rhône-Alpes" not in text(refused)
+    for url, data in actions:
+        assert client.post(url, data).status_code == 403, url
+    after = (
+        RegionalRulesVersion.objects.filter(approved_at=None).count(),
+        ChampionshipEntry.objects.filter(status="eligible").count(),
+        CommitteeQuota.objects.count(),
+        StagePenalty.objects.count(),
+        StageSeating.objects.count(),
+    )
+    assert after == before
