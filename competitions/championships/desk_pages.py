@@ -73,10 +73,6 @@ def _staff(request) -> Scope:
     return scope
 
 
-def _status_of(error: Exception) -> int:
-    return 400 if isinstance(error, RuleViolation) else 403
-
-
 def _season(request) -> Season:
     name = request.GET.get("season")
     season = Season.objects.filter(name=name).first() if name else current_season()
@@ -227,7 +223,7 @@ def quotas_set(request, pk: int):
         return _championship_page(
             request,
             championship,
-            status=_status_of(refusal),
+            status=_refusal_status(refusal),
             quotas_form=form,
             refusal=refusal_text(refusal),
         )

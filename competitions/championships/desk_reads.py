@@ -13,7 +13,6 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from competitions.championships import selectors
 from competitions.championships.qualification_status import ChampionshipQualification
 from competitions.models import (
-    NATIONAL_STAGE_KINDS,
     Championship,
     ChampionshipStage,
     CommitteeQuota,
@@ -148,16 +147,6 @@ class CommitteeTable:
     def warning_texts(self) -> list[str]:
         return [problem_message(p) for p in self.warnings]
 
-    @property
-    def counted(self) -> bool:
-        return bool(self.qualified) or any(
-            o.reason in ("tie_at_boundary", "too_few_entries") for o, _ in self.open_places
-        )
-
-    @property
-    def unfilled(self) -> int:
-        return sum(o.count for o, _ in self.open_places)
-
 
 def _players(names: dict[int, Player], numbers) -> list[Player | str]:
     return [names.get(int(n)) or str(n) for n in numbers]
@@ -226,10 +215,6 @@ def tied_players(status: ChampionshipQualification) -> dict[int, Player]:
     numbers = {int(n) for o in national.open_places for key in o.tied for n in key.split("-")}
     missing = numbers - set(status.players)
     return {p.licence_number: p for p in Player.objects.filter(licence_number__in=missing)}
-
-
-def national_stage(stage: ChampionshipStage) -> bool:
-    return stage.kind in NATIONAL_STAGE_KINDS
 
 
 def regional_with_versions(pk: int) -> RegionalChampionship | None:
