@@ -424,7 +424,9 @@ def test_staff_homologate_a_stage_from_its_page_through_the_stage_s_checks(
     client.force_login(other_ccr)
     assert client.post(f"{DESK}stades/{stage}/homologuer/", {"revision": "1"}).status_code == 403
     as_(client, registry, "committee_staff")
-    assert "Homologuer le stade (révision 1)" in text(client.get(f"{DESK}stades/{stage}/"))
+    page = text(client.get(f"{DESK}stades/{stage}/"))
+    assert "Homologuer le stade (révision 1)" in page
+    assert "en attente de l’aval de la zone" in page  # the rules the stage plays
     stale = client.post(f"{DESK}stades/{stage}/homologuer/", {"revision": "2"})
     assert stale.status_code == 409
     assert client.post(f"{DESK}stades/{stage}/homologuer/", {"revision": "1"}).status_code == 302
