@@ -107,6 +107,8 @@ FRENCH: dict[str, str] = {
     "no_regional_rules": "Le comité {committee} n’a pas publié ses règles régionales ; ses stades sont créés à partir d’elles.",
     "not_regional": "Le stade « {stage} » n’appartient à aucun comité.",
     "arbiter_grade_too_low": "Licence {licence} ({grade}) : une finale est dirigée au moins par un arbitre régional (article 24), sauf dérogation accordée par la CCN.",
+    # --- the championships desk ----------------------------------------------------------------
+    "regional_final_not_counted": "La finale régionale du comité {committee} ne compte pas encore (pas jouée, pas homologuée, résultats non conformes ou aucun quota)\xa0: il n’y a rien à enregistrer.",
     # --- suspension (chapter 4) -----------------------------------------------------------------
     "player_suspended": "Licence {licence}\xa0: le joueur est suspendu jusqu’au {until} inclus\xa0; un joueur suspendu ne peut pas participer le {as_of}.",
 }
