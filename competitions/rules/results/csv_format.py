@@ -110,9 +110,13 @@ COLUMNS: tuple[str, ...] = (
     "points",
     "kind",
     "reason",
-    *(ELIMINATION_COLUMNS := ("points_divisor", "carried")),
 )
-"""Every column a results CSV may have (the last two only for eliminations)."""
+"""The columns of a results CSV (:func:`write_csv` writes them all)."""
+
+ELIMINATION_COLUMNS = ("points_divisor", "carried")
+"""The columns of sessions with eliminations, after :data:`COLUMNS` when a file has any."""
+ALL_COLUMNS = (*COLUMNS, *ELIMINATION_COLUMNS)
+"""Every column a results CSV may have."""
 
 _ALLOWED: dict[RecordType, frozenset[str]] = {
     record: frozenset({"record", *required, *optional})
@@ -464,14 +468,14 @@ def _header(row: list[str], problems: list[Problem]) -> list[str] | None:
     for name in names:
         if not name:
             continue
-        if name not in COLUMNS:
+        if name not in ALL_COLUMNS:
             problems.append(
                 Problem(
                     f"lines[1].{name}",
                     "unknown_column",
                     f"'{name}' is not a column of the results format; the columns are: "
-                    f"{', '.join(COLUMNS)}.",
-                    {"column": name, "columns": ", ".join(COLUMNS)},
+                    f"{', '.join(ALL_COLUMNS)}.",
+                    {"column": name, "columns": ", ".join(ALL_COLUMNS)},
                 )
             )
         elif name in seen:
@@ -562,9 +566,9 @@ def _check_columns(
                 column,
                 "column_not_for_record",
                 f"Line {line.number}: a {record} line has no {column}; leave that cell empty "
-                f"(a {record} line uses {', '.join(c for c in COLUMNS if c in allowed)}).",
+                f"(a {record} line uses {', '.join(c for c in ALL_COLUMNS if c in allowed)}).",
                 record=record.value,
-                columns=", ".join(c for c in COLUMNS if c in allowed),
+                columns=", ".join(c for c in ALL_COLUMNS if c in allowed),
             )
 
 
@@ -908,16 +912,16 @@ def _document(
 
 
 def write_csv(document: ResultsDocument, *, delimiter: str = ",") -> str:
-    """``document`` in the CSV form :func:`parse_csv` reads (every column, in :data:`COLUMNS`).
+    """``document`` in the CSV form :func:`parse_csv` reads (every column of :data:`COLUMNS`).
 
     Lines come in the order sessions (each followed by the entries that play it, with
-    eliminations), players (each followed by its position scores), penalties. The two
-    columns of eliminations are written only for a document that has any.
+    eliminations), players (each followed by its position scores), penalties. The
+    :data:`ELIMINATION_COLUMNS` are written only for a document that has eliminations.
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n")
     staged = any(s.entries or s.points_divisor != 1 for s in document.sessions)
-    columns = COLUMNS if staged else COLUMNS[: -len(ELIMINATION_COLUMNS)]
+    columns = ALL_COLUMNS if staged else COLUMNS
     writer.writerow(columns)
 
     def row(record: RecordType, **cells: object) -> None:
