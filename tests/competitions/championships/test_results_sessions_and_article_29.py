@@ -13,7 +13,7 @@ import math
 import pytest
 
 from competitions.models import ResultRevision
-from tests.competitions.championships.results_documents import staged_results
+from tests.competitions.championships.results_documents import results, staged_results, tiebreak
 from tests.competitions.championships.rules_documents import stage_of
 
 pytestmark = pytest.mark.django_db
@@ -247,3 +247,34 @@ def test_eliminating_4_of_12_players_with_halving_is_submittable_and_yields_pcn(
     order = [2, 3, 5, 1, 7, 4]
     assert [awarded[field[k - 1]][0] for k in order] == [200, 142, 100, 71, 50, 50]
     assert all(awarded[field[k - 1]] == (0, 0) for k in (6, 8, 9, 10, 11, 12))
+
+
+def test_article_29_closes_a_tie_on_the_quota_line(
+    api, registry, as_user, finals, championships, enter_all, players, play
+):
+    field = players(20, 101)
+    as_user("committee_staff")
+    enter_all(api, finals["individual"], [[n] for n in field])
+    totals = [300, 200, 50, 50] + [10 - i for i in range(15)]
+    totals.append(-sum(totals))
+    tiebreaks = {2: tiebreak(120, prise=2), 3: tiebreak(100, prise=5)}
+    document = results([[n] for n in field], totals=totals, tiebreaks=tiebreaks)
+    shared = {**document, "entries": [dict(e) for e in document["entries"]]}
+    shared["entries"][3]["place"] = 3  # level on 50, but article 29 puts entry 3 ahead
+    refused = api.post(f"/api/championships/stages/{finals['individual']}/results/", shared,
+                       format="json")  # fmt: skip
+    assert [(e["field"], e["code"]) for e in refused.json()["errors"]] == [
+        ("entries[3].place", "place_contradicts_article_29")
+    ]
+    assert [e["place"] for e in document["entries"][:5]] == [1, 2, 3, 4, 5]
+    play(api, finals["individual"], document)
+    as_user("federation_staff")
+    response = api.put(
+        f"/api/championships/{championships['individual']}/quotas/",
+        {"quotas": [{"committee": 1, "places": 3}]},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    found = api.get(f"/api/championships/{championships['individual']}/qualification/").json()
+    assert [r["key"] for r in found["national_final"]["qualified"]] == [str(n) for n in field[:3]]
+    assert not [o for o in found["national_final"]["open"] if o["right"] == "committee_quota"]
