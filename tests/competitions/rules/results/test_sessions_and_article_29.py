@@ -156,7 +156,9 @@ def test_places_are_1224_consistent_with_totals_then_article_29(rows):
     for i in range(n):
         for j in range(n):
             if places[i] == places[j]:
-                assert rows[i] == rows[j] or (rows[i][0], rows[i][1]) == (rows[j][0], rows[j][1])
+                assert rows[i] == rows[j]
+    assert sorted(places)[0] == 1
+    assert len(set(places)) == len({tuple(r) for r in rows})  # one place per distinct row
 
 
 def _key(f: TieBreakFigures) -> tuple[int, ...]:
