@@ -422,3 +422,49 @@ def test_any_consistent_staged_tournament_is_accepted(case):
         )
         == []
     )
+
+
+# With every position score: 3 tables of 4 in session 1, the best 8 at 2 tables in session 2.
+TABLED_FIRST = [300, -80, -100, -120, 150, 50, -90, -110, 90, -10, -30, -50]  # tables of 4
+TABLED_SECOND = [60, -20, -20, -20, 45, -15, -15, -15]  # in session 1's order, tables of 4
+
+
+def _with_positions() -> dict[str, Any]:
+    document = staged(TABLED_FIRST, 8, TABLED_SECOND)
+    kept = [e["number"] for e in document["sessions"][1]["entries"]]
+    for i, entry in enumerate(document["entries"]):
+        positions = [{"session": 1, "position": 1, "table": i // 4 + 1, "score": TABLED_FIRST[i]}]
+        if entry["number"] in kept:
+            k = kept.index(entry["number"])
+            positions.append(
+                {"session": 2, "position": 1, "table": k // 4 + 1, "score": TABLED_SECOND[k]}
+            )
+        entry["players"][0]["positions"] = positions
+    return document
+
+
+def test_position_scores_agree_with_the_session_lists():
+    document = _with_positions()
+    places = {e["number"]: (e["place"], e["total"]) for e in document["entries"]}
+    assert places[1] == (1, 210)  # 300 / 2 + 60
+    assert places[10] == (3, 40)  # -10 → -5, + 45
+    assert places[7] == (9, -90)  # eliminated, first of the eliminated
+    assert codes(document, tie_break_rules=True) == []
+
+
+def test_a_session_score_that_is_not_its_positions_is_refused_located():
+    document = _with_positions()
+    document["sessions"][1]["entries"][0]["score"] = 70
+    document["sessions"][1]["entries"][1]["score"] = -30
+    assert ("sessions[1].entries[0].score", "session_score_mismatch") in _problems(document)
+
+
+def test_an_eliminated_player_with_a_score_after_the_cut_is_refused():
+    document = _with_positions()
+    document["entries"][6]["players"][0]["positions"].append(
+        {"session": 2, "position": 1, "table": 2, "score": 0}
+    )
+    assert (
+        "entries[6].players[0].positions[1].session",
+        "score_in_session_not_played",
+    ) in _problems(document)
