@@ -10,7 +10,10 @@ results document carries only what happened. It is read from JSON
 
 Every total in a document is *after* penalties: a player's total is the sum of
 his position scores (*bilans*) less the points of his penalties, and an entry's
-total is the sum of its players' totals. This is the number the ranking orders.
+total is the sum of its players' totals. This is the number the ranking orders. With
+eliminations (sessions listing their entries), an entry's total is its score at the end
+of the last session it played (the score carried in, after division, plus its score in
+that session) less its players' penalties.
 """
 
 from __future__ import annotations
