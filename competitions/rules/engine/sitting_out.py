@@ -33,9 +33,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
+from competitions.rules.engine.scoring import (
+    DEFAULT_SCORING_RULES,
+    Deal,
+    DealScore,
+    ScoringRules,
+    score_deal,
+    shown,
+)
 from competitions.rules.engine.tables import Orientation, TableSize, seats
-from core.problems import Problem
+from core.problems import Problem, RuleViolation
 
 GAME_DIRECTION: tuple[Orientation, ...] = (
     Orientation.N,
@@ -59,6 +68,40 @@ def rotations() -> tuple[tuple[Orientation, ...], ...]:
 def in_play(sitting_out: Orientation) -> tuple[Orientation, ...]:
     """The four seats playing a deal that ``sitting_out`` sits out, in sheet order."""
     return tuple(seat for seat in seats(TableSize.FIVE) if seat != sitting_out)
+
+
+def score_deal_sitting_out(
+    deal: Deal, sitting_out: object, rules: ScoringRules = DEFAULT_SCORING_RULES
+) -> DealScore:
+    """Score a deal of a table of 5 that ``sitting_out`` sits out: the four others play the
+    4-player game (``deal.table_size`` is 4) and the mort marks 0.
+
+    Raises :class:`RuleViolation` with every problem (a mort who is no seat of a table of 5,
+    a deal not at 4 players, the deal's own problems).
+    """
+    try:
+        mort = Orientation(sitting_out)  # type: ignore[arg-type]  # any value is checked
+    except (ValueError, TypeError):
+        mort = None
+    if mort is None:
+        raise RuleViolation.single(
+            "sitting_out",
+            "sitting_out_not_at_table",
+            f"{shown(sitting_out)} cannot sit out: it is no seat of a table of 5 "
+            f"({', '.join(seats(TableSize.FIVE))}).",
+            {"deal": 1, "seat": shown(sitting_out), "seats": ", ".join(seats(TableSize.FIVE))},
+        )
+    if deal.table_size != TableSize.FOUR:
+        raise RuleViolation.single(
+            "table_size",
+            "sitting_out_deal_not_at_four",
+            f"The deal is scored for {shown(deal.table_size)} players but at a table of 5 with "
+            f"a player sitting out (le mort) the four others play the 4-player game.",
+            {"deal": 1, "table_size": shown(deal.table_size), "size": 4},
+        )
+    score = score_deal(deal, rules, in_play=in_play(mort))
+    marks = MappingProxyType({seat: score.marks.get(seat, 0) for seat in seats(TableSize.FIVE)})
+    return DealScore(base=score.base, marks=marks, breakdown=score.breakdown)
 
 
 @dataclass(frozen=True, slots=True)
