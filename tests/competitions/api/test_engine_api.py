@@ -226,7 +226,8 @@ def test_a_sheet_of_a_table_of_5_with_the_mort_in_turn(api):
     assert body["five_player_game"] is False
     assert body["deals_played"] == 5  # the passed deal and the annulled one are not played
     assert body["sitting_out"] == ["N", "W", "S", "S", "E", "5", "N"]
-    assert all(marks[mort] == 0 for marks, mort in zip(body["deal_marks"], body["sitting_out"]))
+    marks_and_morts = zip(body["deal_marks"], body["sitting_out"], strict=True)
+    assert all(marks[mort] == 0 for marks, mort in marks_and_morts)
     # Each player took once (+210) and defended three times (-70): 0 each.
     assert {p["seat"]: p["balance"] for p in body["players"]} == dict.fromkeys(TURN, 0)
 
