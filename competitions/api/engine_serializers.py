@@ -173,7 +173,7 @@ class SheetTotalsOut(serializers.Serializer):
     )
     players = PlayerTotalOut(many=True)
     deals_played = serializers.IntegerField(
-        help_text="Lines neither passed (dealt again) nor annulled (chapter 4)."
+        help_text="Lines not annulled (chapter 4: an annulled deal is not a deal played)."
     )
     sitting_out = serializers.ListField(
         child=serializers.CharField(allow_null=True),

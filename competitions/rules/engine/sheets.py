@@ -19,9 +19,9 @@ without anyone sitting out is the 5-player game (called king).
 
 Chapter 4, "Donne annulée": « si une donne est annulée pour x raisons, alors elle ne
 compte pas comme donne jouée ». A line marked annulled scores 0 for everyone (its facts,
-if given, are still checked) and is not counted in ``deals_played``; nor is a line where
-everyone passed (« le voisin de droite du donneur procède à une nouvelle distribution »:
-that deal is dealt again).
+if given, are still checked) and is not counted in ``deals_played``. A line where everyone
+passed is a deal of the position that scored 0 for everyone: it is counted (the sheet
+shows it; a deal dealt again is the next line).
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ class SheetTotals:
     table_size: TableSize
     deal_marks: tuple[Mapping[Orientation, int], ...]  # each line's marks, computed or written
     players: Mapping[Orientation, PlayerTotal]  # in sheet order: N, S, E, W, fifth
-    deals_played: int = 0  # lines neither passed nor annulled (chapter 4, "Donne annulée")
+    deals_played: int = 0  # lines not annulled (chapter 4, "Donne annulée")
     sitting_out: tuple[Orientation | None, ...] = ()  # each line's mort (table of 5), else None
 
     @property
@@ -171,7 +171,7 @@ def total_sheet(sheet: ScoreSheet, rules: ScoringRules = DEFAULT_SCORING_RULES) 
         table_size=size,
         deal_marks=tuple(deal_marks),
         players=MappingProxyType(totals),
-        deals_played=sum(1 for line in sheet.deals if not (line.passed or line.annulled)),
+        deals_played=sum(1 for line in sheet.deals if line.annulled is not True),
         sitting_out=tuple(morts),
     )
 

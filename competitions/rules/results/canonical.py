@@ -42,6 +42,8 @@ def canonical_dict(document: ResultsDocument) -> dict[str, Any]:
                 "tables": s.tables,
                 "tables_of_three": s.tables_of_three,
                 "deals": s.deals,
+                # Only when there are some: the hash of every other document is unchanged.
+                **({"tables_of_five": s.tables_of_five} if s.tables_of_five else {}),
             }
             for s in sessions
         ],

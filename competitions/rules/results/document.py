@@ -50,17 +50,24 @@ def _no_contracts() -> Mapping[Contract, int]:
 
 @dataclass(frozen=True, slots=True)
 class SessionResult:
-    """A session (*séance*): how many tables played it, how many of them at 3, how many deals."""
+    """A session (*séance*): how many tables played it, how many of them at 3, how many deals.
+
+    ``tables_of_five``: tables of 5 where one player (*le mort*) sits out each deal and the
+    four others play the 4-player game (chapter 1, "Le jeu à 5 joueurs", preamble); never
+    the 5-player game, which is not homologable. ``deals``: the deals played (chapter 4:
+    an annulled deal is not one).
+    """
 
     number: int
     tables: int
     tables_of_three: int
     deals: int
+    tables_of_five: int = 0
 
     @property
     def players(self) -> int:
-        """Players seated: 4 per table, less one per table of 3."""
-        return 4 * self.tables - self.tables_of_three
+        """Players seated: 4 per table, less one per table of 3, one more per table of 5."""
+        return 4 * self.tables - self.tables_of_three + self.tables_of_five
 
 
 @dataclass(frozen=True, slots=True)

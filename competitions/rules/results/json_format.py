@@ -432,7 +432,7 @@ def read_session(reader: JsonReader, value: object, where: str) -> SessionResult
         value,
         where,
         required=("number", "tables", "deals"),
-        optional=("tables_of_three",),
+        optional=("tables_of_three", "tables_of_five"),
         what="a session",
     )
     if obj is None:
@@ -447,9 +447,14 @@ def read_session(reader: JsonReader, value: object, where: str) -> SessionResult
     deals = reader.integer(
         obj.get("deals", MISSING), f"{where}.deals", minimum=0, maximum=MAX_COUNT
     )
-    if number is None or tables is None or three is None or deals is None:
+    five = reader.integer(
+        obj.get("tables_of_five", 0), f"{where}.tables_of_five", minimum=0, maximum=MAX_COUNT
+    )
+    if number is None or tables is None or three is None or deals is None or five is None:
         return None
-    return SessionResult(number=number, tables=tables, tables_of_three=three, deals=deals)
+    return SessionResult(
+        number=number, tables=tables, tables_of_three=three, deals=deals, tables_of_five=five
+    )
 
 
 def _read_entry(reader: JsonReader, value: object, where: str) -> EntryResult | None:

@@ -224,7 +224,7 @@ def test_a_sheet_of_a_table_of_5_with_the_mort_in_turn(api):
     body = response.json()
     assert body["table_size"] == 5
     assert body["five_player_game"] is False
-    assert body["deals_played"] == 5  # the passed deal and the annulled one are not played
+    assert body["deals_played"] == 6  # the annulled deal is not played (the passed one is)
     assert body["sitting_out"] == ["N", "W", "S", "S", "E", "5", "N"]
     marks_and_morts = zip(body["deal_marks"], body["sitting_out"], strict=True)
     assert all(marks[mort] == 0 for marks, mort in marks_and_morts)

@@ -132,7 +132,7 @@ def test_when_everyone_passes_the_same_mort_deals_again():
         DealLine(facts=garde(S), sitting_out=W),
     ]
     totals = total_sheet(sheet(lines))
-    assert totals.deals_played == 2
+    assert totals.deals_played == 3  # a passed deal is on the sheet: played, worth 0
     assert totals.deal_marks[0] == dict.fromkeys(seats(FIVE), 0)
     moved_on = [DealLine(facts=Deal.all_passed(FOUR), sitting_out=N), lines[2]]
     problems = refusal(sheet(moved_on))
@@ -204,7 +204,7 @@ def mort_sheets(draw):
 def test_mort_sheets_sum_to_zero_and_each_player_sits_out_in_turn(lines):
     totals = total_sheet(sheet(lines))
     played = [line for line in lines if not line.passed]
-    assert totals.deals_played == len(played)
+    assert totals.deals_played == len(lines)
     for line, marks in zip(lines, totals.deal_marks, strict=True):
         assert marks[line.sitting_out] == 0
         assert sum(marks.values()) == 0
