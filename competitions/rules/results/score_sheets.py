@@ -12,10 +12,11 @@ article 29 in championship mode). Sessions are counted from the sheets: a
 session's tables, tables of 3 and tables of 5 are those of its position with the
 most tables; its deals are the deals played (chapter 4: « si une donne est annulée
 pour x raisons, alors elle ne compte pas comme donne jouée »; a line where everyone
-passed is a deal played that scored 0), summed over its positions, each position counting the most deals
-played at one of its tables (a table where a deal was annulled, or removed for
-slowness, still took part in that position's deals; the others played them). A ``sessions`` list may
-declare each session's deals; where it contradicts the sheets, the sheets win and the
+passed is a deal played that scored 0), summed over its positions, each position
+counting the most deals played at one of its tables (a table where a deal was
+annulled, or removed for slowness, still took part in that position's deals; the
+others played them). A ``sessions`` list may declare each session's deals; where it
+contradicts the sheets, the sheets win and the
 contradiction is reported, located.
 
 A table of 5 names on each line the player sitting out (``sitting_out``, le mort,
