@@ -452,8 +452,8 @@ def _count_contracts(
     """
     for line in sheet.deals:
         facts = line.facts
-        if facts is None or facts.contract is None:
-            continue
+        if facts is None or facts.contract is None or line.annulled:
+            continue  # an annulled deal is not played (chapter 4), so no contract is made
         # total_sheet has refused a bid deal that lacks any of these facts.
         assert facts.attack_points is not None
         assert facts.oudlers is not None
