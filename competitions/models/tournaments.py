@@ -87,6 +87,10 @@ class Tournament(models.Model):
     )
     arbiter_plays = models.BooleanField(_("arbiter plays"), default=False)
     planned_sessions = models.PositiveSmallIntegerField(_("planned sessions"), default=1)
+    # Chapter 2: « Les types de mises en place pour chaque position sont annoncés en début
+    # de tournoi par l'arbitre »: one PlacementMethod value per position, checked by
+    # seating.check_placement_sequence when declared; empty when not announced.
+    placements = models.JSONField(_("placement of each position"), default=list, blank=True)
     reference = models.CharField(
         _("organiser's reference"),
         max_length=64,
