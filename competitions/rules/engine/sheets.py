@@ -56,7 +56,7 @@ class DealLine:
 
     @property
     def passed(self) -> bool:
-        """Everyone passed: the deal is dealt again.
+        """Everyone passed: the line scores 0, and at a table of 5 the same mort deals again.
 
         Said by the facts (no contract), or by marks alone that are all 0: a line that
         scores nothing is read as a passed deal (a bid deal worth exactly 0 is given by
