@@ -193,7 +193,8 @@ def test_publishing_the_official_ranking_is_followed_to_its_end(
     assert run.status == RunStatus.DONE, run.error
     assert run.requested_by == registry.users["federation_staff"]
     assert run.note == "Classement de fin de saison"
-    runs = page.get_by_role("table").filter(has=page.get_by_role("columnheader", name="demandé par"))
+    requested_by = page.get_by_role("columnheader", name="demandé par")
+    runs = page.get_by_role("table").filter(has=requested_by)
     history = runs.get_by_role("row").filter(
         has=page.get_by_role("cell", name=str(run.pk), exact=True)
     )
