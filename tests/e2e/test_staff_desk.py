@@ -235,11 +235,19 @@ def test_committee_staff_get_the_french_403_for_another_committees_tournament(
         assert "Lyon" not in page.title()
     stranger.shot("2-acces-refuse")
 
-    # Their own committee's staff open it.
-    staff = open_window("desktop", "committee-staff")
+    # Their own committee's staff open it, on a phone: the queue and the review fit.
+    staff = open_window("phone", "committee-staff")
     sign_in(staff, "committee_staff", PASSWORD)
-    staff.page.goto(f"/bureau/homologation/{waiting_open.pk}/")
+    staff.page.goto("/bureau/homologation/")
+    row = staff.page.get_by_role("row").filter(has_text="Open de Lyon")
+    expect(row).to_contain_text("Tarot Club de Lyon (101)")  # the organiser, under the name
+    assert staff.sideways() == []
+    staff.shot("3-file-du-comite-sur-un-telephone")
+    row.get_by_role("link", name="Open de Lyon").click()
     expect(staff.page.get_by_role("heading", level=1)).to_have_text("Open de Lyon")
+    expect(staff.page.get_by_role("row").filter(has_text="GÉNIN Hélène")).to_be_visible()
+    assert staff.sideways() == []
+    staff.shot("4-examen-sur-un-telephone")
 
 
 def test_correcting_with_a_new_revision_and_reading_the_diff(
