@@ -157,7 +157,7 @@ def _points_column(html: str):
     """(licence number, PCN) of each player row of the review's ranking table."""
     import re
 
-    return re.findall(r"Joueur\d+ Camille \((\d+)\)</td>\s*<td>(\d+)</td>", html)
+    return re.findall(r'Joueur\d+ Camille \((\d+)\)</td>\s*<td class="num">(\d+)</td>', html)
 
 
 def test_homologate_the_revision_reviewed(client, registry, lyon):
