@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -164,6 +165,7 @@ def test_federation_staff_refuse_with_reasons_and_the_club_reads_them(
 def test_publishing_the_official_ranking_is_followed_to_its_end(
     open_window, sign_in, registry, homologated_open, celery_worker_process
 ):
+    from config.celery import app as celery_app
     from rankings.models import RecomputeKind, RecomputeRun, RunStatus, SeasonRanking
 
     staff = open_window("desktop", "federation-staff")
@@ -180,12 +182,19 @@ def test_publishing_the_official_ranking_is_followed_to_its_end(
     staff.shot("2-confirmation")
     assert not RecomputeRun.objects.filter(kind=RecomputeKind.OFFICIAL).exists()
     page.get_by_label("note (pourquoi)").fill("Classement de fin de saison")
+    # The worker takes nothing until the page shows the run waiting: a small season's
+    # run could otherwise end before the page is drawn.
+    worker = [f"{celery_worker_process}@{os.uname().nodename}"]
+    assert celery_app.control.cancel_consumer(celery_worker_process, destination=worker, reply=True)
     page.get_by_role("button", name="Confirmer : publier").click()
 
     expect(page.get_by_role("heading", name="Calcul en cours")).to_be_visible()
-    bar = page.get_by_role("progressbar")
-    expect(bar).to_be_visible()
+    progress = page.locator("[data-progress-url]")
+    expect(progress).to_contain_text("classement officiel — phase : en file")
+    expect(progress.get_by_role("progressbar")).to_be_visible()
+    expect(page.get_by_role("link", name="Publier le classement officiel…")).to_have_count(0)
     staff.shot("3-barre-de-progression")
+    assert celery_app.control.add_consumer(celery_worker_process, destination=worker, reply=True)
     # The page follows the run by itself (desk_progress.js) and reloads once it ended:
     # no reload here.
     expect(page.get_by_role("heading", name="Calcul en cours")).to_have_count(0, timeout=60_000)
