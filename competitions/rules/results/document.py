@@ -10,7 +10,10 @@ results document carries only what happened. It is read from JSON
 
 Every total in a document is *after* penalties: a player's total is the sum of
 his position scores (*bilans*) less the points of his penalties, and an entry's
-total is the sum of its players' totals. This is the number the ranking orders.
+total is the sum of its players' totals. This is the number the ranking orders. With
+eliminations (sessions listing their entries), an entry's total is its score at the end
+of the last session it played (the score carried in, after division, plus its score in
+that session) less its players' penalties.
 """
 
 from __future__ import annotations
@@ -49,13 +52,37 @@ def _no_contracts() -> Mapping[Contract, int]:
 
 
 @dataclass(frozen=True, slots=True)
+class SessionEntry:
+    """An entry that plays a session of a tournament with eliminations: its score in the
+    session (its players' position scores there, before penalties) and the score it
+    carries in from the previous session, after division (0 in the first session)."""
+
+    number: int
+    score: int
+    carried: int = 0
+
+    @property
+    def end(self) -> int:
+        """The entry's score at the end of the session: carried in + scored in it."""
+        return self.carried + self.score
+
+
+@dataclass(frozen=True, slots=True)
 class SessionResult:
-    """A session (*séance*): how many tables played it, how many of them at 3, how many deals."""
+    """A session (*séance*): how many tables played it, how many of them at 3, how many deals.
+
+    In a tournament with eliminations (chapter 3, art. 3), every session lists the
+    ``entries`` that play it (the others were eliminated before it) and divides the
+    scores carried in from the previous one by ``points_divisor`` (1: not divided).
+    Without ``entries`` (every other tournament), every entry plays every session and
+    totals are plain sums."""
 
     number: int
     tables: int
     tables_of_three: int
     deals: int
+    points_divisor: int = 1
+    entries: tuple[SessionEntry, ...] = ()
 
     @property
     def players(self) -> int:
@@ -202,12 +229,18 @@ _PARTS: tuple[tuple[re.Pattern[str], Mapping[str, str]], ...] = (
         },
     ),
     (
+        re.compile(r"^(sessions\[\d+\]\.entries\[\d+\])(?:\.(.+))?$"),
+        {"number": "entry", "score": "score", "carried": "carried"},
+    ),
+    (
         re.compile(r"^(sessions\[\d+\])(?:\.(.+))?$"),
         {
             "number": "session",
             "tables": "tables",
             "tables_of_three": "tables_of_three",
             "deals": "deals",
+            "points_divisor": "points_divisor",
+            "entries": "session",
         },
     ),
     (
@@ -276,6 +309,11 @@ class ResultsDocument:
     def locate(self, path: str) -> str:
         """Where ``path`` is in what was submitted (itself for JSON, a CSV cell for CSV)."""
         return path if self.source is None else self.source.locate(path)
+
+    @property
+    def with_eliminations(self) -> bool:
+        """Its sessions list the entries that play them (eliminations, divided scores)."""
+        return any(session.entries for session in self.sessions)
 
 
 @dataclass(frozen=True, slots=True)
