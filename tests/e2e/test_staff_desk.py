@@ -18,27 +18,10 @@ from __future__ import annotations
 import os
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 PASSWORD = "x"  # the registry fixture's users (tests/conftest.py)
 QUEUE = "File d’homologation"
-
-
-@pytest.fixture
-def waiting_open(registry, declare_tournament, results_sheet):
-    """The "Open de Lyon" of club 101 (committee 1) with its correct results sent by the
-    club's manager through the service: waiting for homologation."""
-    from competitions.tournaments.submission import results_submit
-
-    tournament = declare_tournament()
-    results_submit(
-        tournament=tournament,
-        content=results_sheet().text(),
-        source="csv",
-        by=registry.users["club_manager"],
-    )
-    return tournament
 
 
 def _open_from_queue(page, name: str) -> None:
@@ -62,7 +45,7 @@ def _wait_for(page, locator, visits: int = 40) -> None:
 
 
 def test_federation_staff_homologate_from_the_queue_and_the_ranking_follows(
-    open_window, sign_in, registry, waiting_open, celery_worker_process
+    open_window, sign_in, registry, submitted_open, celery_worker_process
 ):
     from competitions.models import TournamentStatus
     from rankings.models import Allocation
@@ -87,22 +70,22 @@ def test_federation_staff_homologate_from_the_queue_and_the_ranking_follows(
     winner = page.get_by_role("row").filter(has_text="GÉNIN Hélène")
     expect(winner.get_by_role("cell").first).to_have_text("1")
     staff.shot("3-rapport-du-tournoi")
-    assert not Allocation.objects.filter(tournament=waiting_open).exists()  # nothing yet
+    assert not Allocation.objects.filter(tournament=submitted_open).exists()  # nothing yet
 
     page.get_by_role("link", name="Homologuer la révision 1").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Homologuer")
     staff.shot("4-confirmation")
-    assert not Allocation.objects.filter(tournament=waiting_open).exists()  # asked, not done
+    assert not Allocation.objects.filter(tournament=submitted_open).exists()  # asked, not done
     page.get_by_role("button", name="Confirmer : homologuer la révision 1").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Open de Lyon")
     expect(page.get_by_role("status")).to_contain_text("Tournoi homologué")
     expect(page.get_by_text(re.compile(r"état\s*: homologué", re.I))).to_be_visible()
     staff.shot("5-homologue")
-    waiting_open.refresh_from_db()
-    assert waiting_open.status == TournamentStatus.HOMOLOGATED
-    assert waiting_open.homologated_revision.number == 1
+    submitted_open.refresh_from_db()
+    assert submitted_open.status == TournamentStatus.HOMOLOGATED
+    assert submitted_open.homologated_revision.number == 1
     points = Allocation.objects.get(
-        tournament=waiting_open, player__licence_number=3103, current=True
+        tournament=submitted_open, player__licence_number=3103, current=True
     )
     assert points.place == 1
     assert points.pcn > 0
@@ -119,7 +102,7 @@ def test_federation_staff_homologate_from_the_queue_and_the_ranking_follows(
 
 
 def test_federation_staff_refuse_with_reasons_and_the_club_reads_them(
-    open_window, sign_in, registry, waiting_open
+    open_window, sign_in, registry, submitted_open
 ):
     from competitions.models import TournamentStatus
 
@@ -131,17 +114,17 @@ def test_federation_staff_refuse_with_reasons_and_the_club_reads_them(
     page.get_by_role("button", name="Refuser").click()  # no reason: the form says so
     expect(page.get_by_role("heading", level=1)).to_have_text("Open de Lyon")
     expect(reasons).to_be_focused()  # the browser's own check: the field is required
-    waiting_open.refresh_from_db()
-    assert waiting_open.status == TournamentStatus.RESULTS_SUBMITTED
+    submitted_open.refresh_from_db()
+    assert submitted_open.status == TournamentStatus.RESULTS_SUBMITTED
     reasons.fill("Feuille de la table 2 illisible\nArbitre non présent à la 2e séance")
     staff.shot("1-motifs")
     page.get_by_role("button", name="Refuser").click()
     expect(page.get_by_role("status")).to_contain_text("Homologation refusée")
     expect(page.get_by_text("Feuille de la table 2 illisible")).to_be_visible()
     staff.shot("2-refuse")
-    waiting_open.refresh_from_db()
-    assert waiting_open.status == TournamentStatus.REFUSED
-    assert waiting_open.refusal_reasons == [
+    submitted_open.refresh_from_db()
+    assert submitted_open.status == TournamentStatus.REFUSED
+    assert submitted_open.refusal_reasons == [
         "Feuille de la table 2 illisible",
         "Arbitre non présent à la 2e séance",
     ]
@@ -157,7 +140,7 @@ def test_federation_staff_refuse_with_reasons_and_the_club_reads_them(
     refusal = manager.page.get_by_text("L’homologation a été refusée pour ces raisons :")
     expect(refusal).to_be_visible()
     reasons_shown = refusal.locator("xpath=following-sibling::ul[1]/li")
-    expect(reasons_shown).to_have_text(waiting_open.refusal_reasons)
+    expect(reasons_shown).to_have_text(submitted_open.refusal_reasons)
     assert manager.sideways() == []
     manager.shot("3-le-club-lit-les-motifs")
 
@@ -217,7 +200,7 @@ def test_publishing_the_official_ranking_is_followed_to_its_end(
 
 
 def test_committee_staff_get_the_french_403_for_another_committees_tournament(
-    open_window, sign_in, registry, waiting_open
+    open_window, sign_in, registry, submitted_open
 ):
     from federation.models import Role, RoleAssignment, User
 
@@ -234,7 +217,7 @@ def test_committee_staff_get_the_french_403_for_another_committees_tournament(
     stranger.shot("1-file-sans-le-tournoi")
 
     for path in ("", "?old=1&new=1"):
-        answer = page.goto(f"/bureau/homologation/{waiting_open.pk}/{path}")
+        answer = page.goto(f"/bureau/homologation/{submitted_open.pk}/{path}")
         assert answer is not None
         assert answer.status == 403
         expect(page.get_by_role("heading", level=1)).to_have_text("Accès refusé")
