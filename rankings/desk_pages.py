@@ -15,6 +15,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied as PageForbidden
+from django.db import transaction
 from django.db.models import Q
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -27,6 +28,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from core.errors import ServiceError
 from core.messages import error_message
 from federation.access import scope_of
+from federation.models import Season
 from rankings import desk_reads, selectors
 from rankings.models import RecomputeKind, RecomputeRun, RunStatus, SeasonRanking
 from rankings.recompute import recompute_request
@@ -114,18 +116,24 @@ def run_start(request, kind: str):
         raise PageForbidden
     season = _season(request)
     desk = f"{reverse('desk-ranking')}?{urlencode({'season': season.name})}"
+    busy = _("A run of this season is under way: start another once it has ended.")
     if _run_under_way(season):  # a double click, or a second run asked for meanwhile
-        messages.error(
-            request, _("A run of this season is under way: start another once it has ended.")
-        )
+        messages.error(request, busy)
         return redirect(desk)
     if request.method == "POST":
-        try:
-            recompute_request(
-                season=season, kind=kind, by=request.user, note=request.POST.get("note", "")
-            )
-        except ServiceError as refusal:
-            raise PageForbidden(error_message(refusal)) from refusal
+        with transaction.atomic():
+            # Two requests at once (a double click) queue one run: the season's row is
+            # the lock, the check is made again under it.
+            Season.objects.select_for_update().get(pk=season.pk)
+            if _run_under_way(season):
+                messages.error(request, busy)
+                return redirect(desk)
+            try:
+                recompute_request(
+                    season=season, kind=kind, by=request.user, note=request.POST.get("note", "")
+                )
+            except ServiceError as refusal:
+                raise PageForbidden(error_message(refusal)) from refusal
         messages.success(request, _("Queued: the progress shows below."))
         return redirect(desk)
     context = {"season": season, "kind": kind, "text": KIND_TEXT[RecomputeKind(kind)]}
