@@ -241,3 +241,25 @@ def test_without_redis_the_live_ranking_is_a_snapshot(federation, add_tournament
     snapshot = selectors.ranking_snapshot(season, selectors.LIVE)
     assert isinstance(snapshot, RankingSnapshot)
     assert RankingEntry.objects.filter(snapshot=snapshot).count() == len(full(season))
+
+
+def test_verify_live_ranking_command(live_store_redis, federation, add_tournament):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    registry, p = federation.registry, federation.players
+    season = registry.season
+    full_recompute(season=season)
+    add_tournament(season, {p[4]: (80, 0), p[9]: (40, 2)}, club=registry.clubs[102], arbiter=p[2])
+    tasks.refresh_season_totals(season.pk, [p[4].pk, p[9].pk])
+    out = StringIO()
+    call_command("verify_live_ranking", "--season", season.name, stdout=out)
+    assert "0 differences" in out.getvalue()
+    meta = live_store.read_meta(season.pk)
+    live_store_redis.zadd(meta.key("all"), {live_store.member(p[9].licence_number): -1})
+    with pytest.raises(CommandError):
+        call_command("verify_live_ranking", "--season", season.name, stdout=StringIO())
+    out = StringIO()
+    call_command("verify_live_ranking", "--season", season.name, "--rebuild", stdout=out)
+    assert "0 differences" in out.getvalue()
