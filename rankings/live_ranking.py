@@ -85,6 +85,8 @@ def live_totals_update(*, season: Season, player_ids: list[int]) -> StandingsWri
     ids = sorted(set(player_ids))
     with transaction.atomic():
         season_writer_lock(season.pk)
+        if live_store.enabled():
+            live_store.sync(season=season)  # a placement's version, say, not yet recorded
         before = season_ranking(season.pk).inputs_version
         written = standings_write(season=season, player_ids=ids)
         if live_store.enabled():

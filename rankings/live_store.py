@@ -35,6 +35,7 @@ steps from the pure core's ``entry_for``: no rule is written here.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable
@@ -49,7 +50,7 @@ from django.utils import timezone
 
 from federation.models import Player, Season
 from rankings.locks import season_writer_lock
-from rankings.models import SeasonStanding, SeriesPolicyVersion
+from rankings.models import SeasonStanding
 from rankings.ranking_state import season_ranking
 from rankings.rules.live_order import member, score
 from rankings.rules.national_ranking import PlayerStanding, order_key, player_totals
@@ -138,6 +139,15 @@ class StoredPlayer:
             )
         )  # fmt: skip
 
+    def sums(self) -> list[int]:
+        """This player's part of the store's checksum (see :data:`_SUMS_SQL`)."""
+        s = self.standing
+        return [
+            1, s.season_pcn, s.season_pp, self.tournaments, s.committee, s.club or 0,
+            s.previous_pcn, s.previous_pp, s.missed_seasons,
+            self.player_id * (s.season_pcn + 1) + s.season_pp * 7 + (s.club or 0) * 13,
+        ]  # fmt: skip
+
     @classmethod
     def decode(cls, licence: int, raw: str) -> StoredPlayer:
         (player_id, committee, club, pcn, pp, previous_pcn, previous_pp, previous_step, missed,
@@ -200,6 +210,34 @@ def stored_players(
     return found
 
 
+# The same sums from the database: the store's checksum. ``previous_pcn``/``pp`` count
+# only with a previous step, as ``stored_players`` reads them.
+_SUMS_SQL = f"""
+    SELECT COUNT(*), SUM(season_pcn), SUM(season_pp), SUM(tournaments), SUM(committee_id),
+           SUM(COALESCE(club_id, 0)),
+           SUM(CASE WHEN previous_step <> '' THEN previous_pcn ELSE 0 END),
+           SUM(CASE WHEN previous_step <> '' THEN previous_pp ELSE 0 END),
+           SUM(missed_seasons),
+           SUM(player_id * (season_pcn + 1) + season_pp * 7 + COALESCE(club_id, 0) * 13)
+    FROM {SeasonStanding._meta.db_table} WHERE season_id = %s
+"""
+
+
+def database_sums(season_id: int) -> list[int]:
+    with connection.cursor() as cursor:
+        cursor.execute(_SUMS_SQL, [season_id])
+        row = cursor.fetchone()
+    return [int(v or 0) for v in row]
+
+
+def _total(players: Iterable[StoredPlayer]) -> list[int]:
+    total = [0] * 10
+    for p in players:
+        for index, value in enumerate(p.sums()):
+            total[index] += value
+    return total
+
+
 # --- writers (under the season's writer lock, in the standings' transaction) ------------
 
 
@@ -242,6 +280,7 @@ def rebuild(*, season: Season) -> Meta:
             "version": state.inputs_version,
             "policy": policy_version.pk,
             "updated": now.isoformat(),
+            "sums": json.dumps(_total(players)),
         },
     )
     if old and old != gen:
@@ -308,11 +347,15 @@ def apply(*, season: Season, player_ids: Iterable[int], version_before: int) -> 
     redis_client = client()
     old_lines = redis_client.hmget(meta.key("p"), members) if members else []
     now = timezone.now()
+    sums = json.loads(redis_client.hget(meta_key(season.pk), "sums") or "[]") or [0] * 10
     pipe = redis_client.pipeline(transaction=True)
     for m, raw in zip(members, old_lines, strict=True):
         licence = int(m)
         old = StoredPlayer.decode(licence, raw) if raw else None
         new = current.get(licence)
+        for part, sign in ((old, -1), (new, 1)):
+            if part is not None:
+                sums = [a + sign * b for a, b in zip(sums, part.sums(), strict=True)]
         if old is not None:
             if new is None or new.standing.committee != old.standing.committee:
                 pipe.zrem(meta.key(f"c:{old.standing.committee}"), m)
@@ -330,24 +373,40 @@ def apply(*, season: Season, player_ids: Iterable[int], version_before: int) -> 
             pipe.zadd(meta.key(f"k:{new.standing.club}"), {m: new.score})
         pipe.hset(meta.key("p"), m, new.encode())
     pipe.hset(
-        meta_key(season.pk), mapping={"version": state.inputs_version, "updated": now.isoformat()}
+        meta_key(season.pk),
+        mapping={
+            "version": state.inputs_version,
+            "updated": now.isoformat(),
+            "sums": json.dumps(sums),
+        },
     )
     pipe.execute()
     return Meta(season.pk, meta.gen, state.inputs_version, meta.policy_id, now)
 
 
 def sync(*, season: Season) -> Meta:
-    """Bring the store up to the database (under the writer lock): nothing when it is
-    at the inputs version on the policy in force, else a rebuild."""
+    """Bring the store up to the database (under the writer lock). On the policy in
+    force and at the inputs version: nothing. On the policy in force, behind, with the
+    same checksum of the standings as the database (a manual placement, read at read
+    time, or a full recompute that changed nothing): only the version moves. Else (a
+    new policy, standings it never saw, a store ahead of the database): a rebuild."""
     season_writer_lock(season.pk)
     state = season_ranking(season.pk)
     meta = read_meta(season.pk)
-    policy_version = SeriesPolicyVersion.objects.filter(pk=meta.policy_id).first() if meta else None
-    if meta is not None and meta.version == state.inputs_version and policy_version is not None:
-        in_force, _policy = series_policy_in_force(season=season)
-        if in_force.pk == meta.policy_id:
-            return meta
-    return rebuild(season=season)
+    in_force, _policy = series_policy_in_force(season=season)
+    if meta is None or meta.policy_id != in_force.pk or meta.version > state.inputs_version:
+        return rebuild(season=season)
+    if meta.version == state.inputs_version:
+        return meta
+    redis_client = client()
+    stored = json.loads(redis_client.hget(meta_key(season.pk), "sums") or "null")
+    if stored != database_sums(season.pk):
+        return rebuild(season=season)
+    now = timezone.now()
+    redis_client.hset(
+        meta_key(season.pk), mapping={"version": state.inputs_version, "updated": now.isoformat()}
+    )
+    return Meta(season.pk, meta.gen, state.inputs_version, meta.policy_id, now)
 
 
 def clear(season_id: int) -> None:

@@ -263,3 +263,32 @@ def test_verify_live_ranking_command(live_store_redis, federation, add_tournamen
     out = StringIO()
     call_command("verify_live_ranking", "--season", season.name, "--rebuild", stdout=out)
     assert "0 differences" in out.getvalue()
+
+
+def test_a_placement_or_an_unchanged_recompute_does_not_rebuild(
+    live_store_redis, federation, add_tournament
+):
+    registry, p = federation.registry, federation.players
+    season = registry.season
+    full_recompute(season=season)
+    gen = live_store.read_meta(season.pk).gen
+    manual_placement_set(
+        season=season, licence_number=p[8].licence_number, step="1N", reason="CCN",
+        by=registry.users["federation_staff"],
+    )  # fmt: skip
+    tasks.refresh_live_ranking(season.pk)
+    full_recompute(season=season)
+    meta = live_store.read_meta(season.pk)
+    assert meta.gen == gen
+    assert meta.version == SeasonRanking.objects.get(season=season).inputs_version
+    assert read_live(season) == full(season)
+    # standings changed behind the store's back: the checksum differs, it is rebuilt
+    from rankings.models import SeasonStanding
+
+    SeasonStanding.objects.filter(season=season, player=p[8]).update(season_pcn=777)
+    from rankings.ranking_state import inputs_changed
+
+    inputs_changed(season_id=season.pk)
+    tasks.refresh_live_ranking(season.pk)
+    assert live_store.read_meta(season.pk).gen != gen
+    assert read_live(season) == full(season)

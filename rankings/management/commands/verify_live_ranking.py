@@ -90,6 +90,6 @@ class Command(BaseCommand):
             f"{len(differences)} differences."
         )
         if differences:
-            for line in differences[:20]:
-                self.stdout.write(f"  {line}")
+            for difference in differences[:20]:
+                self.stdout.write(f"  {difference}")
             raise CommandError("The live store disagrees with the database.")
