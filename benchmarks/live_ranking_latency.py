@@ -78,6 +78,7 @@ YEAR = 2090
 RANKING_TABLES = [m._meta.db_table for m in (PlayerSeasonTotal, SeasonStanding, RankingSnapshot,
                                              RankingEntry, SeasonRanking)]  # fmt: skip
 NAME = "Latence"
+STATS_FLUSH_S = 11  # an idle backend flushes its table statistics within 10 s
 
 
 def children_env(mode: str) -> dict[str, str]:
@@ -267,7 +268,7 @@ def measure(season: Season, mode: str, runs: int, offset: int) -> dict[str, list
             winner = Player.objects.get(pk=players[0]).licence_number
             before = live_place(winner)
             settled(season, mode)
-            time.sleep(1.2)  # statistics of earlier work flushed
+            time.sleep(STATS_FLUSH_S)
             wal0, rows0 = wal_lsn(), rows_written()
             homologate(season, players, offset + run)
             committed = time.perf_counter()
@@ -280,7 +281,7 @@ def measure(season: Season, mode: str, runs: int, offset: int) -> dict[str, list
                 time.sleep(0.005)
             found["latency"].append(time.perf_counter() - committed)
             settled(season, mode)
-            time.sleep(1.2)  # the worker's statistics are flushed within a second
+            time.sleep(STATS_FLUSH_S)
             found["wal"].append(wal_lsn() - wal0)
             found["rows"].append(rows_written() - rows0)
             print(f"  {mode} run {run + 1}: place {before} -> {now}, "

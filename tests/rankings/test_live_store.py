@@ -292,3 +292,34 @@ def test_a_placement_or_an_unchanged_recompute_does_not_rebuild(
     tasks.refresh_live_ranking(season.pk)
     assert live_store.read_meta(season.pk).gen != gen
     assert read_live(season) == full(season)
+
+
+def test_the_desk_reads_the_store(live_store_redis, federation, add_tournament, client, settings):
+    """The desk's live ranking card and its "what changes if I publish" counts are the
+    same with the store as with the provisional snapshot."""
+    from federation.access import scope_of
+    from rankings.desk_reads import publish_comparison
+    from rankings.live_ranking import live_ranking_refresh
+
+    registry, p = federation.registry, federation.players
+    season = registry.season
+    publish_previous(federation, add_tournament)
+    full_recompute(season=season)
+    add_tournament(season, {p[i]: (90 * i, 0) for i in range(1, 20, 4)},
+                   club=registry.clubs[102], arbiter=p[2])  # fmt: skip
+    tasks.refresh_season_totals(season.pk, [p[i].pk for i in range(1, 20, 4)])
+    staff = registry.users["federation_staff"]
+    client.force_login(staff)
+    page = client.get("/bureau/classement/", {"season": season.name}).content.decode()
+    assert "behind" not in page
+    assert "retard" not in page
+    with_store = publish_comparison(selectors.ranking_snapshot(season, "live"), scope_of(staff))
+    assert client.get("/bureau/classement/publication/", {"season": season.name}).status_code == 200
+    settings.RANKING_STORE_URL = ""
+    live_ranking_refresh(season=season)
+    snapshot = selectors.ranking_snapshot(season, "live")
+    assert isinstance(snapshot, RankingSnapshot)
+    without = publish_comparison(snapshot, scope_of(staff))
+    assert (with_store.players, with_store.up, with_store.down, with_store.same,
+            with_store.new) == (without.players, without.up, without.down, without.same,
+                                without.new)  # fmt: skip
