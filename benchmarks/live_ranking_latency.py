@@ -17,8 +17,9 @@ real Celery worker and gunicorn (2 workers × 4 threads) on that database, Redis
 2. polls ``GET /api/pcn/ranking/players/<winner>/?kind=live`` until the winner's new
    place shows: **latency from the commit**;
 3. once the worker is done, reads the **WAL written** (``pg_current_wal_lsn()`` before
-   the commit and after: cluster-wide, so other work on the machine adds to it; the
-   minimum of the runs is the better bound) and the **ranking rows written**
+   the commit and when the worker is done, the tournament's own 100 allocations
+   included: cluster-wide, so other work on the machine adds to it; the minimum of
+   the runs is the better bound) and the **ranking rows written**
    (``pg_stat_user_tables``: inserts + updates + deletes of totals, standings,
    snapshots, entries and the season's ranking row; the tournament's 100 allocations
    are not counted);
@@ -281,8 +282,8 @@ def measure(season: Season, mode: str, runs: int, offset: int) -> dict[str, list
                 time.sleep(0.005)
             found["latency"].append(time.perf_counter() - committed)
             settled(season, mode)
+            found["wal"].append(wal_lsn() - wal0)  # before the wait: less of others' WAL
             time.sleep(STATS_FLUSH_S)
-            found["wal"].append(wal_lsn() - wal0)
             found["rows"].append(rows_written() - rows0)
             print(f"  {mode} run {run + 1}: place {before} -> {now}, "
                   f"{found['latency'][-1] * 1000:.0f} ms, {found['wal'][-1] / 1e6:.2f} MB WAL, "

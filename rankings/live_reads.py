@@ -131,8 +131,8 @@ def live_ranking(season: Season, state: SeasonRanking | None = None) -> LiveRank
     inputs_version = state.inputs_version if state else 0
     meta = live_store.read_meta(season.pk)
     if meta is None or meta.version > inputs_version:
-        with transaction.atomic():
-            meta = live_store.rebuild(season=season)
+        with transaction.atomic():  # under the writer lock: one rebuild, others wait and reuse it
+            meta = live_store.sync(season=season)
     pipe = live_store.client().pipeline(transaction=False)
     pipe.zcard(meta.key("all"))
     pipe.zcount(meta.key("all"), "-inf", RANKED_MAX_SCORE)
