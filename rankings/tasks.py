@@ -3,8 +3,8 @@
 - ``refresh_season_totals(season_id, player_ids)``: the incremental update sent
   by homologation and corrections (name and signature kept): the totals and
   standings of those players and, with Redis, their places in the live store (in
-  the same transaction); without Redis, a live-ranking refresh a moment later
-  (coalescing a burst of homologations into one refresh).
+  the same transaction); then a live-ranking refresh a moment later (coalescing a
+  burst of homologations): without Redis the snapshot, with Redis the licence changes.
 - ``refresh_live_ranking(season_id)``: bring the live ranking up to date.
 - ``run_recompute(run_id)``: a full recompute or an official ranking run.
 - ``recompute_season(season_id)``: a full recompute asked by the system.
@@ -22,7 +22,6 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from federation.models import Season
-from rankings import live_store
 from rankings.live_ranking import live_ranking_refresh, live_totals_update
 from rankings.locks import SeasonBusy
 from rankings.models import RecomputeKind
@@ -44,8 +43,9 @@ BUSY_RETRIES = 100  # looks at a run another worker holds (each after its stale 
 def refresh_season_totals(season_id: int, player_ids: list[int]) -> int:
     season = Season.objects.get(pk=season_id)
     written = live_totals_update(season=season, player_ids=player_ids)
-    if not live_store.enabled():  # the embedded mode's snapshot, coalesced
-        refresh_live_ranking.apply_async((season_id,), countdown=LIVE_REFRESH_DELAY)
+    # Then, coalesced: without Redis the snapshot; with Redis the licence changes
+    # (registry drift) since the last refresh.
+    refresh_live_ranking.apply_async((season_id,), countdown=LIVE_REFRESH_DELAY)
     return written.totals_written
 
 

@@ -323,3 +323,19 @@ def test_the_desk_reads_the_store(live_store_redis, federation, add_tournament, 
     assert (with_store.players, with_store.up, with_store.down, with_store.same,
             with_store.new) == (without.players, without.up, without.down, without.same,
                                 without.new)  # fmt: skip
+
+
+def test_a_licence_change_rides_along_with_the_next_homologation(
+    live_store_redis, federation, add_tournament
+):
+    registry, p = federation.registry, federation.players
+    season = registry.season
+    full_recompute(season=season)
+    Licence.objects.filter(player=p[6], season=season).update(club=registry.clubs[201])
+    Licence.objects.filter(player=p[7], season=season).delete()  # withdrawn
+    add_tournament(season, {p[3]: (60, 0)}, club=registry.clubs[102], arbiter=p[2])
+    tasks.refresh_season_totals(season.pk, [p[3].pk])
+    seen = read_live(season)
+    assert seen[p[6].licence_number][2] == registry.clubs[201].pk
+    assert p[7].licence_number not in seen
+    assert seen == full(season)
