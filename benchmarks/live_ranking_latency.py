@@ -19,7 +19,8 @@ real Celery worker and gunicorn (2 workers × 4 threads) on that database, Redis
 3. once the worker is done, reads the **WAL written** (``pg_current_wal_lsn()`` before
    the commit and when the worker is done, the tournament's own 100 allocations
    included: cluster-wide, so other work on the machine adds to it; the minimum of
-   the runs is the better bound) and the **ranking rows written**
+   the runs is the better bound; with the ``pg_walinspect`` extension in the database,
+   also the WAL of this database's relations alone) and the **ranking rows written**
    (``pg_stat_user_tables``: inserts + updates + deletes of totals, standings,
    snapshots, entries and the season's ranking row; the tournament's 100 allocations
    are not counted);
@@ -167,6 +168,27 @@ def wal_lsn() -> int:
         return int(cursor.fetchone()[0])
 
 
+def database_wal(start: int, end: int) -> int | None:
+    """WAL bytes of this database's relations between two positions (``pg_walinspect``:
+    the records whose block references name this database), else ``None``."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_extension WHERE extname = 'pg_walinspect'")
+        if cursor.fetchone() is None:
+            return None
+        cursor.execute(
+            "SELECT COALESCE(SUM(record_length), 0) FROM pg_get_wal_records_info("
+            "'0/0'::pg_lsn + %s, '0/0'::pg_lsn + %s) WHERE block_ref LIKE %s",
+            [start, end, f"% rel %/{database_oid()}/%"],
+        )
+        return int(cursor.fetchone()[0])
+
+
+def database_oid() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT oid FROM pg_database WHERE datname = current_database()")
+        return int(cursor.fetchone()[0])
+
+
 def rows_written() -> int:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_stat_clear_snapshot()")
@@ -262,7 +284,7 @@ def measure(season: Season, mode: str, runs: int, offset: int) -> dict[str, list
     else:
         live_ranking_refresh(season=season)
     processes = start(mode)
-    found: dict[str, list[float]] = {"latency": [], "wal": [], "rows": []}
+    found: dict[str, list[float]] = {"latency": [], "wal": [], "db_wal": [], "rows": []}
     try:
         for run in range(runs):
             players = tournament_players(season, offset + run)
@@ -282,11 +304,14 @@ def measure(season: Season, mode: str, runs: int, offset: int) -> dict[str, list
                 time.sleep(0.005)
             found["latency"].append(time.perf_counter() - committed)
             settled(season, mode)
-            found["wal"].append(wal_lsn() - wal0)  # before the wait: less of others' WAL
+            wal1 = wal_lsn()  # before the wait: less of others' WAL
+            found["wal"].append(wal1 - wal0)
+            found["db_wal"].append(database_wal(wal0, wal1) or 0)
             time.sleep(STATS_FLUSH_S)
             found["rows"].append(rows_written() - rows0)
             print(f"  {mode} run {run + 1}: place {before} -> {now}, "
-                  f"{found['latency'][-1] * 1000:.0f} ms, {found['wal'][-1] / 1e6:.2f} MB WAL, "
+                  f"{found['latency'][-1] * 1000:.0f} ms, {found['wal'][-1] / 1e6:.2f} MB WAL "
+                  f"(this database {found['db_wal'][-1] / 1e6:.3f} MB), "
                   f"{found['rows'][-1]:.0f} ranking rows", flush=True)  # fmt: skip
             remove_tournaments(season, mode)
     finally:
@@ -312,15 +337,17 @@ def main() -> None:
     for index, mode in enumerate(args.modes.split(",")):
         results[mode] = measure(season, mode, args.runs, offset=1 + 10 * index)
     m = statistics.median
-    print(f"{'mode':10} {'latency (ms)':>14} {'WAL MB med/min':>16} {'ranking rows':>13}")
+    print(f"{'mode':10} {'latency (ms)':>14} {'WAL MB med/min':>16} {'db WAL MB':>10} "
+          f"{'ranking rows':>13}")  # fmt: skip
     for mode, found in results.items():
         print(f"{mode:10} {m(found['latency']) * 1000:14.0f} "
               f"{m(found['wal']) / 1e6:8.2f}/{min(found['wal']) / 1e6:<7.2f} "
-              f"{m(found['rows']):13.0f}")  # fmt: skip
+              f"{m(found['db_wal']) / 1e6:10.3f} {m(found['rows']):13.0f}")  # fmt: skip
     if {"redis", "snapshot"} <= results.keys():
         r, s = results["redis"], results["snapshot"]
         print(f"ratios snapshot / redis: latency {m(s['latency']) / m(r['latency']):.1f}×, "
-              f"WAL {m(s['wal']) / max(m(r['wal']), 1):.1f}×, "
+              f"WAL {m(s['wal']) / max(m(r['wal']), 1):.1f}× "
+              f"(this database {m(s['db_wal']) / max(m(r['db_wal']), 1):.0f}×), "
               f"rows {m(s['rows']) / max(m(r['rows']), 1):.1f}×")  # fmt: skip
 
 
