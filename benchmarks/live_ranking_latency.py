@@ -175,6 +175,11 @@ def database_wal(start: int, end: int) -> int | None:
         cursor.execute("SELECT 1 FROM pg_extension WHERE extname = 'pg_walinspect'")
         if cursor.fetchone() is None:
             return None
+        for _attempt in range(100):  # pg_walinspect reads only WAL flushed to disk
+            cursor.execute("SELECT pg_current_wal_flush_lsn() - '0/0'::pg_lsn")
+            if int(cursor.fetchone()[0]) >= end:
+                break
+            time.sleep(0.05)
         cursor.execute(
             "SELECT COALESCE(SUM(record_length), 0) FROM pg_get_wal_records_info("
             "'0/0'::pg_lsn + %s, '0/0'::pg_lsn + %s) WHERE block_ref LIKE %s",
