@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
@@ -389,18 +390,28 @@ class LiveExport:
     """The live ranking's export rows (``EXPORT_FIELDS``), in ranking order, read from
     the store a chunk at a time (the committees' sorted sets merged)."""
 
-    def __init__(self, ranking: LiveRanking, committee_ids: set[int] | None) -> None:
-        self.ranking, self.committee_ids = ranking, committee_ids
+    def __init__(
+        self,
+        ranking: LiveRanking,
+        committee_ids: AbstractSet[int] | None,
+        club_ids: AbstractSet[int] | None,
+    ) -> None:
+        self.ranking, self.committee_ids, self.club_ids = ranking, committee_ids, club_ids
 
     def iterator(self, chunk_size: int = 2000) -> Iterator[tuple[Any, ...]]:
-        keys = (
-            [self.ranking.meta.key("all")]
-            if self.committee_ids is None
-            else [self.ranking.meta.key(f"c:{c}") for c in sorted(self.committee_ids)]
-        )
+        key = self.ranking.meta.key
+        if self.club_ids is not None:
+            keys = [key(f"k:{c}") for c in sorted(self.club_ids)]
+        elif self.committee_ids is not None:
+            keys = [key(f"c:{c}") for c in sorted(self.committee_ids)]
+        else:
+            keys = [key("all")]
+        committees = self.committee_ids
         numbers = live_reads.merged_members(self.ranking, keys, chunk_size)
         while chunk := list(islice(numbers, chunk_size)):
             for e in live_reads.with_names(live_reads.lines(self.ranking, chunk)):
+                if committees is not None and e.line.committee not in committees:
+                    continue  # a club's set, outside the committees asked
                 player, club = e.player, e.club
                 yield (
                     e.place, e.licence_number, player.last_name if player else "",
@@ -413,11 +424,13 @@ class LiveExport:
                 )  # fmt: skip
 
 
-def export_entries(snapshot: Any, committee_ids: set[int] | None) -> Any:
-    """Entries for the CSV export in ranking order (``None``: every committee), with
-    the committee and club numbers; iterate with ``.iterator(chunk_size=…)``."""
+def export_entries(
+    snapshot: Any, committee_ids: AbstractSet[int] | None, club_ids: AbstractSet[int] | None = None
+) -> Any:
+    """Entries for the CSV export in ranking order (``None``: every committee, every
+    club), with the committee and club numbers; iterate with ``.iterator(chunk_size=…)``."""
     if isinstance(snapshot, LiveRanking):
-        return LiveExport(snapshot, committee_ids)
+        return LiveExport(snapshot, committee_ids, club_ids)
     entries = (
         RankingEntry.objects.filter(snapshot=snapshot)
         .order_by("rank_order")
@@ -425,4 +438,6 @@ def export_entries(snapshot: Any, committee_ids: set[int] | None) -> Any:
     )
     if committee_ids is not None:
         entries = entries.filter(committee_id__in=committee_ids)
+    if club_ids is not None:
+        entries = entries.filter(club_id__in=club_ids)
     return entries

@@ -339,3 +339,59 @@ def test_a_licence_change_rides_along_with_the_next_homologation(
     assert seen[p[6].licence_number][2] == registry.clubs[201].pk
     assert p[7].licence_number not in seen
     assert seen == full(season)
+
+
+def test_api_pages_and_exports_read_the_store_the_same_as_the_snapshot(
+    live_store_redis, federation, add_tournament, api, client, settings
+):
+    """Every public reader answers the same from the store as from the provisional
+    snapshot (but the snapshot's id and its counts per series)."""
+    from tests.rankings.test_exports import read_csv
+
+    registry, p = federation.registry, federation.players
+    season = registry.season
+    publish_previous(federation, add_tournament)
+    full_recompute(season=season)
+    add_tournament(season, {p[i]: (40 * i, i % 3) for i in range(2, 22, 3)},
+                   club=registry.clubs[101], arbiter=p[2])  # fmt: skip
+    tasks.refresh_season_totals(season.pk, [p[i].pk for i in range(2, 22, 3)])
+    licence = p[5].licence_number
+    committee = registry.clubs[101].committee.number
+    reads = [
+        ("/api/pcn/ranking/", {"season": season.name, "kind": "live", "page_size": 7, "page": 2}),
+        ("/api/pcn/ranking/", {"season": season.name, "kind": "live", "club": 101}),
+        ("/api/pcn/ranking/", {"season": season.name, "kind": "live", "q": "joueur1"}),
+        ("/api/pcn/ranking/", {"season": season.name, "kind": "live", "series": 4}),
+        (f"/api/pcn/ranking/players/{licence}/", {"season": season.name, "kind": "live"}),
+    ]
+    pages = [
+        ("/classement/", {"saison": season.name, "classement": "provisoire"}),
+        (f"/classement/joueur/{licence}/", {"saison": season.name, "classement": "provisoire"}),
+        (f"/classement/comite/{committee}/", {"saison": season.name, "classement": "provisoire"}),
+    ]
+
+    def answers():
+        found = []
+        for url, query in reads:
+            body = api.get(url, query).json()
+            for part in (body.get("snapshot") or {}, body.get("ranking") or {}):
+                for key in ("id", "snapshot", "series_counts", "computed_at"):
+                    part.pop(key, None)
+            found.append(body)
+        for url, query in pages:
+            response = client.get(url, query)
+            assert response.status_code == 200, url
+        api.force_authenticate(registry.users["federation_staff"])
+        found.append(read_csv(api.get("/api/pcn/ranking/export/", {"kind": "live"})))
+        found.append(read_csv(api.get("/api/pcn/ranking/export/", {"kind": "live", "club": 101})))
+        api.force_authenticate(None)
+        return found
+
+    with_store = answers()
+    assert with_store[0]["count"] == len(full(season))
+    settings.RANKING_STORE_URL = ""
+    from rankings.live_ranking import live_ranking_refresh
+
+    live_ranking_refresh(season=season)
+    assert isinstance(selectors.ranking_snapshot(season, "live"), RankingSnapshot)
+    assert answers() == with_store
