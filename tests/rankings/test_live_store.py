@@ -368,6 +368,7 @@ def test_api_pages_and_exports_read_the_store_the_same_as_the_snapshot(
         ("/classement/", {"saison": season.name, "classement": "provisoire"}),
         (f"/classement/joueur/{licence}/", {"saison": season.name, "classement": "provisoire"}),
         (f"/classement/comite/{committee}/", {"saison": season.name, "classement": "provisoire"}),
+        ("/", {}),  # the home page's top of the live ranking
     ]
 
     def answers():
