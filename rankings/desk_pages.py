@@ -59,6 +59,11 @@ def ranking_desk(request):
         .select_related("live__policy", "official__policy")
         .first()
     )
+    live = selectors.ranking_snapshot(season, selectors.LIVE) if state is not None else None
+    # the version the live ranking reflects: the store's with Redis, the snapshot's without
+    live_version = getattr(getattr(live, "meta", None), "version", None)
+    if live_version is None:
+        live_version = state.live_version if state is not None else 0
     history = list(desk_reads.runs(season))
     active = next((r for r in history if r.status in (RunStatus.QUEUED, RunStatus.RUNNING)), None)
     version, policy = series_policy_in_force(season=season)
@@ -69,6 +74,9 @@ def ranking_desk(request):
             "scope": scope,
             "season": season,
             "state": state,
+            "live": live,
+            "live_version": live_version,
+            "live_behind": state is not None and live_version < state.inputs_version,
             "history": [(run, desk_reads.run_progress_data(run)) for run in history],
             "active": active and desk_reads.run_progress_data(active),
             "placements": desk_reads.placements(season, scope),

@@ -50,6 +50,8 @@ FRENCH: dict[str, str] = {
     "missing_previous_step": "Le joueur {player} a des points d’un classement officiel précédent, mais pas de palier.",
     "missing_reason": "Un placement manuel doit avoir un motif.",
     "step_in_use": "Le placement manuel du joueur {licence} utilise le palier « {step} », que cette échelle n’a plus : modifiez ou supprimez d’abord ce placement.",
+    "score_out_of_range": "Les totaux ({total_pcn} PCN, {total_pp} PP) dépassent ce que le classement en cours sait ordonner exactement.",
+    "licence_out_of_range": "Le numéro de licence {licence_number} a trop de chiffres pour le classement en cours.",
     # --- services ------------------------------------------------------------------------------
     "busy": "Le classement de la saison est en cours de mise à jour par une autre opération ; réessayez dans un instant.",
 }
