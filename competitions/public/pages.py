@@ -24,6 +24,15 @@ from rankings import selectors as rankings
 
 RANKING_PREVIEW = 10
 """How many players of a club's or a committee's ranking its page shows."""
+SEASON_LIST = 60
+"""How many of the season's tournaments a club's or a committee's page lists (the rest:
+the calendar, linked)."""
+
+
+def _season_rows(filters: CalendarFilter) -> tuple[list[dict], bool]:
+    """The first tournaments of ``filters`` and whether there are more (one query)."""
+    tournaments = list(selectors.calendar(filters)[: SEASON_LIST + 1])
+    return _rows(tournaments[:SEASON_LIST]), len(tournaments) > SEASON_LIST
 
 
 def _number(text: str | None) -> int | None:
@@ -184,11 +193,13 @@ def club_page(request, number: int):
     if club is None:
         raise Http404(gettext("Unknown club."))
     season = _season(request)
+    rows, more = _season_rows(CalendarFilter(season=season, club=club))
     context = {
         "title": club.name,
         "club": club,
         "season": season,
-        "rows": _rows(selectors.calendar(CalendarFilter(season=season, club=club))),
+        "rows": rows,
+        "more": more,
         "ranking": _ranking_preview(season, club=club),
         "feed_url": request.build_absolute_uri(reverse("public-club-feed", args=[club.number])),
     }
@@ -203,13 +214,15 @@ def committee_page(request, number: int):
     if committee is None:
         raise Http404(gettext("Unknown committee."))
     season = _season(request)
+    rows, more = _season_rows(CalendarFilter(season=season, committee=committee))
     context = {
         "title": gettext("Committee %(number)s – %(name)s")
         % {"number": f"{committee.number:02d}", "name": committee.name},
         "committee": committee,
         "season": season,
         "clubs": selectors.clubs_of(committee),
-        "rows": _rows(selectors.calendar(CalendarFilter(season=season, committee=committee))),
+        "rows": rows,
+        "more": more,
         "ranking": _ranking_preview(season, committee=committee),
         "feed_url": request.build_absolute_uri(
             reverse("public-committee-feed", args=[committee.number])

@@ -106,6 +106,13 @@ def test_the_calendar_costs_the_same_for_many_tournaments(
     assert len(response.context["rows"]) == 50
     assert response.context["page"].paginator.count == 125
     assert "page=3" in response.content.decode()
+    with django_assert_max_num_queries(8):
+        club = client.get("/clubs/101/")
+    assert len(club.context["rows"]) == 60  # 61 this season: the rest in the calendar
+    assert "Tous les tournois de la saison dans le calendrier" in club.content.decode()
+    with django_assert_max_num_queries(8):
+        committee = client.get("/comites/1/")
+    assert len(committee.context["rows"]) == 60
 
 
 def test_the_club_page(client, public_season, django_assert_max_num_queries):
