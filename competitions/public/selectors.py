@@ -34,7 +34,7 @@ PAGE_SIZE = 50
 FEED_PAST_DAYS = 366
 """The iCalendar feeds carry the tournaments of the last year and every later one."""
 
-_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
+_MONTH = re.compile(r"^([0-9]{4})-([0-9]{2})$")
 
 
 class PublicStatus:

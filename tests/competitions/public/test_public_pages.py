@@ -165,3 +165,50 @@ def test_the_ranking_pages_link_to_the_public_pages(client, public_season):
     ranked = client.get("/clubs/101/")
     assert ranked.context["ranking"]["rows"]
     assert "JOUEUR1 Camille" in ranked.content.decode()
+
+
+def test_staff_give_a_club_its_address_and_playing_times_in_the_admin(client, registry):
+    staff = registry.users["federation_staff"]
+    staff.is_superuser = True  # the admin's model permissions, as in tests/federation
+    staff.save()
+    client.force_login(staff)
+    club = registry.clubs[201]
+    form = client.get(f"/admin/federation/club/{club.pk}/change/")
+    assert 'name="address"' in form.content.decode()
+    assert "Horaires de jeu" in form.content.decode()
+    response = client.post(
+        f"/admin/federation/club/{club.pk}/change/",
+        {"number": 201, "name": club.name, "city": "Rennes", "committee": club.committee_id,
+         "address": "3 place de la Mairie, Rennes", "playing_times": "Vendredi 20 h 30",
+         "affiliations-TOTAL_FORMS": 1, "affiliations-INITIAL_FORMS": 1,
+         "affiliations-0-id": club.affiliations.get().pk, "affiliations-0-club": club.pk,
+         "affiliations-0-season": registry.season.pk},
+    )  # fmt: skip
+    assert response.status_code == 302, response.content.decode()[:2000]
+    client.logout()
+    html = client.get("/clubs/201/").content.decode()
+    assert "3 place de la Mairie, Rennes" in html
+    assert "Vendredi 20 h 30" in html
+
+
+def test_public_status_and_month():
+    import datetime as dt
+
+    from competitions.models import Tournament
+    from competitions.public.selectors import parse_month, public_status
+
+    assert parse_month("2026-12") == dt.date(2026, 12, 1)
+    for bad in ("2026-13", "12-2026", "2026-1", "", "２０２６-12"):
+        with pytest.raises(ValueError, match="YYYY-MM"):
+            parse_month(bad)
+    today = dt.date(2026, 11, 25)
+    day = Tournament(date=today, status="declared")
+    assert public_status(day, today) == "upcoming"
+    day.date = dt.date(2026, 11, 24)
+    assert public_status(day, today) == "awaiting_results"
+    day.status = "results_submitted"
+    assert public_status(day, today) == "awaiting_results"
+    day.status = "refused"
+    assert public_status(day, today) == "not_homologated"
+    day.status = "homologated"
+    assert public_status(day, today) == "homologated"
