@@ -40,6 +40,8 @@ def test_open_a_tournament_from_a_players_page(window, homologated_open):
     expect(page.get_by_role("heading", level=1)).to_have_text("Tarot Club de Lyon")
     feed = page.get_by_role("link", name="S’abonner au calendrier du club (iCalendar)")
     expect(feed).to_have_attribute("href", "/calendrier/club/101.ics")
+    address = page.get_by_label("Adresse du calendrier à coller dans votre application d’agenda")
+    expect(address).to_have_value(re.compile(r"^http://.+/calendrier/club/101\.ics$"))
     assert window.sideways() == []
     window.shot("3-page-club")
 
