@@ -18,9 +18,10 @@ player), gives 100 players a manual placement, then prints, medians of ``--runs`
   season, the demotion limit, the manual placements, series, step source and the
   folded search name — and inserts them into the real ``rankings_rankingentry``
   table with its indexes (rolled back after each run);
-- **project, nightly**: ``recompute.full_recompute`` as the nightly job runs it
-  (standings rebuilt from the allocations — nothing changed since the last run —
-  then the ranking written as a new live snapshot and the superseded one deleted);
+- **project, nightly**: ``recompute.full_recompute`` as the nightly job runs it with
+  the Redis live store off (``RANKING_STORE_URL`` forced empty here): standings
+  rebuilt from the allocations (nothing changed since the last run), then the
+  ranking written as a new live snapshot and the superseded one deleted);
 - **project, from empty standings**: the same after deleting the season's totals
   and standings (every total and standing rewritten);
 - **before**: the full recompute as it was (nightly case): the standings, then the live
@@ -47,6 +48,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 import django  # noqa: E402
 
 django.setup()
+
+from django.conf import settings  # noqa: E402
+
+# The measured path is the full recompute without the Redis live store (the SQL
+# ranking writing the provisional snapshot); with the store it writes no snapshot.
+settings.RANKING_STORE_URL = ""
 
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402

@@ -25,8 +25,10 @@ The statement, per season (``%(season)s``) and snapshot (``%(snapshot)s``):
    ladder top-down), the step held during the season and the demotion limit;
 5. the manual placements, then the insert.
 
-Used on PostgreSQL by the full recompute and the official publication
-(:func:`write_ranking_snapshot`); SQLite keeps the Python path. When the inputs
+Used on PostgreSQL by the official publication and, when the Redis live store is
+off, by the full recompute's provisional snapshot (:func:`write_ranking_snapshot`);
+with the store on, the full recompute rebuilds the store and writes no snapshot.
+SQLite keeps the Python path. When the inputs
 would make the pure core refuse (a manual placement with an unknown step or no
 reason), :func:`sql_ranking_possible` says no and callers take the Python path,
 which raises the core's located problems.
@@ -42,6 +44,8 @@ from typing import Any
 from django.db import connection, transaction
 
 from federation.models import Player, Season, User
+from rankings import live_store
+from rankings.live_ranking import discard_provisional, live_ranking_refresh
 from rankings.locks import season_writer_lock, try_refresh_lock
 from rankings.models import (
     ManualPlacement,
@@ -56,7 +60,7 @@ from rankings.ranking_state import season_ranking
 from rankings.rules.national_ranking import StepSource, share_cutoff
 from rankings.rules.series import SERIES_NUMBERS, SeriesPolicy
 from rankings.series_policies import series_policy_in_force
-from rankings.snapshots import _FOLDING, ENTRY_COLUMNS, fold, refresh_statistics
+from rankings.snapshots import _FOLDING, ENTRY_COLUMNS, fold
 from rankings.standings import registry_drift, standings_write
 
 ENTRY = RankingEntry._meta.db_table
@@ -381,17 +385,18 @@ def _fold_the_rest(cursor: Any, snapshot_id: int) -> None:
 
 
 def live_ranking_by_sql(*, season: Season) -> RankingSnapshot | None:
-    """The live-ranking step of a full recompute, computed in the database.
+    """The live-ranking step of a full recompute.
 
-    The same protocol as ``live_ranking.live_ranking_refresh`` (one refresh at a time,
-    registry drift repaired first, nothing written when the live snapshot already
-    reflects the inputs, the superseded provisional snapshot deleted), but the read,
-    the computation and the write are one transaction under the writer lock: the
-    standings cannot change between them. Falls back to the Python refresh where the
-    SQL path does not apply."""
-    from rankings.live_ranking import live_ranking_refresh
-
-    if connection.vendor != "postgresql":
+    With the Redis store on (``live_store.enabled()``) no provisional snapshot is
+    written: this is ``live_ranking.live_ranking_refresh`` (the store brought to the
+    new standings, a rebuild when they changed). Without it, on PostgreSQL, the
+    provisional snapshot is computed in the database with the same protocol as
+    ``live_ranking_refresh`` (one refresh at a time, registry drift repaired first,
+    nothing written when the live snapshot already reflects the inputs, the superseded
+    provisional snapshot deleted), but the read, the computation and the write are one
+    transaction under the writer lock: the standings cannot change between them.
+    SQLite, and inputs the pure core refuses, take the Python refresh."""
+    if connection.vendor != "postgresql" or live_store.enabled():
         return live_ranking_refresh(season=season)
     with try_refresh_lock(season.pk) as acquired:
         if not acquired:
@@ -424,17 +429,9 @@ def live_ranking_by_sql(*, season: Season) -> RankingSnapshot | None:
     if snapshot is None:
         return live_ranking_refresh(season=season)  # raises the core's problems
     if old is not None:
-        _discard_provisional(old)
-    refresh_statistics()
+        discard_provisional(old)
+    # No ANALYZE, as in live_ranking: a provisional snapshot is read through its indexes.
     return snapshot
-
-
-def _discard_provisional(snapshot_id: int) -> None:
-    """Delete a superseded provisional snapshot (never an official one)."""
-    with transaction.atomic():
-        if RankingSnapshot.objects.filter(pk=snapshot_id, kind=RankingKind.PROVISIONAL).exists():
-            RankingEntry.objects.filter(snapshot_id=snapshot_id).delete()
-            RankingSnapshot.objects.filter(pk=snapshot_id).delete()
 
 
 def official_ranking_by_sql(

@@ -206,3 +206,46 @@ def test_the_full_recompute_writes_the_pure_cores_ranking(federation, add_tourna
         for c in ranking.share_cutoffs
     ]
     assert RankingSnapshot.objects.filter(season=registry.season).count() == 1
+
+
+def test_with_the_redis_store_the_recompute_writes_no_snapshot_and_publication_uses_sql(
+    live_store_redis, federation, add_tournament, settings, monkeypatch
+):
+    """Store on: the full recompute rebuilds the standings and the store (live-rank's
+    path), writes no provisional snapshot and discards the one the SQL path left; the
+    official publication still writes its snapshot with the SQL statement."""
+    from rankings import live_store, ranking_sql
+    from rankings.official_ranking import official_ranking_publish
+
+    registry, p = federation.registry, federation.players
+    season = registry.season
+    add_tournament(
+        season, {p[i]: (200 - 10 * i, i % 2) for i in range(10)},
+        club=registry.clubs[101], arbiter=p[1],
+    )  # fmt: skip
+    url, settings.RANKING_STORE_URL = settings.RANKING_STORE_URL, ""
+    full_recompute(season=season)  # store off: the SQL path's provisional snapshot
+    left = SeasonRanking.objects.get(season=season).live
+    assert left is not None
+    assert left.kind == RankingKind.PROVISIONAL
+    settings.RANKING_STORE_URL = url
+    assert live_store.enabled()
+    full_recompute(season=season)
+    assert SeasonRanking.objects.get(season=season).live is None
+    assert not RankingSnapshot.objects.filter(season=season).exists()
+    meta = live_store.read_meta(season.pk)
+    assert meta is not None
+    assert meta.version == SeasonRanking.objects.get(season=season).inputs_version
+
+    written: list[str] = []
+    real = ranking_sql.write_ranking_snapshot
+
+    def spy(**kwargs):
+        written.append(kwargs["kind"])
+        return real(**kwargs)
+
+    monkeypatch.setattr(ranking_sql, "write_ranking_snapshot", spy)
+    snapshot = official_ranking_publish(season=season, by=None, note="test")
+    assert written == ([RankingKind.OFFICIAL] if connection.vendor == "postgresql" else [])
+    assert SeasonRanking.objects.get(season=season).official == snapshot
+    assert snapshot.player_count == SeasonStanding.objects.filter(season=season).count()
