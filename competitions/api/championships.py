@@ -408,7 +408,7 @@ class StageResults(APIView):
         submitted = stage_results_submit(
             stage=stage, content=content, source=source, by=request.user
         )
-        return submitted_response(stage.tournament, submitted)
+        return submitted_response(request, stage.tournament, submitted)
 
 
 class StageCheck(APIView):
@@ -434,7 +434,11 @@ class StageHomologate(APIView):
     def post(self, request, pk: int):
         stage = _stage(pk)
         stage_homologate(stage=stage, by=request.user)
-        return Response(TournamentOut(tournaments().get(pk=stage.tournament_id)).data)
+        return Response(
+            TournamentOut(
+                tournaments().get(pk=stage.tournament_id), context={"request": request}
+            ).data
+        )
 
 
 class StageSeatingView(APIView):

@@ -5,7 +5,9 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from competitions.models import OrganizerKind, Stage, Tournament, TournamentFormat
+from competitions.tournaments.access import covers_organizer
 from competitions.tournaments.declaration import Declaration
+from federation.access import scope_of
 
 
 class DeclarationIn(serializers.Serializer):
@@ -56,6 +58,11 @@ class TournamentOut(serializers.ModelSerializer):
     homologated_revision = serializers.IntegerField(
         source="homologated_revision.number", allow_null=True, default=None
     )
+    # null outside the organiser's scope (to_representation)
+    reference = serializers.CharField(read_only=True, allow_null=True)
+    refusal_reasons = serializers.ListField(
+        child=serializers.CharField(), read_only=True, allow_null=True
+    )
 
     class Meta:
         model = Tournament
@@ -77,6 +84,26 @@ class TournamentOut(serializers.ModelSerializer):
             "refusal_reasons",
             "homologated_revision",
         ]
+
+    # The organiser's own facts: its software's reference and the reasons of a refusal
+    # (which may name players) are shown to the organiser's managers and the staff above
+    # them only; anyone else reads null.
+    PRIVATE_FIELDS = ("reference", "refusal_reasons")
+
+    def to_representation(self, tournament: Tournament) -> dict:
+        data = super().to_representation(tournament)
+        request = self.context.get("request")
+        scope = scope_of(getattr(request, "user", None))
+        if not covers_organizer(
+            scope,
+            tournament.organizer_kind,
+            tournament.organizer_zone,
+            tournament.organizer_committee,
+            tournament.organizer_club,
+        ):
+            for field in self.PRIVATE_FIELDS:
+                data[field] = None
+        return data
 
     def get_organizer(self, tournament: Tournament) -> dict:
         target = (
