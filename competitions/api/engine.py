@@ -140,10 +140,12 @@ class PlanMovement(EngineView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         fmt = Format(data["format"])
-        rule = ShortTableRule(data.get("short_table_rule") or movements_in_force().short_table_rule)
-        plan = plan_movement(
-            data["players"], data["positions"], fmt, MovementSettings(short_table_rule=rule)
+        season_choices = movements_in_force()
+        rule = ShortTableRule(data.get("short_table_rule") or season_choices.short_table_rule)
+        settings = MovementSettings(
+            short_table_rule=rule, team_position_limit=season_choices.team_position_limit
         )
+        plan = plan_movement(data["players"], data["positions"], fmt, settings)
         body = {
             "format": plan.format.value,
             "kind": plan.kind.value,

@@ -11,7 +11,7 @@ Celery task sent once the transaction has committed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -35,9 +35,9 @@ from core.vocabulary import Format, StageKind
 from federation.access import scope_of
 from rankings.models import Allocation, RulebookVersion
 from rankings.rulebooks import rulebook_in_force
-from rankings.rules.allocation import EntryAward, RankedEntry, allocate
+from rankings.rules.allocation import EntryAward, RankedEntry, allocate, without_entries
 from rankings.rules.national_finals import allocate_national_final
-from rankings.rules.rulebook import NationalFinal, Rulebook
+from rankings.rules.rulebook import NationalFinal, Rulebook, UnlicensedPlaces
 
 
 def _locked(tournament: Tournament, by) -> Tournament:
@@ -74,10 +74,39 @@ def entry_awards(
     tables: list[int],
     tiebreak_given: bool,
     rulebook: Rulebook,
+    unlicensed: Collection[int] = (),
 ) -> dict[str, EntryAward]:
     """Each entry's PCN and PP (by entry number, as text) from its place: the scale of
-    the tournament's format, tables and stage, or a national final's fixed table."""
+    the tournament's format, tables and stage, or a national final's fixed table.
+
+    ``unlicensed``: the entries without a licensed player; when the season's rulebook
+    passes their points to the next entries, they are allocated without them."""
     ranking = [RankedEntry(entry_id=str(number), place=place) for number, place in places]
+    passed = (
+        {str(n) for n in unlicensed}
+        if rulebook.awards.unlicensed_places is UnlicensedPlaces.PASS_TO_NEXT
+        else set()
+    )
+    if passed and len(passed) < len(ranking):
+        full = ranking
+        ranking = without_entries(full, passed)
+        left_out = {
+            e.entry_id: EntryAward(e.entry_id, e.place, 0, 0, False, 1)
+            for e in full
+            if e.entry_id in passed
+        }
+        return left_out | _awards(tournament, ranking, tables, tiebreak_given, rulebook, len(full))
+    return _awards(tournament, ranking, tables, tiebreak_given, rulebook, None)
+
+
+def _awards(
+    tournament: Tournament,
+    ranking: list[RankedEntry],
+    tables: list[int],
+    tiebreak_given: bool,
+    rulebook: Rulebook,
+    entries: int | None,
+) -> dict[str, EntryAward]:
     stage = StageKind(tournament.stage)
     # Ties that reach a competition with its own tie-breaks survived them when the
     # tie-break data was submitted (article 29): then they share.
@@ -92,6 +121,7 @@ def entry_awards(
             tables,
             stage,
             rulebook,
+            entries=entries,
             ties_after_tie_break=tiebreak_given,
         )
     return {award.entry_id: award for award in result.awards}
@@ -108,6 +138,11 @@ def compute_allocations(
         tables=[s.tables for s in revision.sessions.order_by("number")],
         tiebreak_given=any(e.tiebreak for e in entries),
         rulebook=rulebook,
+        unlicensed=[
+            e.number
+            for e in entries
+            if not any(p.licensed and p.player_id is not None for p in e.players.all())
+        ],
     )
     rows = []
     for entry in entries:

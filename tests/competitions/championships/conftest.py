@@ -70,6 +70,11 @@ def published(api, registry, as_user, championships):
             format="json",
         )
         assert response.status_code == 201, response.json()
+        approved = as_user("zone_staff").post(
+            f"/api/championships/regionals/{regional}/rules/1/approve/"
+        )
+        assert approved.status_code == 200, approved.json()
+        as_user("committee_staff")
         regionals[kind] = regional
     return regionals
 
@@ -264,6 +269,9 @@ def previous_regional_final(registry, enter_all, play) -> Callable[..., int]:
             format="json",
         )
         assert published.status_code == 201, published.json()
+        version = published.json()["version"]
+        approved = api.post(f"/api/championships/regionals/{regional}/rules/{version}/approve/")
+        assert approved.status_code == 200, approved.json()
         final = api.post(
             f"/api/championships/{championship}/stages/",
             {"kind": "regional_final", "date": day, "venue": "Salle",
