@@ -30,6 +30,7 @@ tournament_urlpatterns = [
 championship_urlpatterns = [
     path("", championships.ChampionshipListCreate.as_view(), name="championship-list"),
     path("me/", championships.Me.as_view(), name="championship-me"),
+    path("titles/", championships.TitleList.as_view(), name="championship-titles"),
     path("recheck-teams/", championships.TeamsRecheck.as_view(), name="championship-recheck"),
     path("<int:pk>/", championships.ChampionshipDetail.as_view(), name="championship-detail"),
     path("<int:pk>/rules/", championships.ChampionshipRules.as_view(), name="championship-rules"),

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db import transaction
 
+from competitions.championships.titles import stage_titles_record
 from competitions.models import (
     ResultRevision,
     Tournament,
@@ -280,6 +281,7 @@ def _homologate(tournament: Tournament, by, reviewed: int | None) -> Tournament:
     tournament.refusal_reasons = []
     tournament._history_user = by
     tournament.save(update_fields=["status", "homologated_revision", "refusal_reasons"])
+    stage_titles_record(tournament=tournament, by=by)
     _refresh_totals_on_commit(tournament, affected)
     _tell_organiser_on_commit(
         tournament,
@@ -353,6 +355,7 @@ def tournament_correct(
     tournament._history_user = by
     tournament._change_reason = reason.strip()[:100]
     tournament.save(update_fields=["homologated_revision"])
+    stage_titles_record(tournament=tournament, by=by)
     _refresh_totals_on_commit(tournament, affected)
     _tell_organiser_on_commit(
         tournament,

@@ -274,6 +274,17 @@ def test_a_whole_season(
     national_points = points(national["tournament"]["id"])
     assert [national_points[n] for n in finalists] == INDIVIDUAL_TABLE
 
+    # ---- Titles of the season (arts 1 and 6): from the homologated places, public ----
+    api.force_authenticate(None)
+    titles = api.get("/api/championships/titles/", {"season": "2026-2027"}).json()["results"]
+    assert [(t["title"], t["licence_number"], t["committee"]) for t in titles] == [
+        ("national_champion", p[2], None),
+        ("national_vice_champion", p[5], None),
+        ("regional_champion", p[5], 1),
+        ("regional_champion", q[0], 2),
+    ]
+    as_user(ccn)
+
     # ---- A player sees their own entries and qualifications ----
     user = User.objects.create_user("p1", player=Player.objects.get(licence_number=p[1]))
     mine = as_user(user).get("/api/championships/me/").json()
