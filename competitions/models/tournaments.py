@@ -87,6 +87,15 @@ class Tournament(models.Model):
     )
     arbiter_plays = models.BooleanField(_("arbiter plays"), default=False)
     planned_sessions = models.PositiveSmallIntegerField(_("planned sessions"), default=1)
+    big_prize = models.JSONField(
+        _("big-prize formula"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "« Tournoi à grosse dotation »: the formula and how many best scores play on "
+            "(competitions.rules.engine.big_prize)."
+        ),
+    )
     reference = models.CharField(
         _("organiser's reference"),
         max_length=64,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 
 from competitions.models import OrganizerKind, Tournament
+from competitions.rules.engine.big_prize import check_big_prize_plan
 from competitions.tournaments import access
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
@@ -35,6 +36,9 @@ class Declaration:
     planned_sessions: int = 1
     stage: str = "ordinary"
     reference: str = ""
+    big_prize: str = ""
+    """« Tournoi à grosse dotation »: a formula of ``competitions.rules.engine.big_prize``."""
+    big_prize_finalists: int | None = None
 
 
 class DeclarationConflict(Exception):
@@ -141,6 +145,16 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
                 {"minimum": 1},
             )
         )
+    big_prize = None
+    if declaration.big_prize:
+        try:
+            plan = check_big_prize_plan(
+                declaration.big_prize, declaration.big_prize_finalists, format=declaration.format
+            )
+        except RuleViolation as refused:
+            problems += refused.problems
+        else:
+            big_prize = {"formula": plan.formula.value, "finalists": plan.finalists}
     if problems:
         raise RuleViolation(problems)
 
@@ -171,6 +185,7 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
         "arbiter": arbiter,
         "arbiter_plays": declaration.arbiter_plays,
         "planned_sessions": declaration.planned_sessions,
+        "big_prize": big_prize,
     }
     if declaration.reference:
         existing = _same_reference(declaration, fields).select_for_update(of=("self",)).first()
