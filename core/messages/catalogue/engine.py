@@ -102,9 +102,9 @@ FRENCH: dict[str, str] = {
     "negative_contract_count": "Un nombre de contrats réussis ne peut pas être négatif ({count}).",
     "position_count_mismatch": "Ce membre a {count} scores par position, mais le premier membre de l’équipe en a {first} ; le score d’une équipe additionne ceux de ses membres position par position.",
     # --- « tournoi à grosse dotation » (competitions.rules.engine.big_prize) -------------
-    "unknown_big_prize_formula": "« {value} » n’est pas une formule de tournoi à grosse dotation ; les formules sont : {formulas}.",
+    "unknown_big_prize_formula": "« {value} » n’est pas une formule de tournoi à grosse dotation ; les formules sont : {formulas}.",
     "big_prize_finalists_not_allowed": "La formule {formula} fait jouer les {allowed} meilleurs scores, pas {finalists}.",
     "big_prize_individual_only": "Les formules de tournoi à grosse dotation sont pour les tournois individuels (les meilleurs scores sont des joueurs).",
-    "big_prize_field_too_small": "{players} joueurs : une finale des {finalists} meilleurs scores en demande davantage.",
-    "big_prize_tie_at_cut": "Les inscrits {entries} sont à égalité à la limite des {finalists} meilleurs scores : l’arbitre décide qui continue.",
+    "big_prize_field_too_small": "{players} joueurs : une finale des {finalists} meilleurs scores en demande davantage.",
+    "big_prize_tie_at_cut": "Les inscrits {entries} sont à égalité à la limite des {finalists} meilleurs scores : l’arbitre décide qui continue.",
 }
