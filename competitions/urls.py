@@ -9,6 +9,7 @@ engine_urlpatterns = [
     path("sheets/total/", engine.TotalSheet.as_view(), name="engine-total-sheet"),
     path("penalties/", engine.PenaltyCatalogue.as_view(), name="engine-penalties"),
     path("movements/plan/", engine.PlanMovement.as_view(), name="engine-plan-movement"),
+    path("big-prize/plan/", engine.PlanBigPrize.as_view(), name="engine-plan-big-prize"),
     path("standings/rank/", engine.RankEntries.as_view(), name="engine-rank"),
 ]
 

@@ -40,3 +40,36 @@ def test_a_plan_the_text_does_not_give_is_refused_located_in_french(api, registr
     unknown = client.post(URL, declaration(big_prize="30_deals"), format="json")
     assert unknown.status_code == 400
     assert unknown.json()["errors"][0]["field"] == "big_prize"
+
+
+PLAN = "/api/engine/big-prize/plan/"
+
+
+def test_the_engine_plans_the_final_positions_and_names_the_finalists(api):
+    ranking = [{"entry": f"e{i}", "place": i} for i in range(1, 41)]
+    response = api.post(PLAN, {"formula": "25_deals", "ranking": ranking}, format="json")
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert (body["finalists"], body["final_positions"], body["final_deals_per_position"]) == (
+        20,
+        5,
+        1,
+    )
+    assert body["positions"][0][0] == {"table": 1, "N": 1, "S": 6, "E": 11, "W": 16}
+    assert body["positions"][1][0] == {"table": 1, "N": 1, "S": 10, "E": 14, "W": 18}
+    assert body["finalist_entries"] == [f"e{i}" for i in range(1, 21)]
+    sixteen = api.post(PLAN, {"formula": "24_deals", "finalists": 16}, format="json").json()
+    assert [t["S"] for t in sixteen["positions"][0]] == [5, 6, 7, 8]
+    assert sixteen["finalist_entries"] is None
+
+
+def test_a_tie_across_the_cut_or_a_bad_row_is_a_precise_400(api):
+    ranking = [{"entry": f"e{i}", "place": min(i, 20)} for i in range(1, 41)]
+    tied = api.post(PLAN, {"formula": "25_deals", "ranking": ranking}, format="json")
+    assert tied.status_code == 400
+    assert tied.json()["errors"][0]["code"] == "big_prize_tie_at_cut"
+    bad = api.post(
+        PLAN, {"formula": "25_deals", "ranking": [{"entry": "x", "place": 0}]}, format="json"
+    )
+    assert bad.status_code == 400
+    assert bad.json()["errors"][0]["field"].startswith("ranking")
