@@ -6,6 +6,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from competitions.models import TournamentFormat
+from competitions.rules.engine.big_prize import BigPrizeFormula
 from competitions.rules.engine.movements import MovementKind, RepeatKind, ShortTableRule
 from competitions.rules.engine.penalties import Penalty, PenaltyKind
 from competitions.rules.engine.scoring import Contract, Deal, Poignee, Side
@@ -309,7 +310,7 @@ class BigPrizeIn(serializers.Serializer):
     """A « tournoi à grosse dotation »: the formula, how many best scores play on, and
     optionally the ranking after the common positions (to name the finalists)."""
 
-    formula = serializers.ChoiceField(choices=["24_deals", "25_deals"])
+    formula = serializers.ChoiceField(choices=[f.value for f in BigPrizeFormula])
     finalists = serializers.IntegerField(
         required=False, allow_null=True, default=None, min_value=1, max_value=400,
         help_text="24_deals: 12, 16 or 20; 25_deals: 20 (the default).",
