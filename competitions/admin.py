@@ -134,7 +134,7 @@ class TournamentAdmin(SimpleHistoryAdmin):
 
 class SessionInline(ReadOnlyInline):
     model = ResultSession
-    fields = ["number", "tables", "tables_of_three", "deals"]
+    fields = ["number", "tables", "tables_of_three", "tables_of_five", "deals"]
     readonly_fields = fields  # type: ignore[assignment]  # flat, see above
 
 

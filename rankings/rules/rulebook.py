@@ -23,6 +23,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
+from competitions.rules.engine.eliminations import EliminatedOrder, HalvingRounding
 from competitions.rules.engine.movements import (
     MovementSettings,
     ShortTableRule,
@@ -332,6 +333,39 @@ _DEFAULT_ARBITRATION = Arbitration()
 _DEFAULT_CHAMPIONSHIPS = Championships()
 
 
+# --------------------------------------------------------------------------
+# results: sessions and article 29
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Eliminations:
+    """The season's choices for sessions with eliminations and divided scores (chapter 3,
+    art. 3; chapter 2 « abattre les scores »), which the texts leave open
+    (``docs/results-format.md``, « Sessions with eliminations »)."""
+
+    halving_rounding: HalvingRounding
+    """How a carried score is rounded when its division is not whole."""
+    eliminated_order: EliminatedOrder
+    """How the entries eliminated at one cut rank among themselves."""
+
+
+def has_tie_break_rules(rulebook: Rulebook, stage: StageKind) -> bool:
+    """Whether ``stage`` has its own tie-break rules (article 29): then the submitted
+    tie-break data decides level entries' places, and only ties that survive it share."""
+    if stage is StageKind.NATIONAL_FINAL:
+        return rulebook.national_finals.tie_break_rules
+    return rulebook.stages.of(stage).tie_break_rules
+
+
+_DEFAULT_ELIMINATIONS = Eliminations(
+    halving_rounding=HalvingRounding.HALF_AWAY_FROM_ZERO,
+    eliminated_order=EliminatedOrder.SCORE_THEN_ARTICLE_29,
+)
+
+# --------------------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
 class Rulebook:
     """Every figure of chapter 5 for one season, and the movements' choices of chapter 2.
@@ -350,6 +384,7 @@ class Rulebook:
     national_finals: NationalFinals
     homologation: Homologation
     movements: Movements
+    eliminations: Eliminations = _DEFAULT_ELIMINATIONS  # results: sessions and article 29
     # Settings the federation decides (issue 14; docs/rulebook-settings.md).
     scoring: Scoring = _DEFAULT_SCORING
     awards: Awards = _DEFAULT_AWARDS
@@ -382,6 +417,7 @@ class Rulebook:
             optional={
                 cls: {
                     "movements": _DEFAULT_MOVEMENTS,
+                    "eliminations": _DEFAULT_ELIMINATIONS,  # results: sessions and article 29
                     # Settings the federation decides (issue 14): added after versions
                     # were stored, each takes today's reading when absent.
                     "scoring": _DEFAULT_SCORING,

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('competitions', '0004_licence_name_confirmations'),
+        ('competitions', '0006_tournament_placements'),
         ('federation', '0003_sanctions'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('competitions', '0005_championship_titles'),
+        ('competitions', '0007_championship_titles'),
     ]
 
     operations = [
