@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from competitions.models import OrganizerKind, Stage, Tournament, TournamentFormat
+from competitions.rules.engine.big_prize import BigPrizeFormula
 from competitions.tournaments.access import covers_organizer
 from competitions.tournaments.declaration import Declaration
 from federation.access import scope_of
@@ -44,6 +45,16 @@ class DeclarationIn(serializers.Serializer):
         max_length=64, required=False, default="", allow_blank=True,
         help_text="Your own identifier: declaring again with it returns the same tournament.",
     )  # fmt: skip
+    big_prize = serializers.ChoiceField(
+        choices=[f.value for f in BigPrizeFormula], required=False, default="",
+        help_text="« Tournoi à grosse dotation »: 24_deals (5 × 4 deals, then the 12, 16 or "
+        "20 best scores play a 6th position of 4 deals) or 25_deals (5 × 5 deals, then the 20 "
+        "best play 5 positions of 1 deal).",
+    )  # fmt: skip
+    big_prize_finalists = serializers.IntegerField(
+        required=False, allow_null=True, default=None,
+        help_text="How many best scores play on (24_deals: 12, 16 or 20; 25_deals: 20).",
+    )  # fmt: skip
 
     def to_declaration(self) -> Declaration:
         data = dict(self.validated_data)
@@ -78,6 +89,7 @@ class TournamentOut(serializers.ModelSerializer):
             "arbiter_licence_number",
             "arbiter_plays",
             "planned_sessions",
+            "big_prize",
             "placements",
             "reference",
             "status",
