@@ -24,6 +24,7 @@ from competitions.models import (
     ChampionshipEntry,
     ChampionshipRulesVersion,
     ChampionshipStage,
+    ChampionshipTitle,
     CommitteeQuota,
     EntryPlayer,
     Qualification,
@@ -446,6 +447,17 @@ class QualificationAdmin(ReadOnlyHistoryAdmin):
     list_select_related = ["championship__season", "committee"]
     search_fields = ["key", "message"]
     readonly_fields = [f.name for f in Qualification._meta.fields]
+
+
+@admin.register(ChampionshipTitle)
+class ChampionshipTitleAdmin(ReadOnlyHistoryAdmin):
+    """Titles are derived from the homologated places (competitions.championships.titles)."""
+
+    list_display = ["championship", "title", "player", "committee", "place"]
+    list_filter = ["championship__season", "championship__kind", "title"]
+    list_select_related = ["championship__season", "player", "committee"]
+    search_fields = ["key", "=player__licence_number", "player__last_name"]
+    readonly_fields = [f.name for f in ChampionshipTitle._meta.fields]
 
 
 @admin.register(TeamFlag)

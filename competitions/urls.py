@@ -9,6 +9,7 @@ engine_urlpatterns = [
     path("sheets/total/", engine.TotalSheet.as_view(), name="engine-total-sheet"),
     path("penalties/", engine.PenaltyCatalogue.as_view(), name="engine-penalties"),
     path("movements/plan/", engine.PlanMovement.as_view(), name="engine-plan-movement"),
+    path("big-prize/plan/", engine.PlanBigPrize.as_view(), name="engine-plan-big-prize"),
     path("standings/rank/", engine.RankEntries.as_view(), name="engine-rank"),
 ]
 
@@ -30,6 +31,7 @@ tournament_urlpatterns = [
 championship_urlpatterns = [
     path("", championships.ChampionshipListCreate.as_view(), name="championship-list"),
     path("me/", championships.Me.as_view(), name="championship-me"),
+    path("titles/", championships.TitleList.as_view(), name="championship-titles"),
     path("recheck-teams/", championships.TeamsRecheck.as_view(), name="championship-recheck"),
     path("<int:pk>/", championships.ChampionshipDetail.as_view(), name="championship-detail"),
     path("<int:pk>/rules/", championships.ChampionshipRules.as_view(), name="championship-rules"),

@@ -224,6 +224,7 @@ SPECTACULAR_SETTINGS = {
         "ChampionshipKindEnum": "competitions.models.ChampionshipKindChoice",
         "ChampionshipStageKindEnum": "competitions.models.ChampionshipStageKind",
         "SanctionKindEnum": "federation.models.SanctionKind",
+        "BigPrizeFormulaEnum": ["24_deals", "25_deals"],  # competitions.rules.engine.big_prize
     },
 }
 

@@ -32,6 +32,7 @@ from competitions.models import (
     ChampionshipEntry,
     ChampionshipRulesVersion,
     ChampionshipStage,
+    ChampionshipTitle,
     CommitteeQuota,
     OrganizerKind,
     Qualification,
@@ -505,7 +506,8 @@ def reset_competitions() -> dict[str, int]:
     models = (
         SeasonRanking, RankingEntry, RankingSnapshot, RecomputeRun, ManualPlacement,
         SeasonStanding, PlayerSeasonTotal, Allocation,
-        StagePenalty, StageSeating, TeamFlag, Qualification, ChampionshipEntry, CommitteeQuota,
+        ChampionshipTitle, StagePenalty, StageSeating, TeamFlag, Qualification, ChampionshipEntry,
+        CommitteeQuota,
         ChampionshipStage, RegionalRulesVersion, RegionalChampionship, Championship,
         ChampionshipRulesVersion, ResultRevision, Tournament, RulebookVersion, SeriesPolicyVersion,
     )  # fmt: skip

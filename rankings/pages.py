@@ -16,6 +16,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 from django.views.decorators.http import require_GET
 
+from competitions.championships.titles import titles as championship_titles
 from core.digits import ascii_digits
 from federation.access import scope_of
 from federation.models import Committee, Player, Season
@@ -235,5 +236,6 @@ def player_page(request, licence_number: int):
             )
         ),
         "tournament_total": sum(a.pcn for a in record.tournaments),
+        "titles": list(championship_titles().filter(player=record.player)),
     }
     return render(request, "rankings/player.html", context)

@@ -12,6 +12,7 @@ from competitions.models import (
     ChampionshipKindChoice,
     ChampionshipStage,
     ChampionshipStageKind,
+    ChampionshipTitle,
     Qualification,
     RegionalChampionship,
     RegionalRulesVersion,
@@ -46,6 +47,37 @@ class ChampionshipOut(serializers.ModelSerializer):
             "kind_label",
             "outgoing_champion",
             "outgoing_champion_note",
+        ]
+
+
+class TitleOut(serializers.ModelSerializer):
+    """A title held by one player: public fields only (names, licence number, committee)."""
+
+    season = serializers.CharField(source="championship.season.name")
+    championship = serializers.CharField(source="championship.kind")
+    title_label = serializers.CharField(source="get_title_display")
+    licence_number = serializers.IntegerField(source="player.licence_number")
+    first_name = serializers.CharField(source="player.first_name")
+    last_name = serializers.CharField(source="player.last_name")
+    committee = serializers.IntegerField(source="committee.number", allow_null=True, default=None)
+    stage = serializers.IntegerField(source="stage_id")
+    date = serializers.DateField(source="stage.tournament.date")
+
+    class Meta:
+        model = ChampionshipTitle
+        fields = [
+            "season",
+            "championship",
+            "title",
+            "title_label",
+            "place",
+            "key",
+            "licence_number",
+            "first_name",
+            "last_name",
+            "committee",
+            "stage",
+            "date",
         ]
 
 

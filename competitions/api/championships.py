@@ -70,9 +70,12 @@ from competitions.championships.stage_results import (
     stage_results_submit,
 )
 from competitions.championships.stages import StageRequest, stage_create
+from competitions.championships.titles import titles as titles_selector
 from competitions.models import (
     Championship,
+    ChampionshipKindChoice,
     ChampionshipStage,
+    ChampionshipTitle,
     Qualification,
     RegionalChampionship,
 )
@@ -161,6 +164,33 @@ class ChampionshipListCreate(generics.ListAPIView):
             s.ChampionshipOut([c for c, _ in made], many=True).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+
+class TitleFilter(django_filters.FilterSet):
+    season = django_filters.CharFilter(field_name="championship__season__name")
+    championship = django_filters.ChoiceFilter(
+        field_name="championship__kind", choices=ChampionshipKindChoice.choices
+    )
+    licence_number = django_filters.NumberFilter(field_name="player__licence_number")
+    committee = django_filters.NumberFilter(field_name="committee__number")
+
+    class Meta:
+        model = ChampionshipTitle
+        fields = ["season", "championship", "title", "licence_number", "committee"]
+
+
+class TitleList(generics.ListAPIView):
+    """GET (public, read-only): the titles recorded per season — champion and vice-champion
+    of France of each championship (arts 6, 12, 17, 23) and the regional champions —, one
+    row per player, derived from the homologated places of the national and regional
+    finals. Filters: `?season=2026-2027&championship=duo&title=regional_champion&
+    licence_number=700123&committee=1`."""
+
+    queryset = titles_selector()
+    serializer_class = s.TitleOut
+    filterset_class = TitleFilter
+    permission_classes = [permissions.AllowAny]
+    http_method_names = ["get", "head", "options"]
 
 
 class ChampionshipDetail(generics.RetrieveAPIView):
@@ -408,7 +438,7 @@ class StageResults(APIView):
         submitted = stage_results_submit(
             stage=stage, content=content, source=source, by=request.user
         )
-        return submitted_response(stage.tournament, submitted)
+        return submitted_response(request, stage.tournament, submitted)
 
 
 class StageCheck(APIView):
@@ -434,7 +464,11 @@ class StageHomologate(APIView):
     def post(self, request, pk: int):
         stage = _stage(pk)
         stage_homologate(stage=stage, by=request.user)
-        return Response(TournamentOut(tournaments().get(pk=stage.tournament_id)).data)
+        return Response(
+            TournamentOut(
+                tournaments().get(pk=stage.tournament_id), context={"request": request}
+            ).data
+        )
 
 
 class StageSeatingView(APIView):

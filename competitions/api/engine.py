@@ -15,6 +15,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competitions.api.engine_serializers import (
+    BigPrizeIn,
+    BigPrizePlanOut,
     DealScoreOut,
     MovementIn,
     MovementPlanOut,
@@ -22,6 +24,11 @@ from competitions.api.engine_serializers import (
     ScoreDealIn,
     ScoreSheetIn,
     SheetTotalsOut,
+)
+from competitions.rules.engine.big_prize import (
+    check_big_prize_plan,
+    final_positions,
+    finalists_of,
 )
 from competitions.rules.engine.movements import MovementSettings, ShortTableRule, plan_movement
 from competitions.rules.engine.penalties import CATALOGUE, CURRENT_SCHEDULE
@@ -150,10 +157,12 @@ class PlanMovement(EngineView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         fmt = Format(data["format"])
-        rule = ShortTableRule(data.get("short_table_rule") or movements_in_force().short_table_rule)
-        plan = plan_movement(
-            data["players"], data["positions"], fmt, MovementSettings(short_table_rule=rule)
+        season_choices = movements_in_force()
+        rule = ShortTableRule(data.get("short_table_rule") or season_choices.short_table_rule)
+        settings = MovementSettings(
+            short_table_rule=rule, team_position_limit=season_choices.team_position_limit
         )
+        plan = plan_movement(data["players"], data["positions"], fmt, settings)
         body = {
             "format": plan.format.value,
             "kind": plan.kind.value,
@@ -238,3 +247,37 @@ class RankEntries(EngineView):
                 for p in ranking.placings
             ]
         )
+
+
+class PlanBigPrize(EngineView):
+    """« Tournoi à grosse dotation » (chapter 2): what everyone plays, the final positions
+    of the best scores with their starting layout (table t: N the t-th best, S the
+    (t + T)-th, E the (t + 2T)-th, W the (t + 3T)-th) and, with a ranking, who plays on."""
+
+    @extend_schema(request=BigPrizeIn, responses=BigPrizePlanOut)
+    def post(self, request):
+        serializer = BigPrizeIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        plan = check_big_prize_plan(data["formula"], data["finalists"], format="individual")
+        chosen = None
+        if "ranking" in data:
+            ranking = [(row["entry"], row["place"]) for row in data["ranking"]]
+            chosen = list(finalists_of(ranking, plan))
+        body = {
+            "formula": plan.formula.value,
+            "finalists": plan.finalists,
+            "common_positions": plan.common_positions,
+            "common_deals_per_position": plan.common_deals_per_position,
+            "final_positions": plan.final_positions,
+            "final_deals_per_position": plan.final_deals_per_position,
+            "positions": [
+                [
+                    {"table": t.table, "N": t.north, "S": t.south, "E": t.east, "W": t.west}
+                    for t in position
+                ]
+                for position in final_positions(plan)
+            ],
+            "finalist_entries": chosen,
+        }
+        return Response(body)

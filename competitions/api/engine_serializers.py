@@ -6,6 +6,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from competitions.models import TournamentFormat
+from competitions.rules.engine.big_prize import BigPrizeFormula
 from competitions.rules.engine.movements import MovementKind, RepeatKind, ShortTableRule
 from competitions.rules.engine.penalties import Penalty, PenaltyKind
 from competitions.rules.engine.scoring import Contract, Deal, Poignee, Side
@@ -339,3 +340,43 @@ class RankIn(serializers.Serializer):
             penalties = tuple(Penalty(**p) for p in e.get("penalties", []))
             entries.append(Entry(e["entry_id"], members, penalties, e["abandoned"]))
         return entries
+
+
+class BigPrizeRankingRow(serializers.Serializer):
+    entry = serializers.CharField(max_length=64)
+    place = serializers.IntegerField(min_value=1, help_text='"1224" place.')
+
+
+class BigPrizeIn(serializers.Serializer):
+    """A « tournoi à grosse dotation »: the formula, how many best scores play on, and
+    optionally the ranking after the common positions (to name the finalists)."""
+
+    formula = serializers.ChoiceField(choices=[f.value for f in BigPrizeFormula])
+    finalists = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=1, max_value=400,
+        help_text="24_deals: 12, 16 or 20; 25_deals: 20 (the default).",
+    )  # fmt: skip
+    ranking = serializers.ListField(
+        child=BigPrizeRankingRow(), required=False, max_length=2000,
+        help_text='Optional: [{"entry": "7", "place": 1}, …] after the common positions '
+        '("1224" places); the finalists are the best places, a tie across the cut refused.',
+    )  # fmt: skip
+
+
+class BigPrizeTableOut(serializers.Serializer):
+    table = serializers.IntegerField()
+    N = serializers.IntegerField(help_text="Finalist rank (1 = best score).")
+    S = serializers.IntegerField()
+    E = serializers.IntegerField()
+    W = serializers.IntegerField()
+
+
+class BigPrizePlanOut(serializers.Serializer):
+    formula = serializers.CharField()
+    finalists = serializers.IntegerField()
+    common_positions = serializers.IntegerField()
+    common_deals_per_position = serializers.IntegerField()
+    final_positions = serializers.IntegerField()
+    final_deals_per_position = serializers.IntegerField()
+    positions = serializers.ListField(child=BigPrizeTableOut(many=True))
+    finalist_entries = serializers.ListField(child=serializers.CharField(), allow_null=True)

@@ -144,9 +144,13 @@ class SubmittedOut(serializers.Serializer):
     warnings = SubmissionProblemOut(many=True)
 
 
-def submitted_response(tournament: Tournament, submitted: submission.Submitted) -> Response:
+def submitted_response(
+    request, tournament: Tournament, submitted: submission.Submitted
+) -> Response:
     body = {
-        "tournament": TournamentOut(selectors.tournaments().get(pk=tournament.pk)).data,
+        "tournament": TournamentOut(
+            selectors.tournaments().get(pk=tournament.pk), context={"request": request}
+        ).data,
         "revision": submitted.revision.number,
         "created": submitted.created,
         "warnings": problems_data(submitted.warnings),
@@ -193,10 +197,15 @@ class ResultsView(APIView):
         tournament = get_object_or_404(selectors.tournaments(), pk=pk)
         revision = tournament.homologated_revision
         if revision is None:
-            return Response({"tournament": TournamentOut(tournament).data, "entries": []})
+            return Response(
+                {
+                    "tournament": TournamentOut(tournament, context={"request": request}).data,
+                    "entries": [],
+                }
+            )
         return Response(
             {
-                "tournament": TournamentOut(tournament).data,
+                "tournament": TournamentOut(tournament, context={"request": request}).data,
                 "revision": revision.number,
                 "entries": selectors.revision_ranking(revision),
             }
@@ -217,7 +226,7 @@ class ResultsView(APIView):
             by=request.user,
             confirmed_licences=confirmed_licences(request),
         )
-        return submitted_response(tournament, submitted)
+        return submitted_response(request, tournament, submitted)
 
 
 class PreviewPlayerOut(serializers.Serializer):
@@ -356,7 +365,11 @@ class HomologateView(APIView):
             tournament = homologation.tournament_homologate(
                 tournament=tournament, by=request.user, revision=revision
             )
-        return Response(TournamentOut(selectors.tournaments().get(pk=tournament.pk)).data)
+        return Response(
+            TournamentOut(
+                selectors.tournaments().get(pk=tournament.pk), context={"request": request}
+            ).data
+        )
 
 
 class RefusalIn(serializers.Serializer):
@@ -383,7 +396,11 @@ class RefuseView(APIView):
             reasons=serializer.validated_data["reasons"],
             by=request.user,
         )
-        return Response(TournamentOut(selectors.tournaments().get(pk=tournament.pk)).data)
+        return Response(
+            TournamentOut(
+                selectors.tournaments().get(pk=tournament.pk), context={"request": request}
+            ).data
+        )
 
 
 class CorrectionView(APIView):
@@ -423,7 +440,7 @@ class CorrectionView(APIView):
             by=request.user,
             confirmed_licences=confirmed_licences(request),
         )
-        return submitted_response(tournament, submitted)
+        return submitted_response(request, tournament, submitted)
 
 
 class RevisionOut(serializers.ModelSerializer):

@@ -5,7 +5,10 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from competitions.models import OrganizerKind, Stage, Tournament, TournamentFormat
+from competitions.rules.engine.big_prize import BigPrizeFormula
+from competitions.tournaments.access import covers_organizer
 from competitions.tournaments.declaration import Declaration
+from federation.access import scope_of
 
 
 class DeclarationIn(serializers.Serializer):
@@ -42,6 +45,16 @@ class DeclarationIn(serializers.Serializer):
         max_length=64, required=False, default="", allow_blank=True,
         help_text="Your own identifier: declaring again with it returns the same tournament.",
     )  # fmt: skip
+    big_prize = serializers.ChoiceField(
+        choices=[f.value for f in BigPrizeFormula], required=False, default="",
+        help_text="« Tournoi à grosse dotation »: 24_deals (5 × 4 deals, then the 12, 16 or "
+        "20 best scores play a 6th position of 4 deals) or 25_deals (5 × 5 deals, then the 20 "
+        "best play 5 positions of 1 deal).",
+    )  # fmt: skip
+    big_prize_finalists = serializers.IntegerField(
+        required=False, allow_null=True, default=None,
+        help_text="How many best scores play on (24_deals: 12, 16 or 20; 25_deals: 20).",
+    )  # fmt: skip
 
     def to_declaration(self) -> Declaration:
         data = dict(self.validated_data)
@@ -55,6 +68,11 @@ class TournamentOut(serializers.ModelSerializer):
     arbiter_licence_number = serializers.IntegerField(source="arbiter.licence_number")
     homologated_revision = serializers.IntegerField(
         source="homologated_revision.number", allow_null=True, default=None
+    )
+    # null outside the organiser's scope (to_representation)
+    reference = serializers.CharField(read_only=True, allow_null=True)
+    refusal_reasons = serializers.ListField(
+        child=serializers.CharField(), read_only=True, allow_null=True
     )
 
     class Meta:
@@ -71,12 +89,33 @@ class TournamentOut(serializers.ModelSerializer):
             "arbiter_licence_number",
             "arbiter_plays",
             "planned_sessions",
+            "big_prize",
             "placements",
             "reference",
             "status",
             "refusal_reasons",
             "homologated_revision",
         ]
+
+    # The organiser's own facts: its software's reference and the reasons of a refusal
+    # (which may name players) are shown to the organiser's managers and the staff above
+    # them only; anyone else reads null.
+    PRIVATE_FIELDS = ("reference", "refusal_reasons")
+
+    def to_representation(self, tournament: Tournament) -> dict:
+        data = super().to_representation(tournament)
+        request = self.context.get("request")
+        scope = scope_of(getattr(request, "user", None))
+        if not covers_organizer(
+            scope,
+            tournament.organizer_kind,
+            tournament.organizer_zone,
+            tournament.organizer_committee,
+            tournament.organizer_club,
+        ):
+            for field in self.PRIVATE_FIELDS:
+                data[field] = None
+        return data
 
     def get_organizer(self, tournament: Tournament) -> dict:
         target = (

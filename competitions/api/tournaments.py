@@ -69,7 +69,7 @@ class TournamentListCreate(generics.ListCreateAPIView):
             )
         tournament = selectors.tournaments().get(pk=tournament.pk)
         return Response(
-            TournamentOut(tournament).data,
+            TournamentOut(tournament, context={"request": request}).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
 

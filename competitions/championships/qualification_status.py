@@ -18,6 +18,7 @@ from competitions.championships.facts import players_facts, previous_season
 from competitions.championships.settings_versions import (
     championship_rules_in_force,
 )
+from competitions.championships.zone_approval import void_stage_problem
 from competitions.models import (
     Championship,
     ChampionshipEntry,
@@ -41,6 +42,8 @@ from competitions.rules.championships.team_composition import TeamSnapshot, effe
 from core.problems import Problem, RuleViolation
 from core.vocabulary import ChampionshipKind, StageKind, championship_stage
 from federation.models import Player
+from rankings.rulebooks import rulebook_in_force
+from rankings.rules.rulebook import Rulebook
 
 
 def entry_key(numbers) -> str:
@@ -95,6 +98,7 @@ def ranked_stages(
     registered = selectors.registered_entries(s.pk for s in done)
     penalties = selectors.recorded_penalties(s.pk for s in done)
     teams = _team_snapshots(done) if rules.kind == ChampionshipKind.INTERCLUBS else {}
+    rulebooks: dict[int, Rulebook] = {}
     ranked = {}
     for stage in done:
         kind = ChampionshipKind(stage.championship.kind)
@@ -107,6 +111,12 @@ def ranked_stages(
             plan=published_plan(stage),
             penalties=penalties.get(stage.pk, []),
         )
+        season = stage.championship.season
+        if season.pk not in rulebooks:
+            rulebooks[season.pk] = rulebook_in_force(season=season)[1]
+        void = void_stage_problem(stage, rulebooks[season.pk])
+        if void is not None:  # held without the zone's approval: it counts for nothing
+            problems = [*problems, void]
         standings = () if problems else _standings(results[stage.pk], teams.get(stage.pk, {}))
         ranked[stage.pk] = RankedStage(stage, standings, tuple(problems))
     return ranked

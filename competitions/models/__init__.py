@@ -11,6 +11,7 @@ from competitions.models.championships import (
     ChampionshipRulesVersion,
     ChampionshipStage,
     ChampionshipStageKind,
+    ChampionshipTitle,
     CommitteeQuota,
     EntryPlayer,
     EntryRight,
@@ -24,6 +25,7 @@ from competitions.models.championships import (
     StagePenalty,
     StageSeating,
     TeamFlag,
+    TitleKind,
 )
 from competitions.models.tournaments import (
     LicenceNameConfirmation,
@@ -48,6 +50,7 @@ __all__ = [
     "ChampionshipRulesVersion",
     "ChampionshipStage",
     "ChampionshipStageKind",
+    "ChampionshipTitle",
     "CommitteeQuota",
     "EntryPlayer",
     "EntryRight",
@@ -69,6 +72,7 @@ __all__ = [
     "StagePenalty",
     "StageSeating",
     "TeamFlag",
+    "TitleKind",
     "Tournament",
     "TournamentFormat",
     "TournamentStatus",

@@ -696,3 +696,71 @@ class StagePenalty(models.Model):
     def __str__(self) -> str:
         what = _("forfeit") if self.forfeit else f"−{self.points}"
         return f"{self.player} – {self.stage}: {what}"
+
+
+class TitleKind(models.TextChoices):
+    """The titles of :class:`competitions.rules.championships.titles.Title`."""
+
+    NATIONAL_CHAMPION = "national_champion", _("champion of France")
+    NATIONAL_VICE_CHAMPION = "national_vice_champion", _("vice-champion of France")
+    REGIONAL_CHAMPION = "regional_champion", _("regional champion")
+
+
+class ChampionshipTitle(models.Model):
+    """A title held by one player (arts 6, 12, 17, 23; regional champions), derived from
+    the recorded places of the stage that awards it each time its results are homologated
+    or corrected (``competitions.championships.titles``); one row per player."""
+
+    championship = models.ForeignKey(
+        Championship,
+        verbose_name=_("championship"),
+        on_delete=models.PROTECT,
+        related_name="titles",
+    )
+    stage = models.ForeignKey(
+        ChampionshipStage,
+        verbose_name=_("stage"),
+        on_delete=models.PROTECT,
+        related_name="titles",
+    )
+    title = models.CharField(_("title"), max_length=32, choices=TitleKind)
+    player = models.ForeignKey(
+        Player,
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="championship_titles",
+    )
+    key = models.CharField(
+        _("entry"), max_length=100, help_text=_("Sorted licence numbers, joined by '-'.")
+    )
+    committee = models.ForeignKey(
+        Committee,
+        verbose_name=_("committee"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    place = models.PositiveSmallIntegerField(_("place"))
+    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+    history = HistoricalRecords()
+    _history_user: User | None  # who acted: set by the services, read by simple_history
+
+    class Meta:
+        ordering = ["-championship__season__start_date", "championship__kind", "title", "key"]
+        verbose_name = _("championship title")
+        verbose_name_plural = _("championship titles")
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "player"], name="one_title_per_stage_player"),
+            models.CheckConstraint(
+                name="championship_title_known", condition=Q(title__in=TitleKind.values)
+            ),
+            models.CheckConstraint(
+                name="regional_title_has_committee",
+                condition=Q(title="regional_champion", committee__isnull=False)
+                | (~Q(title="regional_champion") & Q(committee__isnull=True)),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} – {self.get_title_display()} ({self.championship})"

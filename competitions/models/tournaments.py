@@ -91,6 +91,15 @@ class Tournament(models.Model):
     # de tournoi par l'arbitre »: one PlacementMethod value per position, checked by
     # seating.check_placement_sequence when declared; empty when not announced.
     placements = models.JSONField(_("placement of each position"), default=list, blank=True)
+    big_prize = models.JSONField(
+        _("big-prize formula"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "« Tournoi à grosse dotation »: the formula and how many best scores play on "
+            "(competitions.rules.engine.big_prize)."
+        ),
+    )
     reference = models.CharField(
         _("organiser's reference"),
         max_length=64,

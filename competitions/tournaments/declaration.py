@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 
 from competitions.models import OrganizerKind, Tournament
+from competitions.rules.engine.big_prize import check_big_prize_plan
 from competitions.rules.engine.seating import PlacementMethod, check_placement_sequence
 from competitions.tournaments import access
 from core.errors import PermissionDenied
@@ -38,6 +39,9 @@ class Declaration:
     stage: str = "ordinary"
     reference: str = ""
     placements: tuple[str, ...] = ()  # the placement method of each position, if announced
+    big_prize: str = ""
+    """« Tournoi à grosse dotation »: a formula of ``competitions.rules.engine.big_prize``."""
+    big_prize_finalists: int | None = None
 
 
 MAX_POSITIONS = 200
@@ -191,6 +195,16 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
                 {"minimum": 1},
             )
         )
+    big_prize = None
+    if declaration.big_prize:
+        try:
+            plan = check_big_prize_plan(
+                declaration.big_prize, declaration.big_prize_finalists, format=declaration.format
+            )
+        except RuleViolation as refused:
+            problems += refused.problems
+        else:
+            big_prize = {"formula": plan.formula.value, "finalists": plan.finalists}
     if problems:
         raise RuleViolation(problems)
 
@@ -222,6 +236,7 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
         "arbiter_plays": declaration.arbiter_plays,
         "planned_sessions": declaration.planned_sessions,
         "placements": list(declaration.placements),
+        "big_prize": big_prize,
     }
     if declaration.reference:
         existing = _same_reference(declaration, fields).select_for_update(of=("self",)).first()

@@ -11,13 +11,14 @@ Celery task sent once the transaction has committed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
 from django.db import transaction
 
+from competitions.championships.titles import stage_titles_record
 from competitions.models import (
     ResultRevision,
     Tournament,
@@ -37,9 +38,14 @@ from core.vocabulary import Format, StageKind
 from federation.access import scope_of
 from rankings.models import Allocation, RulebookVersion
 from rankings.rulebooks import rulebook_in_force
-from rankings.rules.allocation import EntryAward, RankedEntry, allocate
+from rankings.rules.allocation import EntryAward, RankedEntry, allocate, without_entries
 from rankings.rules.national_finals import allocate_national_final
-from rankings.rules.rulebook import NationalFinal, Rulebook, has_tie_break_rules
+from rankings.rules.rulebook import (
+    NationalFinal,
+    Rulebook,
+    UnlicensedPlaces,
+    has_tie_break_rules,
+)
 
 
 def _locked(tournament: Tournament, by) -> Tournament:
@@ -76,10 +82,39 @@ def entry_awards(
     tables: list[int],
     tiebreak_given: bool,
     rulebook: Rulebook,
+    unlicensed: Collection[int] = (),
 ) -> dict[str, EntryAward]:
     """Each entry's PCN and PP (by entry number, as text) from its place: the scale of
-    the tournament's format, tables and stage, or a national final's fixed table."""
+    the tournament's format, tables and stage, or a national final's fixed table.
+
+    ``unlicensed``: the entries without a licensed player; when the season's rulebook
+    passes their points to the next entries, they are allocated without them."""
     ranking = [RankedEntry(entry_id=str(number), place=place) for number, place in places]
+    passed = (
+        {str(n) for n in unlicensed}
+        if rulebook.awards.unlicensed_places is UnlicensedPlaces.PASS_TO_NEXT
+        else set()
+    )
+    if passed and len(passed) < len(ranking):
+        full = ranking
+        ranking = without_entries(full, passed)
+        left_out = {
+            e.entry_id: EntryAward(e.entry_id, e.place, 0, 0, False, 1)
+            for e in full
+            if e.entry_id in passed
+        }
+        return left_out | _awards(tournament, ranking, tables, tiebreak_given, rulebook, len(full))
+    return _awards(tournament, ranking, tables, tiebreak_given, rulebook, None)
+
+
+def _awards(
+    tournament: Tournament,
+    ranking: list[RankedEntry],
+    tables: list[int],
+    tiebreak_given: bool,
+    rulebook: Rulebook,
+    entries: int | None,
+) -> dict[str, EntryAward]:
     stage = StageKind(tournament.stage)
     # ``tiebreak_given``: the shared places are ties the rules leave shared (article 29
     # did not separate them): then, in a competition with its own tie-breaks, they share.
@@ -94,6 +129,7 @@ def entry_awards(
             tables,
             stage,
             rulebook,
+            entries=entries,
             ties_after_tie_break=tiebreak_given,
         )
     return {award.entry_id: award for award in result.awards}
@@ -124,6 +160,11 @@ def compute_allocations(
         tables=[s.tables for s in revision.sessions.order_by("number")],
         tiebreak_given=shared_places_survive(tournament, revision.document, rulebook),
         rulebook=rulebook,
+        unlicensed=[
+            e.number
+            for e in entries
+            if not any(p.licensed and p.player_id is not None for p in e.players.all())
+        ],
     )
     rows = []
     for entry in entries:
@@ -261,6 +302,7 @@ def _homologate(tournament: Tournament, by, reviewed: int | None) -> Tournament:
     tournament.refusal_reasons = []
     tournament._history_user = by
     tournament.save(update_fields=["status", "homologated_revision", "refusal_reasons"])
+    stage_titles_record(tournament=tournament, by=by)
     _refresh_totals_on_commit(tournament, affected)
     _tell_organiser_on_commit(
         tournament,
@@ -334,6 +376,7 @@ def tournament_correct(
     tournament._history_user = by
     tournament._change_reason = reason.strip()[:100]
     tournament.save(update_fields=["homologated_revision"])
+    stage_titles_record(tournament=tournament, by=by)
     _refresh_totals_on_commit(tournament, affected)
     _tell_organiser_on_commit(
         tournament,

@@ -5,6 +5,7 @@ homologation, under the rulebook then in force."""
 
 from __future__ import annotations
 
+from competitions.championships.zone_approval import tournament_void_problems
 from competitions.models import OrganizerKind, ResultPlayer, ResultRevision, Stage, Tournament
 from competitions.rules.results.document import ResultsDocument
 from core.problems import Problem, RuleViolation
@@ -107,7 +108,9 @@ def declaration_problems(
 def require_conditions(
     tournament: Tournament, revision: ResultRevision, rulebook: Rulebook
 ) -> None:
-    """Raise RuleViolation listing every unmet homologation condition."""
+    """Raise RuleViolation listing every unmet homologation condition (and a championship
+    stage void for want of the zone's approval of its regional rules)."""
     problems = check_homologation(homologation_facts(tournament, revision), rulebook)
+    problems += tournament_void_problems(tournament, rulebook)
     if problems:
         raise RuleViolation(problems)

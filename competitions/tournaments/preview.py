@@ -115,6 +115,14 @@ def results_preview(
         tables=[s.tables for s in sorted(document.sessions, key=lambda s: s.number)],
         tiebreak_given=True,  # validated: every place it shares is a tie the rules share
         rulebook=rulebook,
+        unlicensed=[
+            e.number
+            for e in document.entries
+            if not any(
+                p.licence_number is not None and p.licence_number in validated.licensed
+                for p in e.players
+            )
+        ],
     )
     entries = []
     for entry in sorted(document.entries, key=lambda e: (e.place, e.number)):

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Count, JSONField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
+from competitions.championships.zone_approval import tournament_void_problems
 from competitions.models import ResultRevision, Tournament, TournamentStatus
 from competitions.tournaments import selectors
 from competitions.tournaments.homologation import compute_allocations
@@ -147,9 +148,10 @@ def revision_review(tournament: Tournament, revision: ResultRevision) -> Review:
     points: dict[int, tuple[int, int]] = {}
     with transaction.atomic():
         version, rulebook = rulebook_in_force(season=tournament.season)
-        review.conditions = list(
-            check_homologation(homologation_facts(tournament, revision), rulebook)
-        )
+        review.conditions = [
+            *check_homologation(homologation_facts(tournament, revision), rulebook),
+            *tournament_void_problems(tournament, rulebook),
+        ]
         try:
             rows = compute_allocations(tournament, revision, version, rulebook)
         except RuleViolation as refusal:

@@ -13,7 +13,7 @@ def tournaments() -> QuerySet[Tournament]:
         "season",
         "organizer_zone",
         "organizer_committee",
-        "organizer_club",
+        "organizer_club__committee",
         "arbiter",
         "homologated_revision",
     )

@@ -121,9 +121,12 @@ def read_results(*, content: bytes | str | dict, source: str, tournament: Tourna
         return read_csv(content)  # type: ignore[arg-type]  # a dict is refused, located
     if source == "sheets":
         mode = RankingMode.PLAIN if tournament.stage == Stage.ORDINARY else RankingMode.CHAMPIONSHIP
+        scoring = rulebook_in_force(season=tournament.season)[1].scoring.rules()
         try:
             return Reading(
-                parse_score_sheets(content, format=Format(tournament.format), ranking=mode)
+                parse_score_sheets(
+                    content, format=Format(tournament.format), ranking=mode, rules=scoring
+                )
             )
         except RuleViolation as refused:
             return Reading(None, refused.problems)
@@ -254,6 +257,7 @@ def results_check(
         licences=registered.statuses,
         planned_sessions=None,
         minimum_entries=rulebook.formats.of(fmt).minimum_entries,
+        penalty_schedule=rulebook.arbitration.schedule(),
         registry_names=registered.names,
         confirmed=frozenset(confirmed_licences),
         more_problems=(*reading_problems, *conditions),

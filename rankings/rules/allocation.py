@@ -20,12 +20,12 @@ For duos and teams, every player of the entry receives the entry's value:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format, StageKind
-from rankings.rules.rulebook import NationalFinal, Rulebook
+from rankings.rules.rulebook import NationalFinal, Rulebook, TieAcrossLastPaidPlace
 from rankings.rules.scales import scale
 
 
@@ -129,7 +129,13 @@ def allocate(
         ranking,
         points_at=lambda place: (grid.value(place), 0),
         places_with_points=grid.beneficiaries,
-        floor_value=grid.floor_value,
+        # Tied entries within the paid places share values all at or above the floor: the
+        # floor only changes a tie across the last paid place (the season's choice).
+        floor_value=(
+            grid.floor_value
+            if rulebook.awards.tie_across_last_paid_place is TieAcrossLastPaidPlace.FLOOR_EACH
+            else 0
+        ),
         tie_break_rules=tie_break_rules,
         ties_after_tie_break=ties_after_tie_break,
     )
@@ -141,6 +147,17 @@ def allocate(
         places_with_points=grid.beneficiaries,
         awards=awards,
     )
+
+
+def without_entries(ranking: Sequence[RankedEntry], removed: Collection[str]) -> list[RankedEntry]:
+    """The ranking without the ``removed`` entries, the others moved up ("1224" places
+    recomputed, ties kept): how an unlicensed entry's points pass to the next entries."""
+    kept = sorted((e for e in ranking if e.entry_id not in removed), key=lambda e: e.place)
+    moved: list[RankedEntry] = []
+    for i, entry in enumerate(kept):
+        tied = i > 0 and entry.place == kept[i - 1].place
+        moved.append(RankedEntry(entry.entry_id, moved[-1].place if tied else i + 1))
+    return moved
 
 
 def ranking_problems(ranking: Sequence[RankedEntry]) -> list[Problem]:

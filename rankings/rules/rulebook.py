@@ -24,7 +24,13 @@ from enum import StrEnum
 from typing import Any
 
 from competitions.rules.engine.eliminations import EliminatedOrder, HalvingRounding
-from competitions.rules.engine.movements import ShortTableRule
+from competitions.rules.engine.movements import (
+    MovementSettings,
+    ShortTableRule,
+    TeamPositionLimit,
+)
+from competitions.rules.engine.penalties import PenaltySchedule, RepeatScope, SheetFaultCharge
+from competitions.rules.engine.scoring import ChelemAfterAnnounced, ScoringRules
 from core.problems import Problem, RuleViolation
 from core.settings_reader import read_settings
 from core.vocabulary import Format, StageKind
@@ -222,6 +228,109 @@ class Movements:
     short_table_rule: ShortTableRule
     """Whether a player may sit at a table of 3 more than once: ``strict`` (never, so fewer
     positions) or ``best_effort`` (as few players as possible, each repeat reported)."""
+    team_position_limit: TeamPositionLimit = TeamPositionLimit.MOVEMENT_ROWS
+    """Whether the 7-position limit of a team tournament counts the movement's rows (its
+    first row is not played) or the positions played."""
+
+    def settings(self, short_table_rule: ShortTableRule | None = None) -> MovementSettings:
+        """The engine's movement settings with the season's choices."""
+        return MovementSettings(
+            short_table_rule=short_table_rule or self.short_table_rule,
+            team_position_limit=self.team_position_limit,
+        )
+
+
+# --------------------------------------------------------------------------
+# Settings the federation decides (issue 14): one block per area, listed with their
+# defaults and texts in docs/rulebook-settings.md
+# --------------------------------------------------------------------------
+
+
+class TieAcrossLastPaidPlace(StrEnum):
+    """Entries tied across the last place with a right to points (chapter 5, « Ex-æquo »)."""
+
+    FLOOR_EACH = "floor_each"
+    """Each receives at least the floor (50): they are all ranked at a paid place."""
+    SHARE_ONLY = "share_only"
+    """They share the places' total, unpaid places adding 0, with no floor."""
+
+
+class CappedPlaces(StrEnum):
+    """How the cap (*plafond*) bounds a scale whose first place exceeds it."""
+
+    CLAMP_EACH = "clamp_each"
+    """Every place is computed from 40 × tables then clamped: at 100 tables the first 20
+    places of an ordinary tournament receive 1,500 each."""
+    REDUCE_FROM_CAPPED_FIRST = "reduce_from_capped_first"
+    """The first place receives the cap and each next place the reduction of the previous:
+    at 100 tables 1,500, 1,425, 1,353, …"""
+
+
+class UnlicensedPlaces(StrEnum):
+    """What the place of an entry without a licensed player gives (chapter 5 is silent)."""
+
+    KEEP = "keep"
+    """Its place keeps its points, given to nobody; the next entries keep their places."""
+    PASS_TO_NEXT = "pass_to_next"
+    """Its points pass to the next entries: they are allocated as if it were not ranked
+    (the number of entries with a right to points still counts it)."""
+
+
+class UnapprovedRegionalRules(StrEnum):
+    """A regional stage held under rules the zone has not approved (preamble of chapter 3,
+    « Les épreuves se déroulant sans son aval sont nulles »)."""
+
+    VOID = "void"
+    """The stage is void: its results are not homologated (no PCN) and it qualifies nobody."""
+    WARNING = "warning"
+    """The stage counts; the missing approval is a warning to staff."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """Chapter 1's choices on scoring a deal."""
+
+    defence_chelem_after_announced_chelem: ChelemAfterAnnounced = ChelemAfterAnnounced.ADD
+
+    def rules(self) -> ScoringRules:
+        """The engine's scoring rules with the season's choices."""
+        return ScoringRules(
+            defence_chelem_after_announced_chelem=self.defence_chelem_after_announced_chelem
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Awards:
+    """Chapter 5's choices on allocating a scale."""
+
+    tie_across_last_paid_place: TieAcrossLastPaidPlace = TieAcrossLastPaidPlace.FLOOR_EACH
+    capped_places: CappedPlaces = CappedPlaces.CLAMP_EACH
+    unlicensed_places: UnlicensedPlaces = UnlicensedPlaces.KEEP
+
+
+@dataclass(frozen=True, slots=True)
+class Arbitration:
+    """Chapter 4's choices (the arbitration code)."""
+
+    score_sheet_fault_charge: SheetFaultCharge = SheetFaultCharge.PER_PLAYER
+    repeat_scope: RepeatScope = RepeatScope.SAME_FAULT_SAME_TOURNAMENT
+
+    def schedule(self) -> PenaltySchedule:
+        """The engine's penalty schedule with the season's choices."""
+        return PenaltySchedule(score_sheet_fault_charge=self.score_sheet_fault_charge)
+
+
+@dataclass(frozen=True, slots=True)
+class Championships:
+    """Chapter 3's choices that bear on PCN and qualification alike."""
+
+    unapproved_regional_rules: UnapprovedRegionalRules = UnapprovedRegionalRules.VOID
+
+
+_DEFAULT_SCORING = Scoring()
+_DEFAULT_AWARDS = Awards()
+_DEFAULT_ARBITRATION = Arbitration()
+_DEFAULT_CHAMPIONSHIPS = Championships()
 
 
 # --------------------------------------------------------------------------
@@ -276,6 +385,11 @@ class Rulebook:
     homologation: Homologation
     movements: Movements
     eliminations: Eliminations = _DEFAULT_ELIMINATIONS  # results: sessions and article 29
+    # Settings the federation decides (issue 14; docs/rulebook-settings.md).
+    scoring: Scoring = _DEFAULT_SCORING
+    awards: Awards = _DEFAULT_AWARDS
+    arbitration: Arbitration = _DEFAULT_ARBITRATION
+    championships: Championships = _DEFAULT_CHAMPIONSHIPS
 
     @classmethod
     def default(cls) -> Rulebook:
@@ -304,7 +418,25 @@ class Rulebook:
                 cls: {
                     "movements": _DEFAULT_MOVEMENTS,
                     "eliminations": _DEFAULT_ELIMINATIONS,  # results: sessions and article 29
-                }
+                    # Settings the federation decides (issue 14): added after versions
+                    # were stored, each takes today's reading when absent.
+                    "scoring": _DEFAULT_SCORING,
+                    "awards": _DEFAULT_AWARDS,
+                    "arbitration": _DEFAULT_ARBITRATION,
+                    "championships": _DEFAULT_CHAMPIONSHIPS,
+                },
+                Movements: {"team_position_limit": TeamPositionLimit.MOVEMENT_ROWS},
+                Scoring: {"defence_chelem_after_announced_chelem": ChelemAfterAnnounced.ADD},
+                Awards: {
+                    "tie_across_last_paid_place": TieAcrossLastPaidPlace.FLOOR_EACH,
+                    "capped_places": CappedPlaces.CLAMP_EACH,
+                    "unlicensed_places": UnlicensedPlaces.KEEP,
+                },
+                Arbitration: {
+                    "score_sheet_fault_charge": SheetFaultCharge.PER_PLAYER,
+                    "repeat_scope": RepeatScope.SAME_FAULT_SAME_TOURNAMENT,
+                },
+                Championships: {"unapproved_regional_rules": UnapprovedRegionalRules.VOID},
             },
         )
         rulebook.validate()
@@ -651,7 +783,11 @@ def _dump(value: object) -> Any:
 
 
 __all__ = [
+    "Arbitration",
+    "Awards",
     "BeneficiaryRounding",
+    "CappedPlaces",
+    "Championships",
     "EventKind",
     "Format",
     "FormatRules",
@@ -665,7 +801,11 @@ __all__ = [
     "PlaceRange",
     "Reduction",
     "Rulebook",
+    "Scoring",
     "StageKind",
     "StageRules",
     "Stages",
+    "TieAcrossLastPaidPlace",
+    "UnapprovedRegionalRules",
+    "UnlicensedPlaces",
 ]

@@ -30,7 +30,7 @@ from fractions import Fraction
 
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format, StageKind
-from rankings.rules.rulebook import BeneficiaryRounding, IndexOrder, Rulebook
+from rankings.rules.rulebook import BeneficiaryRounding, CappedPlaces, IndexOrder, Rulebook
 
 SEATS_PER_TABLE = (3, 4)
 """A homologable table plays at 3 or 4 players (the 5-player game is not homologable)."""
@@ -159,6 +159,15 @@ def scale(
     floor_value = bounded(Fraction(0))
     values: list[int] = []
     raw = Fraction(rulebook.first_place_points_per_table * total_tables)
+    if rulebook.awards.capped_places is CappedPlaces.REDUCE_FROM_CAPPED_FIRST:
+        # The first place starts from the cap (as an index-1 value when the index comes
+        # first) and the next places are reduced from it, not clamped one by one.
+        capped_start = (
+            Fraction(stage_rules.cap) / Fraction(stage_rules.index)
+            if rulebook.index_order is IndexOrder.INDEX_BEFORE_BOUNDS
+            else Fraction(stage_rules.cap)
+        )
+        raw = min(raw, capped_start)
     while len(values) < beneficiaries:
         value = bounded(raw)
         if value == floor_value:

@@ -26,7 +26,11 @@ def played_regional_final(registry):
     quota set to three by the CCN; all through the services. The field in ranking order."""
     from competitions.championships.championship_settings import championships_create, quotas_set
     from competitions.championships.entries import EntryRequest, entries_register
-    from competitions.championships.regional import regional_create, regional_rules_publish
+    from competitions.championships.regional import (
+        regional_create,
+        regional_rules_approve,
+        regional_rules_publish,
+    )
     from competitions.championships.stage_results import stage_homologate, stage_results_submit
     from competitions.championships.stages import StageRequest, stage_create
     from federation.models import Licence, Player
@@ -37,7 +41,8 @@ def played_regional_final(registry):
     regional, _ = regional_create(
         championship=championship, committee=registry.committees[1], by=ccr
     )
-    regional_rules_publish(regional=regional, data=valid_rules("individual"), by=ccr)
+    version = regional_rules_publish(regional=regional, data=valid_rules("individual"), by=ccr)
+    regional_rules_approve(version=version, by=registry.users["zone_staff"])  # the zone's aval
     stage, _ = stage_create(
         championship=championship,
         request=StageRequest(

@@ -53,6 +53,18 @@ class ShortTableRule(StrEnum):
     """As few players as possible, nobody three times when avoidable, every repeat reported."""
 
 
+class TeamPositionLimit(StrEnum):
+    """What « dans la limite de 7 positions jouées » (page 26) limits in a team tournament,
+    which starts at the movement's second row (a rulebook setting,
+    ``movements.team_position_limit``; ``docs/rulebook-settings.md``)."""
+
+    MOVEMENT_ROWS = "movement_rows"
+    """The movement's rows: a team tournament plays rows 2–7, so at most 6 positions."""
+    PLAYED_POSITIONS = "played_positions"
+    """The positions played: a team tournament may play rows 2–8 of the FFT movement (7
+    positions); the printed Howell tables and special cases keep their printed rows."""
+
+
 class RepeatKind(StrEnum):
     """What a plan's repeat report lists."""
 
@@ -226,6 +238,8 @@ class MovementSettings:
     special_cases: tuple[SpecialCase, ...] = SPECIAL_CASES
     short_table_rule: ShortTableRule = ShortTableRule.BEST_EFFORT
     """The season's choice (rulebook ``movements.short_table_rule``); best effort by default."""
+    team_position_limit: TeamPositionLimit = TeamPositionLimit.MOVEMENT_ROWS
+    """The season's choice (rulebook ``movements.team_position_limit``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,10 +446,10 @@ def max_positions(
     _check_request(players, 1, format, settings)
     tables = tables_for(players)
     howell = next((h for h in settings.howell if h.tables == tables), None)
-    rows, _ = _row_limit(tables, howell, settings)
+    first_row = 1 if format is Format.INDIVIDUAL else 2
+    rows, _ = _row_limit(tables, howell, settings, first_row)
     # Whatever works at p positions works at fewer (the first rows of the same plan), so the
     # first success counting down from the rows the regulations print is the maximum.
-    first_row = 1 if format is Format.INDIVIDUAL else 2
     for positions in range(rows - first_row + 1, 0, -1):
         if isinstance(_attempt(players, positions, format, settings), MovementPlan):
             return positions
@@ -523,7 +537,7 @@ def _attempt(
     howell = next((h for h in settings.howell if h.tables == tables), None)
     rows: Sequence[tuple[int, ...]]
     moves: Sequence[Moves | None]
-    limit, source = _row_limit(tables, howell, settings)
+    limit, source = _row_limit(tables, howell, settings, first_row)
     if last_row > limit:
         team_note = (
             ""
@@ -603,7 +617,7 @@ def _attempt(
 
 
 def _row_limit(
-    tables: int, howell: HowellTable | None, settings: MovementSettings
+    tables: int, howell: HowellTable | None, settings: MovementSettings, first_row: int = 1
 ) -> tuple[int, str]:
     if howell is not None:
         limit = len(howell.rows)
@@ -612,6 +626,12 @@ def _row_limit(
     if special is not None and special.max_positions is not None:
         limit = min(special.max_positions, settings.max_positions)
         return limit, f"the regulations limit the {tables}-table movement to {limit} positions"
+    if settings.team_position_limit is TeamPositionLimit.PLAYED_POSITIONS:
+        # The limit counts played positions: a team tournament skips the first row.
+        return settings.max_positions + first_row - 1, (
+            f"the regulations give the FFT movement for at most {settings.max_positions} "
+            "played positions"
+        )
     return settings.max_positions, (
         f"the regulations give the FFT movement for at most {settings.max_positions} positions"
     )

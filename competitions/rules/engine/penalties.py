@@ -39,6 +39,56 @@ class PenaltyKind(StrEnum):
     SMOKING = "smoking"
 
 
+class SheetFaultCharge(StrEnum):
+    """Who pays a fault on the *feuille de marque* (« 4 joueurs responsables », chapter 4):
+    a rulebook setting, ``arbitration.score_sheet_fault_charge`` (docs/rulebook-settings.md)."""
+
+    PER_PLAYER = "per_player"
+    """Every player of the table is penalised the whole amount (100 points each)."""
+    PER_TABLE = "per_table"
+    """The amount is charged once to the table, shared by its players, each share rounded
+    up (100 points at a table of 4: 25 each; at a table of 3: 34 each)."""
+
+
+class RepeatScope(StrEnum):
+    """What counts as a repeat (*récidive*) of a fault in chapter 4: a rulebook setting,
+    ``arbitration.repeat_scope`` (docs/rulebook-settings.md)."""
+
+    SAME_FAULT_SAME_TOURNAMENT = "same_fault_same_tournament"
+    """The same kind of fault by the same player earlier in the same tournament."""
+    ANY_FAULT_SAME_TOURNAMENT = "any_fault_same_tournament"
+    """Any penalised fault by the same player earlier in the same tournament."""
+    SAME_FAULT_SAME_SEASON = "same_fault_same_season"
+    """The same kind of fault by the same player earlier in the season (any tournament)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EarlierOffence:
+    """An offence recorded before the one being judged (warnings included)."""
+
+    kind: PenaltyKind
+    tournament: str
+    """The tournament it was recorded in (any stable identifier)."""
+
+
+def offence_number(
+    kind: PenaltyKind,
+    *,
+    tournament: str,
+    earlier: Sequence[EarlierOffence],
+    scope: RepeatScope = RepeatScope.SAME_FAULT_SAME_TOURNAMENT,
+) -> int:
+    """The rank of this offence for :func:`points_for_offence` (1: first, 2+: a repeat),
+    counting the player's ``earlier`` offences of the season as ``scope`` says."""
+    counted = [
+        e
+        for e in earlier
+        if (scope is RepeatScope.SAME_FAULT_SAME_SEASON or e.tournament == tournament)
+        and (scope is RepeatScope.ANY_FAULT_SAME_TOURNAMENT or e.kind is kind)
+    ]
+    return len(counted) + 1
+
+
 class AmountRule(StrEnum):
     """How the amount of a penalty kind is set."""
 
@@ -174,11 +224,15 @@ class PenaltySchedule:
     exposed_card_repeat: int = 100
     touching_cards_repeat: int = 100
     handful_presentation_repeat: int = 100
+    score_sheet_fault_charge: SheetFaultCharge = SheetFaultCharge.PER_PLAYER
+    """The season's choice (rulebook ``arbitration.score_sheet_fault_charge``)."""
 
     def __post_init__(self) -> None:
         problems = []
         for f in fields(self):
             value = getattr(self, f.name)
+            if isinstance(value, StrEnum):
+                continue
             if isinstance(value, timedelta):
                 if value <= timedelta(0):
                     problems.append(
@@ -373,6 +427,8 @@ def score_sheet_fault(
     if problems:
         raise RuleViolation(problems)
     points = points_for_offence(kind, 1, schedule)
+    if schedule.score_sheet_fault_charge is SheetFaultCharge.PER_TABLE:
+        points = -(-points // len(table_players))
     return tuple(Penalty(player, kind, points, reason) for player in table_players)
 
 
@@ -399,7 +455,14 @@ def _points_allowed(penalty: Penalty, schedule: PenaltySchedule) -> bool:
             step = schedule.late_arrival_points_per_period
             return penalty.points > 0 and step > 0 and penalty.points % step == 0
         case AmountRule.FIXED:
-            return penalty.points == points_for_offence(penalty.kind, 1, schedule)
+            amount = points_for_offence(penalty.kind, 1, schedule)
+            if (
+                penalty.kind in SCORE_SHEET_KINDS
+                and schedule.score_sheet_fault_charge is SheetFaultCharge.PER_TABLE
+            ):
+                # A table's share: tables of 3, 4 or 5 players.
+                return penalty.points in {-(-amount // n) for n in (3, 4, 5)}
+            return penalty.points == amount
         case AmountRule.FIRST_THEN_REPEAT | AmountRule.WARNING_THEN_FIXED:
             return penalty.points in {
                 points_for_offence(penalty.kind, 1, schedule),

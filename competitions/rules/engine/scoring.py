@@ -64,6 +64,16 @@ class Side(StrEnum):
     DEFENCE = "defence"  # la défense
 
 
+class ChelemAfterAnnounced(StrEnum):
+    """What the defence's chelem costs after the taker announced one (a rulebook setting,
+    ``scoring.defence_chelem_after_announced_chelem``; ``docs/rulebook-settings.md``)."""
+
+    ADD = "add"
+    """The failed announcement (−200) and the defence's chelem (−200) both count: −400."""
+    REPLACE = "replace"
+    """The defence's chelem replaces the failed announcement: −200."""
+
+
 @dataclass(frozen=True, slots=True)
 class ScoringRules:
     """The figures of chapter 1 the federation could change; defaults are the 2017 text."""
@@ -86,6 +96,7 @@ class ScoringRules:
     chelem_unannounced_made_bonus: int = 200
     chelem_announced_failed_penalty: int = 200
     chelem_by_defence_bonus: int = 200  # to each defender
+    defence_chelem_after_announced_chelem: ChelemAfterAnnounced = ChelemAfterAnnounced.ADD
 
     def multiplier(self, contract: Contract) -> int:
         """The coefficient of ``contract`` (×1, ×2, ×4, ×6)."""
@@ -312,9 +323,14 @@ def _breakdown(deal: Deal, rules: ScoringRules) -> ScoreBreakdown:
             else rules.chelem_unannounced_made_bonus
         )
     else:
-        if deal.chelem_announced:
+        defence_chelem = deal.chelem_made_by == Side.DEFENCE
+        replaced = (
+            defence_chelem
+            and rules.defence_chelem_after_announced_chelem is ChelemAfterAnnounced.REPLACE
+        )
+        if deal.chelem_announced and not replaced:
             chelem -= rules.chelem_announced_failed_penalty
-        if deal.chelem_made_by == Side.DEFENCE:
+        if defence_chelem:
             chelem -= rules.chelem_by_defence_bonus
 
     return ScoreBreakdown(

@@ -108,4 +108,10 @@ FRENCH: dict[str, str] = {
     "sitting_out_marked": "Donne {deal}\xa0: {seat} est le mort et marque donc 0, non {written} («\xa0le mort ne compte pas dans les comptes de cette partie\xa0»).",
     "sitting_out_deal_not_at_four": "La donne {deal} est marquée pour {table_size} joueurs, mais à une table de 5 avec un mort les quatre autres jouent le jeu à 4 joueurs.",
     "annulled_deal_marked": "La donne {deal} est annulée et ne marque donc rien, mais {seat} porte {written} (une donne annulée ne compte pas comme donne jouée).",
+    # --- « tournoi à grosse dotation » (competitions.rules.engine.big_prize) -------------
+    "unknown_big_prize_formula": "« {value} » n’est pas une formule de tournoi à grosse dotation ; les formules sont : {formulas}.",
+    "big_prize_finalists_not_allowed": "La formule {formula} fait jouer les {allowed} meilleurs scores, pas {finalists}.",
+    "big_prize_individual_only": "Les formules de tournoi à grosse dotation sont pour les tournois individuels (les meilleurs scores sont des joueurs).",
+    "big_prize_field_too_small": "{players} joueurs : une finale des {finalists} meilleurs scores en demande davantage.",
+    "big_prize_tie_at_cut": "Les inscrits {entries} sont à égalité à la limite des {finalists} meilleurs scores : l’arbitre décide qui continue.",
 }

@@ -79,7 +79,7 @@ def test_an_unknown_rule_is_a_precise_400(api):
 
 def test_the_season_rulebook_decides_unless_the_call_says(api, registry):
     data = api.get("/api/pcn/rulebooks/2026-2027/").json()["rulebook"]
-    assert data["movements"] == {"short_table_rule": "best_effort"}
+    assert data["movements"]["short_table_rule"] == "best_effort"
     data["movements"]["short_table_rule"] = "strict"
     api.force_authenticate(registry.users["federation_staff"])
     assert (
@@ -143,3 +143,19 @@ def test_the_schema_documents_the_rule_and_the_repeats():
     assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/MovementPlanOut"
     }
+
+
+def test_the_season_rulebook_decides_what_the_team_limit_counts(api, registry):
+    duos = {"players": 64, "positions": 7, "format": "duo"}
+    assert api.post(PLAN, duos, format="json").status_code == 400  # rows 2–8: beyond row 7
+    data = api.get("/api/pcn/rulebooks/2026-2027/").json()["rulebook"]
+    data["movements"]["team_position_limit"] = "played_positions"
+    api.force_authenticate(registry.users["federation_staff"])
+    assert (
+        api.put("/api/pcn/rulebooks/2026-2027/", {"rulebook": data}, format="json").status_code
+        == 200
+    )
+    api.force_authenticate(None)
+    allowed = api.post(PLAN, duos, format="json")
+    assert allowed.status_code == 200, allowed.json()
+    assert len(allowed.json()["positions"]) == 7

@@ -301,3 +301,42 @@ def test_huge_submission_is_refused_before_parsing(api, registry, tournament, se
     assert response.status_code == 413
     assert response.json()["errors"][0]["code"] == "too_large"
     assert ResultRevision.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("role", "sees"),
+    [
+        ("anonymous", False),
+        ("player", False),
+        ("arbiter", False),
+        ("club_manager", True),
+        ("committee_staff", True),
+        ("zone_staff", True),
+        ("federation_staff", True),
+    ],
+)
+def test_refusal_reasons_and_reference_are_the_organisers_own(
+    api, registry, players, tournament, role, sees
+):
+    """A refusal's reasons may name players and the reference is the club's software's:
+    the public list and detail give null for both to anyone outside the organiser's scope."""
+    submit(api, tournament, individual(TOTALS))
+    api.force_authenticate(registry.users["committee_staff"])
+    api.post(
+        f"/api/tournaments/{tournament.pk}/refuse/",
+        {"reasons": ["Arbitre absent"]},
+        format="json",
+    )
+    api.force_authenticate(registry.users[role])
+    detail = api.get(f"/api/tournaments/{tournament.pk}/").json()
+    listed = next(
+        t for t in api.get("/api/tournaments/").json()["results"] if t["id"] == tournament.pk
+    )
+    for body in (detail, listed):
+        assert body["status"] == "refused"
+        if sees:
+            assert body["refusal_reasons"] == ["Arbitre absent"]
+            assert body["reference"] == tournament.reference
+        else:
+            assert body["refusal_reasons"] is None
+            assert body["reference"] is None

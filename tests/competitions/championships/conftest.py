@@ -84,7 +84,13 @@ FINAL_DAY = {
 
 @pytest.fixture
 def finals(api, registry, as_user, championships, published):
-    """Committee 1's regional final of each kind: kind → stage id."""
+    """Committee 1's regional final of each kind, its rules approved by the zone (without
+    the approval a stage is void: docs/rulebook-settings.md): kind → stage id."""
+    for regional in published.values():
+        approved = as_user("zone_staff").post(
+            f"/api/championships/regionals/{regional}/rules/1/approve/"
+        )
+        assert approved.status_code == 200, approved.json()
     stages = {}
     for kind, pk in championships.items():
         response = as_user("committee_staff").post(
@@ -264,6 +270,9 @@ def previous_regional_final(registry, enter_all, play) -> Callable[..., int]:
             format="json",
         )
         assert published.status_code == 201, published.json()
+        version = published.json()["version"]
+        approved = api.post(f"/api/championships/regionals/{regional}/rules/{version}/approve/")
+        assert approved.status_code == 200, approved.json()
         final = api.post(
             f"/api/championships/{championship}/stages/",
             {"kind": "regional_final", "date": day, "venue": "Salle",

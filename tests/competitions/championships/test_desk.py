@@ -430,7 +430,7 @@ def test_staff_homologate_a_stage_from_its_page_through_the_stage_s_checks(
     as_(client, registry, "committee_staff")
     page = text(client.get(f"{DESK}stades/{stage}/"))
     assert "Homologuer le stade (révision 1)" in page
-    assert "en attente de l’aval de la zone" in page  # the rules the stage plays
+    assert "aval donné le" in page  # the rules the stage plays (approved in `finals`)
     stale = client.post(f"{DESK}stades/{stage}/homologuer/", {"revision": "2"})
     assert stale.status_code == 409
     assert client.post(f"{DESK}stades/{stage}/homologuer/", {"revision": "1"}).status_code == 302

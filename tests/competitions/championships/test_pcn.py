@@ -30,6 +30,8 @@ def test_regional_stages_are_capped_at_3000_not_1500(
         f"/api/championships/regionals/{regional}/rules/", {"rules": rules}, format="json"
     )
     assert published.status_code == 201, published.json()
+    as_user("zone_staff").post(f"/api/championships/regionals/{regional}/rules/1/approve/")
+    as_user("committee_staff")
     field = players(84, 101)
     documents = results([[n] for n in field])  # 21 tables in each of the 2 sessions: 42
     for kind, day, index in (

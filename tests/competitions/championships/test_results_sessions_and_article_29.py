@@ -143,6 +143,10 @@ def _publish(api, as_user, championships, brackets_final, brackets_stage=()) -> 
         f"/api/championships/regionals/{regional}/rules/", {"rules": rules}, format="json"
     )
     assert published.status_code == 201, published.json()
+    # the zone's approval, without which the stage would be void (preamble of chapter 3)
+    approve = f"/api/championships/regionals/{regional}/rules/1/approve/"
+    assert as_user("zone_staff").post(approve).status_code == 200
+    as_user("committee_staff")
 
 
 def _stage(api, championships, kind: str, day: str) -> dict:

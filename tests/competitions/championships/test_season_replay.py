@@ -54,7 +54,9 @@ def codes(response):
     return {(e["field"], e["code"]) for e in response.json()["errors"]}
 
 
-def test_a_whole_season(api, registry, as_user, series, enter_all, play, players, points, submit):
+def test_a_whole_season(
+    api, registry, as_user, series, enter_all, play, players, points, submit, homologate
+):
     ArbiterAccreditation.objects.create(
         player=registry.players[1002], season=registry.previous, grade=ArbiterGrade.REGIONAL
     )
@@ -72,6 +74,8 @@ def test_a_whole_season(api, registry, as_user, series, enter_all, play, players
         f"/api/championships/regionals/{last_regional}/rules/",
         {"rules": shifted(valid_rules("individual", semi=False), -1)},
     )
+    post(as_user("zone_staff"), f"/api/championships/regionals/{last_regional}/rules/1/approve/")
+    as_user("committee_staff")
     last_final = stage(api, last, "regional_final", "2026-03-14", committee=1)["id"]
     enter_all(api, last_final, [[n] for n in p])
     play(api, last_final, results([[n] for n in p]))  # p[0] regional champion 2025-2026
@@ -166,7 +170,19 @@ def test_a_whole_season(api, registry, as_user, series, enter_all, play, players
         codes(one_session)
     )
     assert Tournament.objects.get(pk=final2["tournament"]["id"]).status == "declared"
-    play(api, final2["id"], results([[n] for n in q]))
+    # held without the zone's approval of committee 2's rules, it is void (preamble of
+    # chapter 3): its results are not homologated, so it gives no PCN and no place ...
+    assert submit(api, final2["id"], results([[n] for n in q])).status_code == 201
+    void = homologate(api, final2["id"])
+    assert void.status_code == 400
+    assert codes(void) == {("stage", "regional_stage_without_zone_approval")}
+    status = api.get(f"/api/championships/{individual}/qualification/").json()
+    assert ("regionals.2", "regional_rules_not_approved") in {
+        (w["field"], w["code"]) for w in status["warnings"]
+    }
+    # ... until its rules are approved (here by the CCN, who may act for the zone)
+    post(api, f"/api/championships/regionals/{r2}/rules/1/approve/")
+    assert homologate(api, final2["id"]).status_code == 200
 
     # ---- Quotas, then who is qualified before the national qualifier ----
     assert (
@@ -199,10 +215,7 @@ def test_a_whole_season(api, registry, as_user, series, enter_all, play, players
          "reason": "national_qualifier_pending", "tied": []}
     ]  # fmt: skip
     assert [r["key"] for r in status["regional_final"]["qualified"]] == [str(p[0])]
-    # committee 2's rules were never approved by its zone: reported, not blocking
-    assert [(w["field"], w["code"]) for w in status["warnings"]] == [
-        ("regionals.2", "regional_rules_not_approved")
-    ]
+    assert status["warnings"] == []
     assert status["problems"] == []
 
     # ---- The national qualifier (the day before the final); p[1], qualified, plays it ----
@@ -261,6 +274,17 @@ def test_a_whole_season(api, registry, as_user, series, enter_all, play, players
     national_points = points(national["tournament"]["id"])
     assert [national_points[n] for n in finalists] == INDIVIDUAL_TABLE
 
+    # ---- Titles of the season (arts 1 and 6): from the homologated places, public ----
+    api.force_authenticate(None)
+    titles = api.get("/api/championships/titles/", {"season": "2026-2027"}).json()["results"]
+    assert [(t["title"], t["licence_number"], t["committee"]) for t in titles] == [
+        ("national_champion", p[2], None),
+        ("national_vice_champion", p[5], None),
+        ("regional_champion", p[5], 1),
+        ("regional_champion", q[0], 2),
+    ]
+    as_user(ccn)
+
     # ---- A player sees their own entries and qualifications ----
     user = User.objects.create_user("p1", player=Player.objects.get(licence_number=p[1]))
     mine = as_user(user).get("/api/championships/me/").json()
@@ -281,10 +305,13 @@ DUO_TABLE = [(4000, 10), (3500, 7), (3000, 5), (2500, 4), (2200, 3), (2200, 3)]
 TEAM4_TABLE = [(4000, 10), (3500, 7), (3000, 5), (2500, 4), (2200, 3)]
 
 
-def rules_and_final(api, championship, kind, day):
+def rules_and_final(api, registry, championship, kind, day):
     """Committee 1 publishes valid rules and creates its regional final."""
     r = regional(api, championship, 1)
     post(api, f"/api/championships/regionals/{r}/rules/", {"rules": valid_rules(kind)})
+    api.force_authenticate(registry.users["zone_staff"])  # the zone approves (« aval »)
+    post(api, f"/api/championships/regionals/{r}/rules/1/approve/")
+    api.force_authenticate(registry.users["committee_staff"])
     return stage(api, championship, "regional_final", day, committee=1)
 
 
@@ -299,7 +326,7 @@ def test_seniors_duo_and_interclubs_seasons(
 
     # ---- Seniors: 60 on 31 December 2026; the national final has its own table ----
     as_user("committee_staff")
-    final = rules_and_final(api, made["seniors"], "seniors", "2027-03-14")
+    final = rules_and_final(api, registry, made["seniors"], "seniors", "2027-03-14")
     too_young = new_player(101, born=dt.date(1967, 1, 1)).licence_number
     assert ("entries[0].licence_numbers[0].birth_date", "too_young") in codes(
         api.post(
@@ -329,7 +356,7 @@ def test_seniors_duo_and_interclubs_seasons(
 
     # ---- DUO: both players in the committee; teams of 2 ----
     as_user("committee_staff")
-    final = rules_and_final(api, made["duo"], "duo", "2026-12-05")
+    final = rules_and_final(api, registry, made["duo"], "duo", "2026-12-05")
     outsider = api.post(
         f"/api/championships/stages/{final['id']}/entries/",
         {"licence_numbers": [players(1, 101)[0], 2002]},
@@ -359,7 +386,7 @@ def test_seniors_duo_and_interclubs_seasons(
 
     # ---- Interclubs: the final is next season; teams keep their qualification day ----
     as_user("committee_staff")
-    final = rules_and_final(api, made["interclubs"], "interclubs", "2027-05-15")
+    final = rules_and_final(api, registry, made["interclubs"], "interclubs", "2027-05-15")
     strong = players(4, 101)
     for n, value in zip(strong, (1, 1, 2, 2), strict=True):
         series[n] = value

@@ -198,7 +198,7 @@ def test_a_version_stored_before_the_movements_setting_reads_with_the_default() 
 
 def test_the_short_table_rule_is_a_season_choice() -> None:
     data = RULEBOOK.to_dict()
-    assert data["movements"] == {"short_table_rule": "best_effort"}
+    assert data["movements"]["short_table_rule"] == "best_effort"
     data["movements"]["short_table_rule"] = "strict"
     assert Rulebook.from_dict(data).movements.short_table_rule is ShortTableRule.STRICT
 

@@ -290,3 +290,17 @@ def test_a_cut_is_accepted_iff_the_rule_in_words_holds(low, kept, divisor):
     eliminated = low - kept
     expected = kept <= low and (divisor == 1 or (divisor <= 2 and 5 * eliminated >= low))
     assert (problems == []) is expected
+
+
+@pytest.mark.parametrize("kind", list(ChampionshipKind))
+def test_the_divisor_of_arts_3_9_15_and_20_is_the_seasons_setting(kind):
+    """« Les points peuvent être divisés (au maximum) par 2 »: a championship-rules
+    setting per kind; a season that forbids dividing refuses the halved plan."""
+    rules = regional(kind)
+    window = {"after_window", "before_window"}  # the DUO's dates: not this test's matter
+    assert {p.code for p in check(rules)} <= window
+    strict = replace(ChampionshipRules.current(kind), max_points_divisor=1.0)
+    refused = check_regional_rules(rules, SEASON, strict)
+    assert "division_too_large" in codes(refused)
+    laxer = replace(ChampionshipRules.current(kind), min_eliminated_share=0.5)
+    assert "too_few_eliminated" in codes(check_regional_rules(rules, SEASON, laxer))
