@@ -64,13 +64,13 @@ def _refresh_once(season: Season) -> RankingSnapshot | None:
         state.live_version = max(state.live_version, inputs.inputs_version)
         state.save(update_fields=["live", "live_version"])
     if old is not None:
-        _discard(old)
+        discard_provisional(old)
     # No ANALYZE here: the entries of a provisional snapshot are read through the
     # (snapshot, …) indexes whatever the statistics say (issue 15, item 5).
     return snapshot
 
 
-def _discard(snapshot_id: int) -> None:
+def discard_provisional(snapshot_id: int) -> None:
     """Delete a superseded provisional snapshot (never an official one)."""
     with transaction.atomic():
         if RankingSnapshot.objects.filter(pk=snapshot_id, kind=RankingKind.PROVISIONAL).exists():
@@ -119,7 +119,7 @@ def _sync_store(season: Season, drift: list[int]) -> None:
         if old is not None:  # the provisional snapshot of the embedded mode is no longer read
             SeasonRanking.objects.filter(pk=state.pk).update(live=None)
     if old is not None:
-        _discard(old)
+        discard_provisional(old)
 
 
 def live_ranking_refresh(*, season: Season) -> RankingSnapshot | None:

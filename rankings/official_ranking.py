@@ -21,10 +21,11 @@ from django.db import transaction
 from core.errors import PermissionDenied
 from core.tasks import send_on_commit
 from federation.access import Actor, scope_of
-from federation.models import Season
+from federation.models import Season, User
 from rankings.locks import season_writer_lock
 from rankings.models import RankingKind, RankingSnapshot, RecomputeRun, SeasonRanking
 from rankings.progress import Progress
+from rankings.ranking_sql import official_ranking_by_sql
 from rankings.ranking_state import season_ranking
 from rankings.snapshots import compute, load_inputs, refresh_statistics, write_snapshot
 from rankings.standings import standings_write
@@ -45,38 +46,51 @@ def official_ranking_publish(
     progress.phase("standings")
     standings_write(season=season, player_ids=None)
     progress.step("reading")
+    # Past may_publish, ``by`` is a staff account or None, never anonymous.
+    staff: User | None = by  # type: ignore[assignment]
     with transaction.atomic():
-        season_writer_lock(season.pk)
-        state = season_ranking(season.pk)
-        inputs = load_inputs(season=season, inputs_version=state.inputs_version)
-    progress.step("computing", players=len(inputs.standings))
-    ranking = compute(inputs)
-    progress.step("publishing")
-    with transaction.atomic():
-        state = SeasonRanking.objects.select_for_update(of=("self",)).get(season=season)
-        # Past may_publish, ``by`` is a staff account or None, never anonymous.
-        snapshot = write_snapshot(
-            inputs=inputs,
-            ranking=ranking,
-            kind=RankingKind.OFFICIAL,
-            by=by,  # type: ignore[arg-type]
-            note=note,
-        )
-        state.official = snapshot
-        state.save(update_fields=["official"])
-        later = list(
-            Season.objects.filter(start_date__gt=season.start_date).values_list("pk", flat=True)
-        )
-        # later seasons take their carry-over and previous steps from this ranking
-        for season_id in later:
-            send_on_commit("rankings.recompute_season", season_id)
-        # the next season takes its players' series from this ranking (series_for_players):
-        # its interclubs teams are checked again against them
-        following = (
-            Season.objects.filter(start_date__gt=season.start_date).order_by("start_date").first()
-        )
-        if following is not None:
-            send_on_commit("competitions.recheck_interclubs_teams", following.pk)
+        # PostgreSQL: read, computed and written in the database, in one transaction
+        computed = official_ranking_by_sql(season=season, by=staff, note=note)
+        if computed is not None:
+            snapshot, state = computed
+            _flip(season, state, snapshot)
+    if computed is not None:
+        progress.step("computing", players=snapshot.player_count)
+        progress.step("publishing")
+    else:  # the Python path: the pure core, outside the lock
+        with transaction.atomic():
+            season_writer_lock(season.pk)
+            state = season_ranking(season.pk)
+            inputs = load_inputs(season=season, inputs_version=state.inputs_version)
+        progress.step("computing", players=len(inputs.standings))
+        ranking = compute(inputs)
+        progress.step("publishing")
+        with transaction.atomic():
+            state = SeasonRanking.objects.select_for_update(of=("self",)).get(season=season)
+            snapshot = write_snapshot(
+                inputs=inputs, ranking=ranking, kind=RankingKind.OFFICIAL, by=staff, note=note
+            )
+            _flip(season, state, snapshot)
     refresh_statistics()
     progress.step("", snapshot=snapshot)
     return snapshot
+
+
+def _flip(season: Season, state: SeasonRanking, snapshot: RankingSnapshot) -> None:
+    """Publish ``snapshot`` (in the transaction that wrote it) and send the rework of
+    the following seasons on commit."""
+    state.official = snapshot
+    state.save(update_fields=["official"])
+    later = list(
+        Season.objects.filter(start_date__gt=season.start_date).values_list("pk", flat=True)
+    )
+    # later seasons take their carry-over and previous steps from this ranking
+    for season_id in later:
+        send_on_commit("rankings.recompute_season", season_id)
+    # the next season takes its players' series from this ranking (series_for_players):
+    # its interclubs teams are checked again against them
+    following = (
+        Season.objects.filter(start_date__gt=season.start_date).order_by("start_date").first()
+    )
+    if following is not None:
+        send_on_commit("competitions.recheck_interclubs_teams", following.pk)

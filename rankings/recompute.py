@@ -3,7 +3,8 @@ job), executed by a Celery task, their progress kept on a ``RecomputeRun`` row.
 
 A full recompute rebuilds the season's totals and standings from the
 allocations (``standings.standings_write`` without a player filter: the same
-SQL as the incremental update) and then refreshes the live ranking. It is
+SQL as the incremental update) and then refreshes the live ranking (the Redis store,
+or without it the provisional snapshot: ``ranking_sql.live_ranking_by_sql``). It is
 idempotent: run twice, the second run writes nothing.
 
 A worker claims a run with a compare-and-set ``update()`` (queued or failed → running,
@@ -35,11 +36,11 @@ from core.tasks import send_on_commit
 from federation.access import Actor, scope_of
 from federation.models import Licence, Season
 from federation.selectors import current_season
-from rankings.live_ranking import live_ranking_refresh
 from rankings.locks import SeasonBusy
 from rankings.models import RecomputeKind, RecomputeRun, RunStatus, SeasonRanking
 from rankings.official_ranking import official_ranking_publish
 from rankings.progress import Progress
+from rankings.ranking_sql import live_ranking_by_sql
 from rankings.standings import StandingsWrite, standings_write
 
 log = logging.getLogger(__name__)
@@ -47,12 +48,14 @@ log = logging.getLogger(__name__)
 
 def full_recompute(*, season: Season, run: RecomputeRun | None = None) -> StandingsWrite:
     """Rebuild every total and standing of the season from the allocations, then the
-    live ranking."""
+    live ranking: with the Redis store, the store (no snapshot); without it, the
+    provisional snapshot, computed in the database on PostgreSQL
+    (``rankings.ranking_sql.live_ranking_by_sql``), by the pure core on SQLite."""
     progress = Progress(run, total=2)
     progress.phase("standings")
     written = standings_write(season=season, player_ids=None)
     progress.step("live ranking")
-    snapshot = live_ranking_refresh(season=season)
+    snapshot = live_ranking_by_sql(season=season)
     progress.step("", **({"snapshot": snapshot} if snapshot is not None else {}))
     return written
 
