@@ -3,9 +3,9 @@
 A read over the season's **live** ranking (the thresholds move with it): the
 player's live line, their standing (what was carried from which official
 total), and the one ranking line that holds the next step's threshold; the
-rules are the pure core's (:mod:`rankings.rules.next_step`). Four queries
-(the season's state with its live snapshot, the player's line, their standing,
-the threshold line), whatever the ranking's size.
+rules are the pure core's (:mod:`rankings.rules.next_step`). At most four queries
+whatever the ranking's size: the season's state with its live snapshot, the player's
+line and their standing (unless the caller's record has them), the threshold line.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+
+from django.urls import NoReverseMatch, reverse
 
 from federation.models import Player, Season
 from rankings import selectors
@@ -57,22 +59,30 @@ class MyPoints:
     """The season's official ranking is published: the thresholds no longer move."""
 
 
-def _carry(policy: SeriesPolicy, standing: SeasonStanding | None) -> Carry | None:
-    if standing is None or not standing.previous_step:
+def _carry(
+    policy: SeriesPolicy,
+    previous: tuple[int, int, str, int | None] | None,
+    missed_seasons: int,
+) -> Carry | None:
+    """``previous``: (total PCN, total PP, step, series) of the last official ranking."""
+    if previous is None or not previous[2]:
         return None
-    codes = {s.code for s in policy.ladder}
-    if standing.previous_step in codes:
-        series = policy.series_of(standing.previous_step)
-    else:
-        series = standing.previous_series or 4
-    factor = Fraction(policy.carry_over_for(series)) ** (1 + standing.missed_seasons)
+    previous_pcn, previous_pp, step, series = previous
+    if step in {s.code for s in policy.ladder}:
+        series = policy.series_of(step)
+    factor = Fraction(policy.carry_over_for(series or 4)) ** (1 + missed_seasons)
     percent = (Decimal(factor.numerator) * 100 / Decimal(factor.denominator)).normalize()
-    return Carry(standing.previous_pcn, standing.previous_pp, percent, standing.missed_seasons)
+    return Carry(previous_pcn, previous_pp, percent, missed_seasons)
 
 
-def my_points(player: Player, season: Season) -> MyPoints | None:
+def my_points(
+    player: Player, season: Season, *, record: selectors.PlayerRecord | None = None
+) -> MyPoints | None:
     """The player's points in the season's live ranking explained; ``None`` when the
-    season has no live ranking or the player is not in it."""
+    season has no live ranking or the player is not in it.
+
+    ``record``: the player's record already read for this season, whose live line and
+    last official line are then not read again."""
     state = (
         SeasonRanking.objects.filter(season=season)
         .select_related("live__policy", "live__season")
@@ -81,7 +91,10 @@ def my_points(player: Player, season: Season) -> MyPoints | None:
     snapshot = state.live if state is not None else None
     if state is None or snapshot is None:
         return None
-    entry = RankingEntry.objects.filter(snapshot=snapshot, player=player).order_by().first()
+    if record is not None and record.snapshot is not None and record.snapshot.pk == snapshot.pk:
+        entry = record.entry
+    else:
+        entry = RankingEntry.objects.filter(snapshot=snapshot, player=player).order_by().first()
     if entry is None:
         return None
     policy = snapshot_policy(snapshot)
@@ -100,18 +113,29 @@ def my_points(player: Player, season: Season) -> MyPoints | None:
             snapshot=snapshot, rank_order__in=orders
         ).values_list("rank_order", "total_pcn", "total_pp")
     } if orders else {}  # fmt: skip
-    standing = (
-        SeasonStanding.objects.filter(season=season, player=player).order_by().first()
-        if entry.carried_pcn or entry.carried_pp or entry.previous_step
-        else None
-    )
+    carry = None
+    if entry.carried_pcn or entry.carried_pp:
+        held = record.held if record is not None and record.season.pk == season.pk else None
+        if held is not None:  # the previous season's official line: no season missed
+            carry = _carry(policy, (held.total_pcn, held.total_pp, held.step, held.series), 0)
+        else:
+            standing = (
+                SeasonStanding.objects.filter(season=season, player=player).order_by().first()
+            )
+            if standing is not None:
+                carry = _carry(
+                    policy,
+                    (standing.previous_pcn, standing.previous_pp, standing.previous_step,
+                     standing.previous_series),
+                    standing.missed_seasons,
+                )  # fmt: skip
     labels = selectors.step_labels(snapshot)
     return MyPoints(
         season=season,
         snapshot=snapshot,
         entry=entry,
         step_label=labels.get(entry.step, (entry.step,))[0],
-        carry=_carry(policy, standing),
+        carry=carry,
         next=next_step(policy, position, totals),
         final=state.official_id is not None,
     )
@@ -160,3 +184,12 @@ def my_points_out(points: MyPoints | None) -> dict | None:
             "last_place": nxt.last_place,
         },
     }
+
+
+def tournament_links(allocations) -> list[tuple[object, str | None]]:
+    """Each allocation with the URL of its tournament's public page, when the site has
+    one (``public-tournament``), else ``None``."""
+    try:
+        return [(a, reverse("public-tournament", args=[a.tournament_id])) for a in allocations]
+    except NoReverseMatch:
+        return [(a, None) for a in allocations]

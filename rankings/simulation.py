@@ -56,7 +56,7 @@ def _outcome(season: Season, licence_number: int, award: SimulatedAward) -> Play
     if player is None:
         raise RuleViolation.single(
             "licence_number",
-            "unknown_licence_number",
+            "no_player_with_licence",
             f"No player has licence number {licence_number}.",
             {"licence_number": licence_number},
         )

@@ -248,7 +248,7 @@ class PlayerRankingView(APIView):
                 ],
                 "official_history": [entry_out(e, e.snapshot) for e in record.history],
                 # « Mes points »: the live ranking's figures explained, the next step's need.
-                "my_points": my_points_out(my_points(record.player, season)),
+                "my_points": my_points_out(my_points(record.player, season, record=record)),
                 "season_totals": [
                     {
                         "season": t.season.name,

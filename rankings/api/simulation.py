@@ -2,7 +2,7 @@
 season's rulebook and, with a licence number, the player's place and step in the live
 ranking after it. Public; a pure read (nothing stored). Every bad input is a 400 naming
 its field (``tables_out_of_range``, ``place_beyond_entries``, ``below_minimum_participation``,
-``unknown_licence_number``, ``not_in_live_ranking``, or the choice of ``event``)."""
+``no_player_with_licence``, ``not_in_live_ranking``, or the choice of ``event``)."""
 
 from __future__ import annotations
 
