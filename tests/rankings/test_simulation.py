@@ -104,7 +104,7 @@ def test_the_player_lands_where_a_recomputation_puts_them(client, ranked, regist
     form = {"type": "regional_final", "formule": "individual", "tables": 5, "place": 1,
             "licence": player.licence_number}  # fmt: skip
     html = client.get(PAGE, form).content.decode()
-    assert f'<td class="num" data-testid="place-after">{after["place"]}</td>' in html
+    assert f'<div class="v" data-testid="place-after">{after["place"]}</div>' in html
     # Now for real: the same points homologated, the ranking recomputed.
     add_tournament(registry.season, {player: (body["pcn"], 0)}, club=registry.clubs[101],
                    arbiter=ranked.players[22])  # fmt: skip
