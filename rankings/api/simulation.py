@@ -7,7 +7,7 @@ its field (``tables_out_of_range``, ``place_beyond_entries``, ``below_minimum_pa
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -45,27 +45,14 @@ class SimulationQuery(serializers.Serializer):
 class SimulationView(APIView):
     """What a result would award, under the season's rulebook (the same core as a
     homologated result), and where it would put a player in the live ranking (everyone
-    else unchanged). Nothing is stored."""
+    else unchanged). Nothing is stored. Example: ``?event=regional_final&tables=20&place=2``
+    gives 1238 PCN, 0 PP (the printed 688 at 20 tables × the index 1.8, truncated)."""
 
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
         parameters=[SimulationQuery],
         responses=OpenApiTypes.OBJECT,
-        examples=[
-            OpenApiExample(
-                "2nd place in a 20-table regional final",
-                value={
-                    "event": "regional_final",
-                    "format": "individual",
-                    "tables": 20,
-                    "place": 2,
-                    "pcn": 1238,
-                    "pp": 0,
-                },
-                response_only=True,
-            )
-        ],
     )
     def get(self, request):
         query = SimulationQuery(data=request.query_params.dict())

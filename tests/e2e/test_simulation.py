@@ -21,7 +21,7 @@ def test_simulate_a_result_from_my_points(window, homologated_open, registry):
     page.goto("/classement/joueur/3103/")
     section = page.locator("#mes-points")
     expect(section.get_by_role("heading", name="Mes points")).to_be_visible()
-    expect(section).to_contain_text(f"Total : {entry.total_pcn} PCN")
+    expect(section).to_contain_text(f"Total\xa0: {entry.total_pcn} PCN")
     expect(section).to_contain_text("Ces seuils bougent jusqu’au classement officiel")
     assert window.sideways() == []
     window.shot("1-mes-points")
@@ -34,7 +34,7 @@ def test_simulate_a_result_from_my_points(window, homologated_open, registry):
     page.get_by_label("Place").fill("81")
     page.get_by_role("button", name="Simuler").click()
     expect(page.locator("#id_place_error")).to_have_text(
-        "La place 81 n’existe pas : le tournoi ne compte que 80 inscrits."
+        "La place 81 n’existe pas\xa0: le tournoi ne compte que 80 inscrits."
     )
     expect(page.get_by_test_id("pcn")).to_have_count(0)
     window.shot("2-place-refusee")

@@ -56,7 +56,7 @@ def test_mes_points_gives_the_figure_of_the_live_thresholds(client, ranked, regi
     assert "Mes points" in section
     assert f"Il vous manque <strong>{missing} PCN</strong> pour {label}." in section
     assert "Ces seuils bougent jusqu’au classement officiel" in section
-    assert f"Total : <strong>{entry.total_pcn} PCN</strong>" in section
+    assert f"Total\xa0: <strong>{entry.total_pcn} PCN</strong>" in section
     assert "/classement/simulation/?saison=2026-2027&amp;licence=" in section
     api = client.get(f"/api/pcn/ranking/players/{entry.licence_number}/").json()["my_points"]
     assert api["next_step"]["missing_pcn"] == missing
@@ -92,16 +92,16 @@ def test_the_carry_over_is_explained(client, ranked, registry):
     entry = RankingEntry.objects.get(snapshot=_live(registry), player=first)
     assert entry.carried_pcn == 320  # 80 % of 400
     assert (
-        "Report : <strong>320 PCN</strong> et 0 PP, soit 80 % de votre total au dernier "
+        "Report\xa0: <strong>320 PCN</strong> et 0 PP, soit 80 % de votre total au dernier "
         "classement officiel (400 PCN, 0 PP)" in html
     )
-    assert "Cette saison : <strong>300 PCN</strong> et 0 PP, en 1 tournoi homologué." in html
+    assert "Cette saison\xa0: <strong>300 PCN</strong> et 0 PP, en 1 tournoi homologué." in html
 
 
 def test_a_player_without_points_is_told_what_the_first_step_asks(client, ranked):
     newcomer = ranked.players[20]  # new this season, no tournament yet
     html = client.get(f"/classement/joueur/{newcomer.licence_number}/").content.decode()
-    assert "Report : aucun" in html
+    assert "Report\xa0: aucun" in html
     assert re.search(r"Il vous manque <strong>\d+ PCN</strong> pour 4e série Carreau\.", html)
 
 

@@ -78,7 +78,7 @@ def test_every_bad_input_is_a_400_on_its_field(client, registry, query, expected
 def test_the_page_shows_each_refusal_on_its_field(client, registry):
     html = client.get(PAGE, {"type": "ordinary", "formule": "individual", "tables": 20,
                              "place": 81}).content.decode()  # fmt: skip
-    assert "La place 81 n’existe pas : le tournoi ne compte que 80 inscrits." in html
+    assert "La place 81 n’existe pas\xa0: le tournoi ne compte que 80 inscrits." in html
     assert 'id="id_place_error"' in html
     html = client.get(PAGE, {"type": "ordinary", "formule": "individual", "tables": 0,
                              "place": 1}).content.decode()  # fmt: skip
