@@ -3,14 +3,13 @@ in the live ranking after it. A pure read: nothing is stored, nobody else moves.
 
 The rules are the pure core's (:mod:`rankings.rules.simulation`); this module reads
 the season's rulebook in force, the live ranking's state, the player's line, and
-counts the players who would still be ahead (one query on the snapshot).
+finds how many players would still be ahead (two small index reads of the snapshot).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from django.db.models import Q
+from math import isqrt
 
 from core.problems import RuleViolation
 from core.vocabulary import Format
@@ -20,6 +19,7 @@ from rankings.models import RankingEntry, RankingSnapshot, SeasonRanking, StepSo
 from rankings.my_points import snapshot_policy
 from rankings.rulebooks import rulebook_in_force
 from rankings.rules.national_ranking import order_key
+from rankings.rules.series import SeriesPolicy
 from rankings.rules.simulation import (
     Event,
     LiveLine,
@@ -91,14 +91,7 @@ def _outcome(season: Season, licence_number: int, award: SimulatedAward) -> Play
         player_count=snapshot.player_count,
     )
     total_pcn, total_pp = simulated_totals(line, award)
-    pcn_key, pp_key = order_key(total_pcn, total_pp, policy)
-    # Ahead of the new totals: a higher key (the core's order: PCN, then PP if they count).
-    ahead = Q(total_pcn__gt=pcn_key)
-    if policy.pp_breaks_ties:
-        ahead |= Q(total_pcn=pcn_key, total_pp__gt=pp_key)
-    place = 1 + (
-        RankingEntry.objects.filter(snapshot=snapshot).filter(ahead).exclude(pk=entry.pk).count()
-    )
+    place = 1 + _players_ahead(snapshot, order_key(total_pcn, total_pp, policy), policy)
     after = simulated_line(policy, line, award, place)
     labels = selectors.step_labels(snapshot)
     return PlayerOutcome(
@@ -109,6 +102,41 @@ def _outcome(season: Season, licence_number: int, award: SimulatedAward) -> Play
         after=after,
         after_label=labels.get(after.step, (after.step,))[0],
     )
+
+
+def _players_ahead(snapshot: RankingSnapshot, key: tuple[int, int], policy: SeriesPolicy) -> int:
+    """How many lines of the snapshot have an order key above ``key``.
+
+    The lines are stored in ranking order (``rank_order`` 1…N, keys never increasing), so
+    the answer is the first line whose key is not above ``key``, less one: found in two
+    index reads of about √N lines each (every √N-th line, then the window between two of
+    them) instead of counting through the snapshot. The player's own line never counts:
+    a result only adds points, so their old key is not above the new one."""
+    count = snapshot.player_count
+    stride = max(1, isqrt(count))
+    entries = RankingEntry.objects.filter(snapshot=snapshot)
+
+    def above(pcn: int, pp: int) -> bool:
+        return order_key(pcn, pp, policy) > key
+
+    probes = sorted(
+        entries.filter(rank_order__in=range(1, count + 1, stride)).values_list(
+            "rank_order", "total_pcn", "total_pp"
+        )
+    )
+    low = 0  # every line up to ``low`` is above
+    high = count  # the first line not above is at most ``high`` + 1
+    for order, pcn, pp in probes:
+        if above(pcn, pp):
+            low = order
+        else:
+            high = order - 1
+            break
+    window = entries.filter(rank_order__gt=low, rank_order__lte=high).order_by("rank_order")
+    for order, pcn, pp in window.values_list("rank_order", "total_pcn", "total_pp"):
+        if not above(pcn, pp):
+            return order - 1
+    return high
 
 
 def simulate(

@@ -143,3 +143,21 @@ def test_the_page_and_the_api_cost_a_few_queries(client, ranked, django_assert_m
         page = client.get(PAGE, {"type": "ordinary", "formule": "individual", "tables": 12,
                                  "place": 3, "licence": query["licence_number"]})  # fmt: skip
     assert page.status_code == 200
+
+
+def test_the_players_ahead_are_found_by_two_reads(ranked, registry, django_assert_num_queries):
+    from rankings.my_points import snapshot_policy
+    from rankings.rules.national_ranking import order_key
+    from rankings.simulation import _players_ahead
+
+    snapshot = selectors.ranking_snapshot(registry.season, selectors.LIVE)
+    policy = snapshot_policy(snapshot)
+    keys = [
+        order_key(e.total_pcn, e.total_pp, policy)
+        for e in RankingEntry.objects.filter(snapshot=snapshot)
+    ]
+    candidates = {(pcn + d, pp) for pcn, pp in keys for d in (-1, 0, 1)} | {(0, 0), (10**6, 0)}
+    for key in sorted(candidates):
+        with django_assert_num_queries(2):
+            found = _players_ahead(snapshot, key, policy)
+        assert found == sum(1 for k in keys if k > key), key
