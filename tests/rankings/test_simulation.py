@@ -161,3 +161,11 @@ def test_the_players_ahead_are_found_by_two_reads(ranked, registry, django_asser
         with django_assert_num_queries(2):
             found = _players_ahead(snapshot, key, policy)
         assert found == sum(1 for k in keys if k > key), key
+
+
+def test_the_page_speaks_english_on_request(client, registry):
+    query = {"type": "regional_final", "formule": "individual", "tables": 20, "place": 2}
+    html = client.get(PAGE, query, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "<h1>What if… simulate a result</h1>" in html
+    assert "The first 40 places have a right to points." in html
+    assert "Finale régionale" not in html
