@@ -67,6 +67,10 @@ def test_a_national_final(client, registry):
         ({"event": "ordinary", "tables": "x", "place": 1}, {"tables": "invalid"}),
         ({"event": "ordinary", "tables": 5, "place": 1, "licence_number": 999999},
          {"licence_number": "no_player_with_licence"}),
+        ({"event": "ordinary", "tables": 5, "place": 1, "licence_number": 10**30},
+         {"licence_number": "no_player_with_licence"}),
+        ({"event": "ordinary", "tables": 5, "place": 10**30},
+         {"place": "place_beyond_entries"}),
     ],
 )  # fmt: skip
 def test_every_bad_input_is_a_400_on_its_field(client, registry, query, expected):
