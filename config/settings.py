@@ -278,6 +278,13 @@ CACHES = {
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 
+# The live national ranking's order-statistics store (rankings/live_store.py): Redis sorted
+# sets kept in step with the standings. Default: the cache's Redis; "off" (or no Redis at
+# all, the embedded default) keeps the live ranking as a provisional snapshot.
+RANKING_STORE_URL = os.environ.get("RANKING_STORE_URL", CACHE_URL)
+if RANKING_STORE_URL == "off":
+    RANKING_STORE_URL = ""
+
 # Login lockout (django-axes) on every password login (admin, /api/auth/login/, the
 # pages): after AXES_FAILURE_LIMIT failures of one username from one address, that pair
 # is refused (429) for AXES_COOLOFF_MINUTES. Attempts are kept in the database (admin:

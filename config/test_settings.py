@@ -22,3 +22,8 @@ REST_FRAMEWORK = {
 # A message code without French text, or a placeholder without its value, raises in the
 # suite instead of falling back to English (core/messages).
 MESSAGES_STRICT = True
+
+# The live ranking's Redis store is off whatever the environment says (a developer's
+# CACHE_URL would turn it on): its tests turn it on with the ``live_store_redis`` fixture
+# (tests/rankings/conftest.py), on the tests' Redis database.
+RANKING_STORE_URL = ""

@@ -111,6 +111,14 @@ class Club(models.Model):
     committee = models.ForeignKey(
         Committee, verbose_name=_("committee"), on_delete=models.PROTECT, related_name="clubs"
     )
+    address = models.TextField(
+        _("address"), blank=True, help_text=_("Where the club plays, shown on its public page.")
+    )
+    playing_times = models.TextField(
+        _("playing times"),
+        blank=True,
+        help_text=_("When the club plays (e.g. “Tuesdays from 8 pm”), shown on its public page."),
+    )
     history = HistoricalRecords()
 
     class Meta:

@@ -20,11 +20,12 @@ from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
 from openpyxl import Workbook
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, TableStyle
 from reportlab.platypus.flowables import Spacer
 
+from core.pdf_fonts import pdf_fonts
 from core.spreadsheet import safe_row
 from rankings.exports import RankingTable
 
@@ -104,15 +105,18 @@ def pdf_bytes(
         bottomMargin=12 * mm,
         title=table.title,
     )
+    fonts = pdf_fonts()  # DejaVu Sans: names beyond Latin-1 print (core/pdf_fonts.py)
     styles = getSampleStyleSheet()
+    title = ParagraphStyle("title", parent=styles["Title"], fontName=fonts.bold)
+    subtitle = ParagraphStyle("subtitle", parent=styles["Normal"], fontName=fonts.regular)
     cells = [[table.header[i] for i in columns]]
     cells += [["" if row[i] is None else str(row[i]) for i in columns] for row in table.rows()]
     grid = LongTable(cells, repeatRows=1)
     grid.setStyle(
         TableStyle(
             [
-                ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 9),
-                ("FONT", (0, 1), (-1, -1), "Helvetica", 9),
+                ("FONT", (0, 0), (-1, 0), fonts.bold, 9),
+                ("FONT", (0, 1), (-1, -1), fonts.regular, 9),
                 ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dde4ee")),
                 ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f4f6f9")]),
                 ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
@@ -123,8 +127,8 @@ def pdf_bytes(
     )
     document.build(
         [
-            Paragraph(escape(table.title), styles["Title"]),
-            Paragraph(escape(table.subtitle), styles["Normal"]),
+            Paragraph(escape(table.title), title),
+            Paragraph(escape(table.subtitle), subtitle),
             Spacer(1, 5 * mm),
             grid,
         ]

@@ -30,6 +30,7 @@ from competitions.models import (
     StageSeating,
 )
 from competitions.rules.championships.qualification import QualificationRight
+from core.pdf_fonts import pdf_fonts
 from federation.models import Licence, Player
 
 
@@ -225,6 +226,7 @@ def seating_pdf(stage: ChampionshipStage, seating: StageSeating) -> bytes:
     )
     by_name = sorted(seating.assignments, key=lambda a: name(int(a["licence_number"])))
     head = [_("Table"), _("Seat"), _("Licence"), _("Player"), _("Entry")]
+    fonts = pdf_fonts()  # DejaVu Sans: names beyond Latin-1 print (core/pdf_fonts.py)
 
     def grid(rows: list[dict]) -> LongTable:
         cells = [head] + [
@@ -236,8 +238,8 @@ def seating_pdf(stage: ChampionshipStage, seating: StageSeating) -> bytes:
         table.setStyle(
             TableStyle(
                 [
-                    ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 10),
-                    ("FONT", (0, 1), (-1, -1), "Helvetica", 10),
+                    ("FONT", (0, 0), (-1, 0), fonts.bold, 10),
+                    ("FONT", (0, 1), (-1, -1), fonts.regular, 10),
                     ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dde4ee")),
                     ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
                     ("ALIGN", (0, 0), (0, -1), "RIGHT"),
@@ -258,6 +260,8 @@ def seating_pdf(stage: ChampionshipStage, seating: StageSeating) -> bytes:
         title=title,
     )
     styles = getSampleStyleSheet()
+    for style in ("Title", "Normal", "Heading2"):
+        styles[style].fontName = fonts.bold if style != "Normal" else fonts.regular
     subtitle = _("%(date)s, %(venue)s – %(tables)s tables – draw no. %(seed)s") % {
         "date": date_format(stage.tournament.date, "d/m/Y"),
         "venue": stage.tournament.venue,

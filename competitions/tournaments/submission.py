@@ -392,6 +392,7 @@ def _store(
             number=s.number,
             tables=s.tables,
             tables_of_three=s.tables_of_three,
+            tables_of_five=s.tables_of_five,
             deals=s.deals,
         )
         for s in document.sessions

@@ -75,7 +75,13 @@ class SessionResult:
     ``entries`` that play it (the others were eliminated before it) and divides the
     scores carried in from the previous one by ``points_divisor`` (1: not divided).
     Without ``entries`` (every other tournament), every entry plays every session and
-    totals are plain sums."""
+    totals are plain sums.
+
+    ``tables_of_five``: tables of 5 where one player (*le mort*) sits out each deal and the
+    four others play the 4-player game (chapter 1, "Le jeu à 5 joueurs", preamble); never
+    the 5-player game, which is not homologable. ``deals``: the deals played (chapter 4:
+    an annulled deal is not one).
+    """
 
     number: int
     tables: int
@@ -83,11 +89,12 @@ class SessionResult:
     deals: int
     points_divisor: int = 1
     entries: tuple[SessionEntry, ...] = ()
+    tables_of_five: int = 0
 
     @property
     def players(self) -> int:
-        """Players seated: 4 per table, less one per table of 3."""
-        return 4 * self.tables - self.tables_of_three
+        """Players seated: 4 per table, less one per table of 3, one more per table of 5."""
+        return 4 * self.tables - self.tables_of_three + self.tables_of_five
 
 
 @dataclass(frozen=True, slots=True)

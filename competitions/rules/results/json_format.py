@@ -433,7 +433,7 @@ def read_session(reader: JsonReader, value: object, where: str) -> SessionResult
         value,
         where,
         required=("number", "tables", "deals"),
-        optional=("tables_of_three", "points_divisor", "entries"),
+        optional=("tables_of_three", "tables_of_five", "points_divisor", "entries"),
         what="a session",
     )
     if obj is None:
@@ -463,7 +463,10 @@ def read_session(reader: JsonReader, value: object, where: str) -> SessionResult
     deals = reader.integer(
         obj.get("deals", MISSING), f"{where}.deals", minimum=0, maximum=MAX_COUNT
     )
-    if number is None or tables is None or three is None or deals is None:
+    five = reader.integer(
+        obj.get("tables_of_five", 0), f"{where}.tables_of_five", minimum=0, maximum=MAX_COUNT
+    )
+    if number is None or tables is None or three is None or deals is None or five is None:
         return None
     if len(reader.problems) > before or divisor is None or entries is None:
         return None
@@ -472,6 +475,7 @@ def read_session(reader: JsonReader, value: object, where: str) -> SessionResult
         tables=tables,
         tables_of_three=three,
         deals=deals,
+        tables_of_five=five,
         points_divisor=divisor,
         entries=entries,
     )

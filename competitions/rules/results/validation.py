@@ -362,6 +362,7 @@ def _check_sessions(check: _Check, planned_sessions: int | None) -> None:
                 tables=session.tables,
                 tables_of_three=session.tables_of_three,
             )
+        _check_tables_of_five(check, session, at)
     first = check.sessions.get(1)
     if first is not None:
         for number, (i, session) in check.sessions.items():
@@ -387,6 +388,35 @@ def _check_sessions(check: _Check, planned_sessions: int | None) -> None:
         )
 
 
+def _check_tables_of_five(check: _Check, session: SessionResult, at: str) -> None:
+    """Tables of 5 with a mort: within the session's tables, in an individual tournament."""
+    five = session.tables_of_five
+    if five == 0:
+        return
+    if check.format is not Format.INDIVIDUAL:
+        check.error(
+            f"{at}.tables_of_five",
+            "tables_of_five_individual_only",
+            f"Session {session.number} declares {five} table(s) of 5 players, but only an "
+            f"individual tournament seats a fifth player who sits out each deal in turn "
+            f"(chapter 1, 'Le jeu à 5 joueurs'); a {check.format.value} tournament cannot.",
+            session=session.number,
+            tables_of_five=five,
+            format=check.format.value,
+        )
+    elif five + max(session.tables_of_three, 0) > max(session.tables, 0):
+        check.error(
+            f"{at}.tables_of_five",
+            "tables_of_five_exceed_tables",
+            f"Session {session.number} has {session.tables} tables, {session.tables_of_three} "
+            f"of them of 3 players, so it cannot have {five} tables of 5 players.",
+            session=session.number,
+            tables=session.tables,
+            tables_of_three=session.tables_of_three,
+            tables_of_five=five,
+        )
+
+
 def _check_first_session(check: _Check) -> None:
     found = check.sessions.get(1)
     entries = check.document.entries
@@ -396,17 +426,21 @@ def _check_first_session(check: _Check) -> None:
     players = sum(len(e.players) for e in entries)
     if players == session.players or session.tables_of_three > session.tables:
         return
+    five = f", {session.tables_of_five} of 5" if session.tables_of_five else ""
     message = (
         f"Session 1 declares {session.tables} table(s), {session.tables_of_three} of them of "
-        f"3 players, which seat {session.players} players, but the entries name {players}."
+        f"3 players{five}, which seat {session.players} players, but the entries name {players}."
     )
     tables = math.ceil(players / 4)
     if tables and 4 * tables - players <= tables:
         message += (
             f" {players} players sit at {tables} table(s), {4 * tables - players} of them of 3."
         )
-    if players > 4 * session.tables:
-        message += " Tables of 5 players are not homologable (chapter 1, 'Le jeu à 5 joueurs')."
+    if players > 4 * session.tables and not session.tables_of_five:
+        message += (
+            " A table of 5 is declared in tables_of_five (a player sits out each deal in turn);"
+            " the 5-player game is not homologable (chapter 1, 'Le jeu à 5 joueurs')."
+        )
     check.error(
         f"sessions[{i}].tables",
         "first_session_players_mismatch",
@@ -700,18 +734,20 @@ def _check_tables(check: _Check, tables: dict[tuple[int, int, int], list[_Seat]]
         place = f"Session {session}, position {position}, table {table}"
         names = ", ".join(f"{_who(seat.player)} {seat.score:+d}" for seat in seats)
         first = seats[0].where
-        if len(seats) == 5:
+        declared = check.sessions.get(session)
+        if len(seats) == 5 and (declared is None or not declared[1].tables_of_five):
             check.error(
                 f"{first}.table",
                 "table_of_five_not_homologable",
-                f"{place} seats 5 players ({names}); tournaments with tables of 5 are not "
-                f"homologable (chapter 1, 'Le jeu à 5 joueurs').",
+                f"{place} seats 5 players ({names}), but session {session} declares no table "
+                f"of 5 (tables_of_five: one player sits out each deal in turn, le mort); the "
+                f"5-player game is not homologable (chapter 1, 'Le jeu à 5 joueurs').",
                 session=session,
                 position=position,
                 table=table,
                 scores=_scores(seats),
             )
-        elif len(seats) not in (3, 4):
+        elif len(seats) not in (3, 4, 5):
             check.error(
                 f"{first}.table",
                 "wrong_table_size",
@@ -826,6 +862,17 @@ def _check_tables_of_three(check: _Check, tables: dict[tuple[int, int, int], lis
             continue
         seen.add(number)
         i, session = check.sessions[number]
+        if sizes.total() == session.tables and sizes[5] != session.tables_of_five:
+            check.error(
+                f"sessions[{i}].tables_of_five",
+                "tables_of_five_mismatch",
+                f"Session {number} declares {session.tables_of_five} table(s) of 5 players but "
+                f"its first position, {position}, has {sizes[5]}.",
+                session=number,
+                tables_of_five=session.tables_of_five,
+                position=position,
+                found=sizes[5],
+            )
         if sizes.total() == session.tables and sizes[3] != session.tables_of_three:
             check.error(
                 f"sessions[{i}].tables_of_three",

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from openpyxl import load_workbook
@@ -317,6 +318,9 @@ def test_the_first_session_seating_is_drawn_and_printed_as_a_pdf(client, registr
     pdf = client.get(f"{DESK}stades/{stage}/placement.pdf")
     assert pdf["Content-Type"] == "application/pdf"
     assert pdf.content.startswith(b"%PDF")
+    # Names beyond Latin-1 print: the title and the table are set in DejaVu Sans.
+    assert b"+DejaVuSans-Bold" in pdf.content
+    assert re.search(rb"/BaseFont /\w+\+DejaVuSans\b(?!-)", pdf.content)
 
 
 def test_a_player_cannot_draw_the_seating(client, registry, finals, field):
