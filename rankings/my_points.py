@@ -15,12 +15,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from django.urls import NoReverseMatch, reverse
 
 from federation.models import Player, Season
-from rankings import selectors
+from rankings import live_reads, live_store, selectors
 from rankings.models import RankingEntry, RankingSnapshot, SeasonRanking, SeasonStanding
+from rankings.rules.live_order import key_of, member
 from rankings.rules.next_step import LivePosition, NextStep, next_step, threshold_orders
 from rankings.rules.series import SeriesPolicy
 
@@ -30,9 +32,66 @@ def _policy(data: str) -> SeriesPolicy:
     return SeriesPolicy.from_dict(json.loads(data))
 
 
-def snapshot_policy(snapshot: RankingSnapshot) -> SeriesPolicy:
+def snapshot_policy(snapshot: RankingSnapshot | live_reads.LiveRanking) -> SeriesPolicy:
     """The series policy a snapshot was computed with (parsed once per version)."""
     return _policy(json.dumps(snapshot.policy.data, sort_keys=True))
+
+
+def live_snapshot(season: Season, state: SeasonRanking | None) -> Any:
+    """The season's live ranking as the selectors give it: with Redis, a ``LiveRanking``
+    (``rankings/live_reads.py``); else the provisional snapshot; ``None`` if none."""
+    if state is None:
+        return None
+    if live_store.enabled():
+        return live_reads.live_ranking(season, state)
+    return state.live
+
+
+def _is_store(snapshot: Any) -> bool:
+    return isinstance(snapshot, live_reads.LiveRanking)
+
+
+def same_ranking(one: Any, other: Any) -> bool:
+    if _is_store(one) or _is_store(other):
+        return _is_store(one) and _is_store(other) and one.season.pk == other.season.pk
+    return bool(one.pk == other.pk)
+
+
+def live_line(snapshot: Any, player: Player) -> Any:
+    """The player's line of the live ranking, or ``None``."""
+    if _is_store(snapshot):
+        found = live_reads.lines(snapshot, [player.licence_number])
+        return found[0] if found else None
+    return RankingEntry.objects.filter(snapshot=snapshot, player=player).order_by().first()
+
+
+def line_order(snapshot: Any, entry: Any) -> int:
+    """The line's position in ranking order, 1…N."""
+    if _is_store(snapshot):
+        rank = live_store.client().zrank(snapshot.meta.key("all"), member(entry.licence_number))
+        return int(rank) + 1
+    return int(entry.rank_order)
+
+
+def keys_at(snapshot: Any, orders: tuple[int, ...]) -> dict[int, tuple[int, int]]:
+    """(total PCN, tie PP) of the lines at these positions (one read)."""
+    if not orders:
+        return {}
+    if _is_store(snapshot):
+        pipe = live_store.client().pipeline(transaction=False)
+        for order in orders:
+            pipe.zrange(snapshot.meta.key("all"), order - 1, order - 1, withscores=True)
+        return {
+            order: key_of(found[0][1])
+            for order, found in zip(orders, pipe.execute(), strict=True)
+            if found
+        }
+    return {
+        order: (pcn, pp)
+        for order, pcn, pp in RankingEntry.objects.filter(
+            snapshot=snapshot, rank_order__in=orders
+        ).values_list("rank_order", "total_pcn", "total_pp")
+    }
 
 
 @dataclass(frozen=True)
@@ -49,9 +108,10 @@ class Carry:
 @dataclass(frozen=True)
 class MyPoints:
     season: Season
-    snapshot: RankingSnapshot
-    """The live ranking the figures come from."""
-    entry: RankingEntry
+    snapshot: Any
+    """The live ranking the figures come from (a provisional snapshot, or the store's
+    ``LiveRanking``)."""
+    entry: Any
     step_label: str
     carry: Carry | None
     next: NextStep | None
@@ -88,13 +148,17 @@ def my_points(
         .select_related("live__policy", "live__season")
         .first()
     )
-    snapshot = state.live if state is not None else None
+    snapshot = live_snapshot(season, state)
     if state is None or snapshot is None:
         return None
-    if record is not None and record.snapshot is not None and record.snapshot.pk == snapshot.pk:
+    if (
+        record is not None
+        and record.snapshot is not None
+        and same_ranking(record.snapshot, snapshot)
+    ):
         entry = record.entry
     else:
-        entry = RankingEntry.objects.filter(snapshot=snapshot, player=player).order_by().first()
+        entry = live_line(snapshot, player)
     if entry is None:
         return None
     policy = snapshot_policy(snapshot)
@@ -102,17 +166,11 @@ def my_points(
         step=entry.step,
         total_pcn=entry.total_pcn,
         total_pp=entry.total_pp,
-        order=entry.rank_order,
+        order=line_order(snapshot, entry),
         ranked_count=snapshot.ranked_count,
         player_count=snapshot.player_count,
     )
-    orders = threshold_orders(policy, position)
-    totals = {
-        order: (pcn, pp)
-        for order, pcn, pp in RankingEntry.objects.filter(
-            snapshot=snapshot, rank_order__in=orders
-        ).values_list("rank_order", "total_pcn", "total_pp")
-    } if orders else {}  # fmt: skip
+    totals = keys_at(snapshot, threshold_orders(policy, position))
     carry = None
     if entry.carried_pcn or entry.carried_pp:
         held = record.held if record is not None and record.season.pk == season.pk else None

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import isqrt
+from typing import Any
 
 from core.problems import RuleViolation
 from core.vocabulary import Format
 from federation.models import Player, Season
-from rankings import selectors
+from rankings import live_reads, live_store, selectors
 from rankings.models import RankingEntry, RankingSnapshot, SeasonRanking, StepSource
-from rankings.my_points import snapshot_policy
+from rankings.my_points import live_line, live_snapshot, snapshot_policy
 from rankings.rulebooks import rulebook_in_force
+from rankings.rules.live_order import score
 from rankings.rules.national_ranking import order_key
 from rankings.rules.series import SeriesPolicy
 from rankings.rules.simulation import (
@@ -36,8 +38,8 @@ class PlayerOutcome:
     """Where the result would put the player in the live ranking."""
 
     player: Player
-    snapshot: RankingSnapshot
-    before: RankingEntry
+    snapshot: Any
+    before: Any
     before_label: str
     after: SimulatedLine
     after_label: str
@@ -65,12 +67,8 @@ def _outcome(season: Season, licence_number: int, award: SimulatedAward) -> Play
         .select_related("live__policy", "live__season")
         .first()
     )
-    snapshot = state.live if state is not None else None
-    entry = (
-        RankingEntry.objects.filter(snapshot=snapshot, player=player).order_by().first()
-        if snapshot is not None
-        else None
-    )
+    snapshot = live_snapshot(season, state)
+    entry = live_line(snapshot, player) if snapshot is not None else None
     if snapshot is None or entry is None:
         raise RuleViolation.single(
             "licence_number",
@@ -91,7 +89,12 @@ def _outcome(season: Season, licence_number: int, award: SimulatedAward) -> Play
         player_count=snapshot.player_count,
     )
     total_pcn, total_pp = simulated_totals(line, award)
-    place = 1 + _players_ahead(snapshot, order_key(total_pcn, total_pp, policy), policy)
+    key = order_key(total_pcn, total_pp, policy)
+    if isinstance(snapshot, live_reads.LiveRanking):  # Redis: the members of a smaller score
+        ahead = live_store.client().zcount(snapshot.meta.key("all"), "-inf", f"({score(key)}")
+        place = 1 + int(ahead)
+    else:
+        place = 1 + _players_ahead(snapshot, key, policy)
     after = simulated_line(policy, line, award, place)
     labels = selectors.step_labels(snapshot)
     return PlayerOutcome(
@@ -180,7 +183,7 @@ def simulation_out(simulation: Simulation) -> dict:
         if o is None
         else {
             "licence_number": o.player.licence_number,
-            "live_snapshot": o.snapshot.pk,
+            "live_snapshot": o.snapshot.pk,  # None with the Redis store
             "before": {
                 "place": o.before.place,
                 "total_pcn": o.before.total_pcn,

@@ -173,3 +173,31 @@ def test_the_page_speaks_english_on_request(client, registry):
     assert "<h1>What if… simulate a result</h1>" in html
     assert "The first 40 places have a right to points." in html
     assert "Finale régionale" not in html
+
+
+def test_the_redis_store_gives_the_same_answers_as_the_snapshot(
+    client, ranked, registry, settings, live_store_redis
+):
+    """With the live ranking in Redis (``rankings/live_store.py``), « Mes points » and
+    « Et si… » read it and answer exactly as from the provisional snapshot."""
+    store_url = settings.RANKING_STORE_URL
+    assert store_url
+    licences = [p.licence_number for p in ranked.players]
+
+    def answers() -> list:
+        found = []
+        for n in licences:
+            points = client.get(f"/api/pcn/ranking/players/{n}/").json()["my_points"]
+            for name in ("live_snapshot", "computed_at"):
+                points.pop(name)
+            body = client.get(URL, {"event": "regional_final", "tables": 5, "place": 2,
+                                    "licence_number": n}).json()  # fmt: skip
+            body["player"].pop("live_snapshot")
+            found.append((points, body))
+        return found
+
+    from_store = answers()
+    settings.RANKING_STORE_URL = ""
+    from_snapshot = answers()
+    assert from_store == from_snapshot
+    assert any(p["next_step"] and p["next_step"]["missing_pcn"] for p, _ in from_store)
