@@ -206,8 +206,6 @@ def my_points_out(points: MyPoints | None) -> dict | None:
     e, nxt, carry = points.entry, points.next, points.carry
     return {
         "season": points.season.name,
-        "live_snapshot": points.snapshot.pk,
-        "computed_at": points.snapshot.computed_at,
         "thresholds_final": points.final,
         "season_pcn": e.season_pcn,
         "season_pp": e.season_pp,

@@ -183,7 +183,6 @@ def simulation_out(simulation: Simulation) -> dict:
         if o is None
         else {
             "licence_number": o.player.licence_number,
-            "live_snapshot": o.snapshot.pk,  # None with the Redis store
             "before": {
                 "place": o.before.place,
                 "total_pcn": o.before.total_pcn,

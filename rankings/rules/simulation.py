@@ -37,7 +37,7 @@ from rankings.rules.national_ranking import (
     step_criteria,
 )
 from rankings.rules.rulebook import NationalFinal, Rulebook
-from rankings.rules.scales import SEATS_PER_TABLE, scale
+from rankings.rules.scales import SEATS_PER_TABLE, SEATS_WITH_A_MORT, scale
 from rankings.rules.series import ManualPlacement, SeriesPolicy
 
 MAX_TABLES = 1000
@@ -134,18 +134,20 @@ def simulate_award(
     team_size = fmt.team_size
     if entries is None:
         entries = SEATS_PER_TABLE[-1] * tables // team_size
-    elif final is not None:
-        low, high = SEATS_PER_TABLE[0] * tables, SEATS_PER_TABLE[-1] * tables
+    elif final is not None:  # the same seating rule as a scale's (scales.py)
+        most = SEATS_WITH_A_MORT if fmt is Format.INDIVIDUAL else SEATS_PER_TABLE[-1]
+        low, high = SEATS_PER_TABLE[0] * tables, most * tables
         if not low <= entries * team_size <= high:
             problems.append(
                 Problem(
                     "entries",
                     "entries_do_not_fit_tables",
-                    f"{entries} entries cannot sit at {tables} tables of 3 or 4 players.",
+                    f"{entries} entries cannot sit at {tables} tables of 3 to {most} players.",
                     {
                         "entries": entries,
                         "players": entries * team_size,
                         "tables": tables,
+                        "most": most,
                         "low": low,
                         "high": high,
                     },
