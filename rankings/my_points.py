@@ -17,8 +17,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from django.urls import NoReverseMatch, reverse
-
 from federation.models import Player, Season
 from rankings import live_reads, live_store, selectors
 from rankings.models import RankingEntry, RankingSnapshot, SeasonRanking, SeasonStanding
@@ -240,12 +238,3 @@ def my_points_out(points: MyPoints | None) -> dict | None:
             "last_place": nxt.last_place,
         },
     }
-
-
-def tournament_links(allocations) -> list[tuple[object, str | None]]:
-    """Each allocation with the URL of its tournament's public page, when the site has
-    one (``public-tournament``), else ``None``."""
-    try:
-        return [(a, reverse("public-tournament", args=[a.tournament_id])) for a in allocations]
-    except NoReverseMatch:
-        return [(a, None) for a in allocations]
