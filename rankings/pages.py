@@ -22,6 +22,7 @@ from federation.access import scope_of
 from federation.models import Committee, Player, Season
 from rankings import selectors
 from rankings.models import RankingEntry, SeasonRanking
+from rankings.my_points import my_points
 from rankings.pcn_plot import SeasonPoint, pcn_plot_svg
 
 PAGE_SIZE = 50
@@ -237,5 +238,7 @@ def player_page(request, licence_number: int):
         ),
         "tournament_total": sum(a.pcn for a in record.tournaments),
         "titles": list(championship_titles().filter(player=record.player)),
+        # « Mes points » (rankings/my_points.py): the live figures explained.
+        "my_points": my_points(record.player, season, record=record),
     }
     return render(request, "rankings/player.html", context)

@@ -1,10 +1,11 @@
 from django.urls import path
 
-from rankings.api import pcn, ranking
+from rankings.api import pcn, ranking, simulation
 
 urlpatterns = [
     path("scale/", pcn.ScaleView.as_view(), name="pcn-scale"),
     path("allocate/", pcn.AllocationView.as_view(), name="pcn-allocate"),
+    path("simulation/", simulation.SimulationView.as_view(), name="pcn-simulation"),
     path("rulebooks/<str:season>/", pcn.RulebookView.as_view(), name="rulebook"),
     path(
         "players/<int:licence_number>/tournaments/",

@@ -41,6 +41,7 @@ from rankings.export_formats import XLSX, ranking_export_response
 from rankings.exports import FORMATS, LANGUAGES, ExportScopeError, export_target, ranking_table
 from rankings.manual_placements import manual_placement_remove, manual_placement_set
 from rankings.models import ManualPlacement, RecomputeRun
+from rankings.my_points import my_points, my_points_out
 from rankings.recompute import recompute_request
 from rankings.series_policies import series_policy_in_force, series_policy_update
 
@@ -246,6 +247,8 @@ class PlayerRankingView(APIView):
                     for a in record.tournaments
                 ],
                 "official_history": [entry_out(e, e.snapshot) for e in record.history],
+                # « Mes points »: the live ranking's figures explained, the next step's need.
+                "my_points": my_points_out(my_points(record.player, season, record=record)),
                 "season_totals": [
                     {
                         "season": t.season.name,

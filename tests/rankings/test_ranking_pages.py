@@ -75,8 +75,9 @@ def test_committee_and_club_pages(client, ranked, django_assert_max_num_queries)
 
 
 def test_player_page(client, ranked, django_assert_max_num_queries):
-    # 15: the ranking, the tournaments, the history … and the player's titles (one query)
-    with django_assert_max_num_queries(15):
+    # 17: the ranking, the tournaments, the history, the player's titles (one query) and
+    # « Mes points » (the live ranking's state, the next step's threshold line)
+    with django_assert_max_num_queries(17):
         response = client.get("/classement/joueur/1001/")
     assert response.status_code == 200
     html = response.content.decode()

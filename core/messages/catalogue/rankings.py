@@ -50,6 +50,12 @@ FRENCH: dict[str, str] = {
     "missing_previous_step": "Le joueur {player} a des points d’un classement officiel précédent, mais pas de palier.",
     "missing_reason": "Un placement manuel doit avoir un motif.",
     "step_in_use": "Le placement manuel du joueur {licence} utilise le palier « {step} », que cette échelle n’a plus : modifiez ou supprimez d’abord ce placement.",
+    # --- « Et si… »: a simulated result ----------------------------------------------------------
+    "unknown_event": "Ce type de tournoi est inconnu.",
+    "tables_out_of_range": "{tables} tables\xa0: un tournoi compte de 1 à {maximum} tables.",
+    "place_beyond_entries": "La place {place} n’existe pas\xa0: le tournoi ne compte que {entries} inscrits.",
+    "no_player_with_licence": "Aucun joueur n’a le numéro de licence {licence_number}.",
+    "not_in_live_ranking": "Le joueur {licence_number} n’est pas dans le classement provisoire de la saison {season}.",
     "score_out_of_range": "Les totaux ({total_pcn} PCN, {total_pp} PP) dépassent ce que le classement en cours sait ordonner exactement.",
     "licence_out_of_range": "Le numéro de licence {licence_number} a trop de chiffres pour le classement en cours.",
     # --- services ------------------------------------------------------------------------------
