@@ -23,6 +23,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from competitions.api.championship_serializers import ProblemOut
 from competitions.championships import selectors
 from competitions.dry_run import (
     HomologationCheck,
@@ -41,13 +42,6 @@ from federation.models import Season
 from federation.selectors import current_season
 from rankings.rules.homologation import TournamentFacts
 from rankings.rules.rulebook import EventKind, Organizer
-
-
-class ProblemOut(serializers.Serializer):
-    field = serializers.CharField(allow_null=True)
-    code = serializers.CharField()
-    message = serializers.CharField()
-
 
 ErrorsOut = inline_serializer("DryRunErrors", fields={"errors": ProblemOut(many=True)})
 """The one error shape of the API (:mod:`core.api_errors`)."""
@@ -240,7 +234,7 @@ _ENTRY_EXAMPLES = [
                 {
                     "field": "licence_numbers[0]",
                     "code": "not_eligible_age",
-                    "message": "Licence 2002 : non admissible en raison de l’âge.",
+                    "message": "Licence 2002\xa0: non admissible en raison de l’âge.",
                 }
             ],
             "private_reasons_hidden": [2002],
@@ -507,6 +501,7 @@ class PlanHomologationCheck(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
+        operation_id="tournaments_plan_homologation_check",
         request=PlanIn,
         responses={200: HomologationCheckOut, 400: ErrorsOut},
         examples=[

@@ -174,7 +174,7 @@ def test_out_of_scope_the_kind_of_reason_only(api, registry, as_user, finals, un
     assert ("licence_numbers[0].licence", "wrong_committee") in codes(body)
     assert body["private_reasons_hidden"] == [2002]
     message = next(p["message"] for p in body["problems"] if p["code"] == "not_eligible_age")
-    assert message == "Licence 2002 : non admissible en raison de l’âge."
+    assert message == "Licence 2002\xa0: non admissible en raison de l’âge."
     text = response.content.decode()
     assert "1999" not in text
     assert "2002@example.org" not in text
