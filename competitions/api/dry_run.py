@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from competitions.api.championship_serializers import ProblemOut
 from competitions.championships import selectors
+from competitions.championships.entries import may_enter_stage
 from competitions.dry_run import (
     HomologationCheck,
     PlannedFigures,
@@ -261,7 +262,8 @@ class CheckEntry(APIView):
     """May these players (one entry: 1, 2 or 4 licence numbers) enter this stage? Every
     reason the entry service would give on the stage's day. For a player outside the
     caller's scope, a refusal resting on a private fact names its kind only ("not eligible:
-    age", without the birth date). Signed-in callers; nothing stored."""
+    age", without the birth date). Those who may enter players in the stage (as for the
+    entries: the committee's clubs and staff at a regional stage); nothing stored."""
 
     permission_classes = [permissions.IsAuthenticated]
 
@@ -272,6 +274,8 @@ class CheckEntry(APIView):
     )
     def post(self, request, pk: int):
         stage = get_object_or_404(selectors.stages(), pk=pk)
+        if not may_enter_stage(scope_of(request.user), stage):  # before the body
+            raise PermissionDenied(_("You may not enter anyone in this stage."))
         data = EntryCheckIn(data=request.data)
         data.is_valid(raise_exception=True)
         check = entry_check(
@@ -496,9 +500,10 @@ class PlanIn(serializers.Serializer):
 
 class PlanHomologationCheck(APIView):
     """Could a tournament organised this way be homologated (chapter 5), under a season's
-    rulebook? Nothing declared, nothing stored; open to anyone."""
+    rulebook? Nothing declared, nothing stored; signed-in callers (a club's software with its
+    API token)."""
 
-    permission_classes = [permissions.AllowAny]
+    permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
         operation_id="tournaments_plan_homologation_check",

@@ -163,9 +163,6 @@ def test_in_scope_the_full_reason(api, as_user, finals, new_player, unchanged):
 
 def test_out_of_scope_the_kind_of_reason_only(api, registry, as_user, finals, unchanged):
     """Player 2002: committee 2, born 1999-08-30; the club manager is club 101's."""
-    from federation.models import User
-
-    own = User.objects.create_user(username="maelle", password="x", player=registry.players[2002])
     unchanged()
     response = check_entry(as_user("club_manager"), finals["seniors"], [2002])
     body = response.json()
@@ -179,8 +176,8 @@ def test_out_of_scope_the_kind_of_reason_only(api, registry, as_user, finals, un
     assert "1999" not in text
     assert "2002@example.org" not in text
     assert "birth_date" not in text
-    # the player themself, and federation staff, see the full reason
-    for who in (own, registry.users["federation_staff"]):
+    # federation staff see the full reason
+    for who in ("federation_staff",):
         body = check_entry(as_user(who), finals["seniors"], [2002]).json()
         assert ("licence_numbers[0].birth_date", "too_young") in codes(body), who
         assert body["private_reasons_hidden"] == []
@@ -195,6 +192,15 @@ def test_bad_entry_input_is_a_400_naming_the_field(api, as_user, finals):
         ("licence_numbers", "duplicate_player")
     }
     assert check_entry(club, 999999, [1001]).status_code == 404
+
+
+def test_only_those_who_may_enter_players_check_an_entry(api, registry, as_user, finals):
+    """Committee 1's regional final: its clubs' managers and its staff; not a player, nor
+    anyone signed out, whatever they send."""
+    for who in ("player", "arbiter"):
+        assert check_entry(as_user(who), finals["seniors"], [1001]).status_code == 403, who
+    api.force_authenticate(None)
+    assert check_entry(api, finals["seniors"], [1001]).status_code in (401, 403)
 
 
 def test_an_unknown_player_and_a_wrong_team_size(api, as_user, finals):
@@ -269,8 +275,10 @@ PLAN = {
 }
 
 
-def test_a_plan_is_checked_by_anyone(api, registry, unchanged):
+def test_a_plan_is_checked_by_any_signed_in_caller(api, registry, as_user, unchanged):
     api.force_authenticate(None)
+    assert api.post("/api/tournaments/homologation-check/", PLAN, format="json").status_code == 401
+    as_user("player")
     unchanged()
     response = api.post("/api/tournaments/homologation-check/", PLAN, format="json")
     assert response.status_code == 200, response.json()
@@ -288,8 +296,8 @@ def test_a_plan_is_checked_by_anyone(api, registry, unchanged):
     }
 
 
-def test_a_bad_plan_is_a_400_naming_the_field(api, registry):
-    post = api.post
+def test_a_bad_plan_is_a_400_naming_the_field(api, registry, as_user):
+    post = as_user("club_manager").post
     assert error_fields(
         post("/api/tournaments/homologation-check/", {**PLAN, "organizer": "club"}, format="json")
     ) == {("organizer", "invalid_choice")}
