@@ -1,6 +1,6 @@
 from django.urls import path
 
-from competitions.api import championships, engine, results, tournaments
+from competitions.api import championships, dry_run, engine, results, tournaments
 
 app_name = "competitions"
 
@@ -15,7 +15,17 @@ engine_urlpatterns = [
 
 tournament_urlpatterns = [
     path("", tournaments.TournamentListCreate.as_view(), name="tournament-list"),
+    path(
+        "homologation-check/",
+        dry_run.PlanHomologationCheck.as_view(),
+        name="tournament-plan-homologation-check",
+    ),
     path("<int:pk>/", tournaments.TournamentDetail.as_view(), name="tournament-detail"),
+    path(
+        "<int:pk>/homologation-check/",
+        dry_run.TournamentHomologationCheck.as_view(),
+        name="tournament-homologation-check",
+    ),
     path("<int:pk>/results/", results.ResultsView.as_view(), name="tournament-results"),
     path(
         "<int:pk>/results/preview/",
@@ -35,6 +45,7 @@ championship_urlpatterns = [
     path("recheck-teams/", championships.TeamsRecheck.as_view(), name="championship-recheck"),
     path("<int:pk>/", championships.ChampionshipDetail.as_view(), name="championship-detail"),
     path("<int:pk>/rules/", championships.ChampionshipRules.as_view(), name="championship-rules"),
+    path("<int:pk>/check-team/", dry_run.CheckTeam.as_view(), name="championship-check-team"),
     path(
         "<int:pk>/regionals/",
         championships.RegionalListCreate.as_view(),
@@ -87,6 +98,7 @@ championship_urlpatterns = [
     ),
     path("stages/<int:pk>/results/", championships.StageResults.as_view(), name="stage-results"),
     path("stages/<int:pk>/check/", championships.StageCheck.as_view(), name="stage-check"),
+    path("stages/<int:pk>/check-entry/", dry_run.CheckEntry.as_view(), name="stage-check-entry"),
     path(
         "stages/<int:pk>/homologate/",
         championships.StageHomologate.as_view(),

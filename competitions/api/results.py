@@ -16,15 +16,17 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import exceptions, parsers, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from competitions.api import preview_examples
 from competitions.api.tournament_serializers import TournamentOut
 from competitions.championships.stage_results import (
     results_submit_checked,
@@ -264,6 +266,12 @@ class PreviewOut(serializers.Serializer):
     )
 
 
+SubmissionErrorsOut = inline_serializer(
+    "SubmissionErrors", fields={"errors": SubmissionProblemOut(many=True)}
+)
+PREVIEW_EXAMPLES = preview_examples.EXAMPLES  # docs/dry-run-checks.md
+
+
 class ResultsPreviewView(APIView):
     """What submitting these results would give, nothing stored: every entry's place
     and each licensed player's PCN and PP under the season's rulebook in force, with
@@ -276,7 +284,8 @@ class ResultsPreviewView(APIView):
     @extend_schema(
         parameters=[SOURCE_PARAMETER, CONFIRMED_PARAMETER],
         request=RESULT_REQUEST,
-        responses={200: PreviewOut},
+        responses={200: PreviewOut, 400: SubmissionErrorsOut},
+        examples=PREVIEW_EXAMPLES,
     )
     def post(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)
@@ -285,13 +294,15 @@ class ResultsPreviewView(APIView):
                 "Only the organiser's managers and the staff above them may submit results."
             )
         content, source = read_submission(request)
-        preview = content_preview(
-            tournament=tournament,
-            content=content,
-            source=source,
-            by=request.user,
-            confirmed_licences=confirmed_licences(request),
-        )
+        with transaction.atomic():  # a dry run: not even the season's first rulebook version
+            preview = content_preview(
+                tournament=tournament,
+                content=content,
+                source=source,
+                by=request.user,
+                confirmed_licences=confirmed_licences(request),
+            )
+            transaction.set_rollback(True)
         return Response(
             PreviewOut(
                 {

@@ -84,7 +84,9 @@ def tokens(registry, in_test_transaction) -> dict[str, str]:
     deadline=None,
     derandomize=True,
     database=None,
-    phases=[hypothesis.Phase.explicit, hypothesis.Phase.generate],
+    # Generated cases only: the schema's request examples (docs/dry-run-checks.md) cannot be
+    # combined with `given(role=…)`; each is sent and checked by its endpoint's own tests.
+    phases=[hypothesis.Phase.generate],
     suppress_health_check=list(hypothesis.HealthCheck),
 )
 def test_no_operation_answers_a_5xx_or_outside_its_schema(case, role, tokens):
