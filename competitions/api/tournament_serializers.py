@@ -46,7 +46,7 @@ class DeclarationIn(serializers.Serializer):
         help_text="Your own identifier: declaring again with it returns the same tournament.",
     )  # fmt: skip
     big_prize = serializers.ChoiceField(
-        choices=[f.value for f in BigPrizeFormula], required=False, default="",
+        choices=[f.value for f in BigPrizeFormula], required=False, default="", allow_blank=True,
         help_text="« Tournoi à grosse dotation »: 24_deals (5 × 4 deals, then the 12, 16 or "
         "20 best scores play a 6th position of 4 deals) or 25_deals (5 × 5 deals, then the 20 "
         "best play 5 positions of 1 deal).",
