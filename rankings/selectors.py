@@ -22,7 +22,6 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from core.digits import ascii_digits
 from federation.models import Club, Committee, Licence, Player, Season
 from federation.selectors import current_season
 from rankings.models import (
@@ -33,8 +32,9 @@ from rankings.models import (
     RankingSnapshot,
     SeasonRanking,
 )
+from rankings.read_versions import ranking_version  # noqa: F401 (re-exported: the read cache's key)
 from rankings.rules.series import SeriesPolicy
-from rankings.snapshots import fold
+from rankings.search import COUNT_CAP, search_entries
 
 LIVE = "live"
 OFFICIAL = RankingKind.OFFICIAL.value
@@ -115,13 +115,7 @@ def ranking_entries(snapshot: RankingSnapshot, filters: RankingFilter) -> QueryS
         entries = entries.filter(club_id=filters.club.pk)
     if filters.series is not None:
         entries = entries.filter(series=filters.series)
-    text = filters.query.strip()
-    if ascii_digits(text):
-        entries = entries.filter(licence_number=int(text))
-    elif text:
-        for word in fold(text).split():
-            entries = entries.filter(search_name__contains=word)
-    return entries
+    return search_entries(entries, filters.query)
 
 
 def entries_page(
@@ -142,6 +136,8 @@ def entry_count(
         return snapshot.player_count
     if filters.series and not (filters.committee or filters.club or filters.query):
         return int(snapshot.series_counts.get(str(filters.series), 0))
+    if filters.query.strip():  # a name search counts up to search.COUNT_CAP + 1
+        return entries.order_by()[: COUNT_CAP + 1].count()
     return entries.count()
 
 

@@ -1,0 +1,113 @@
+"""The read cache of public pages and API reads, and HTTP conditional GET.
+
+A view says *what* it shows — a version token (the identity of the data: a snapshot id,
+a live version…) — and how to build the body; this module does the rest:
+
+- the cache key is the namespace, the version, the path with its query (parameters
+  sorted), the language and the response type. A new version is a new key: nothing is
+  ever deleted, so a write can never leave a stale entry behind (old keys expire after
+  ``READ_CACHE_TTL`` seconds, a backstop for registry edits that carry no version, such
+  as a club renamed);
+- ``ETag`` (weak: the body of an HTML page carries the reader's own CSRF token) and
+  ``Last-Modified`` are sent with every answer, and a request whose ``If-None-Match``
+  (or ``If-Modified-Since``) matches gets a ``304 Not Modified`` without a body, without
+  reading the cache;
+- a miss builds the body once and stores it; only ``200`` answers are stored;
+- HTML pages are stored with a placeholder where the CSRF token goes, replaced by the
+  reader's own token on every answer (:data:`CSRF_PLACEHOLDER`).
+
+The cache is the ``READ_CACHE_ALIAS`` cache (Redis in production, shared by every web
+process; local memory by default). ``READ_CACHE_TTL = 0`` turns the cache off (every
+read is built), keeping the ETags and 304s.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.http import http_date
+from django.utils.translation import get_language
+
+CSRF_PLACEHOLDER = "csrf-token-placeholder-5b1f0e7c"
+"""Rendered in place of the CSRF token in a stored page (the template context's
+``csrf_token``), replaced by the reader's own token when the page is sent."""
+
+JSON = "application/json"
+HTML = "text/html; charset=utf-8"
+
+
+@dataclass(frozen=True)
+class Stored:
+    content_type: str
+    body: bytes
+
+
+def _ttl() -> int:
+    return int(getattr(settings, "READ_CACHE_TTL", 3600))
+
+
+def cache_key(request: HttpRequest, namespace: str, version: str, variant: str = "") -> str:
+    query = urlencode(sorted(request.GET.lists()), doseq=True)
+    identity = "\x1f".join((namespace, version, request.path, query, get_language() or "", variant))
+    return f"read:{namespace}:{hashlib.sha1(identity.encode()).hexdigest()}"
+
+
+def _etag(key: str, version: str) -> str:
+    digest = hashlib.sha1(f"{key}|{version}".encode()).hexdigest()[:24]
+    return f'W/"{digest}"'
+
+
+def cached_read(
+    request: HttpRequest,
+    *,
+    namespace: str,
+    version: str,
+    build: Callable[[], HttpResponse],
+    modified: dt.datetime | None = None,
+    variant: str = "",
+    html: bool = False,
+) -> HttpResponse:
+    """The answer to a public read of ``version``: 304 if the client has it, else the
+    stored body, else ``build()`` (stored when it is a 200)."""
+    key = cache_key(request, namespace, version, variant)
+    etag = _etag(key, version)
+    last_modified = modified.timestamp() if modified else None
+    not_modified = get_conditional_response(request, etag=etag, last_modified=last_modified)
+    if not_modified is not None:
+        return _headers(not_modified, etag, modified, html)
+    ttl = _ttl()
+    cache = caches[getattr(settings, "READ_CACHE_ALIAS", "default")]
+    stored = cache.get(key) if ttl else None
+    if stored is None:
+        response = build()
+        if response.status_code != 200 or response.streaming:
+            return response
+        stored = Stored(response.get("Content-Type", JSON), response.content)
+        if ttl:
+            cache.set(key, stored, ttl)
+    body = stored.body
+    if html and CSRF_PLACEHOLDER.encode() in body:
+        body = body.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode())
+    return _headers(HttpResponse(body, content_type=stored.content_type), etag, modified, html)
+
+
+def _headers(
+    response: HttpResponse, etag: str, modified: dt.datetime | None, html: bool
+) -> HttpResponse:
+    response["ETag"] = etag
+    if modified is not None:
+        response["Last-Modified"] = http_date(modified.timestamp())
+    # Revalidate every time (a new homologation is a new version); a page carries the
+    # reader's CSRF token, so only their own browser may keep it.
+    response["Cache-Control"] = "private, no-cache" if html else "public, no-cache"
+    patch_vary_headers(response, ("Accept-Language", "Cookie") if html else ("Accept-Language",))
+    return response

@@ -1,0 +1,129 @@
+"""The version of what a public ranking read shows: the identity the read cache keys on.
+
+One query reads every season with its ranking state (a row per season: a few dozen),
+and :func:`ranking_version` says which snapshot a reader of ``(season, kind)`` sees and
+the version of its content:
+
+- an **official** snapshot is immutable: its id is its version;
+- the **live** ranking is the live snapshot plus the season's inputs version and the
+  live version (``SeasonRanking``): a homologation, a correction, a licence move or a
+  manual placement raises the inputs version in its transaction, and the refresh
+  raises the live version, so the key changes when what readers see changes.
+
+The read cache (``core/http_cache.py``) puts the version in its keys and never deletes
+anything: a new version is a new key, old keys expire. ``registry`` is the version of
+every season's state at once (a player's page shows the official rankings of every
+season and the previous season's series).
+
+This is the one function to re-point when the live ranking gets its own version
+(issue 15, item 1): callers only read :class:`ReadVersion`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from federation.models import Season
+
+LIVE = "live"
+OFFICIAL = "official"
+
+
+@dataclass(frozen=True)
+class SeasonState:
+    season_id: int
+    name: str
+    start_date: dt.date
+    end_date: dt.date
+    live_id: int | None
+    live_version: int
+    inputs_version: int
+    official_id: int | None
+    live_at: dt.datetime | None
+    official_at: dt.datetime | None
+
+
+@dataclass(frozen=True)
+class ReadVersion:
+    season_id: int
+    season_name: str
+    kind: str | None  # the kind of the snapshot shown (live / official), None: no snapshot
+    snapshot_id: int | None
+    token: str  # the identity of the ranking shown
+    registry: str  # the identity of every season's ranking state
+    modified: dt.datetime | None  # when the snapshot shown was computed
+
+
+def season_states() -> list[SeasonState]:
+    """Every season with its ranking pointers, latest first (one query)."""
+    rows = Season.objects.order_by("-start_date").values_list(
+        "pk", "name", "start_date", "end_date", "ranking__live_id", "ranking__live_version",
+        "ranking__inputs_version", "ranking__official_id", "ranking__live__computed_at",
+        "ranking__official__computed_at",
+    )  # fmt: skip
+    return [
+        SeasonState(pk, name, start, end, live, live_v or 0, inputs_v or 0, official, l_at, o_at)
+        for pk, name, start, end, live, live_v, inputs_v, official, l_at, o_at in rows
+    ]
+
+
+def _current(states: list[SeasonState]) -> SeasonState | None:
+    """As ``federation.selectors.current_season``: the season containing today, else the
+    latest declared one."""
+    today = timezone.localdate()
+    for state in states:
+        if state.start_date <= today <= state.end_date:
+            return state
+    return states[0] if states else None
+
+
+def ranking_version(season: Season | str | None, kind: str | None) -> ReadVersion | None:
+    """The version of the ranking a reader of ``season`` (a season, its name, or None
+    for the current one) and ``kind`` (``live``, ``official``, None: official if
+    published, else live) sees; None for an unknown season. One query."""
+    states = season_states()
+    if isinstance(season, Season):
+        state = next((s for s in states if s.season_id == season.pk), None)
+    elif season:
+        state = next((s for s in states if s.name == season), None)
+    else:
+        state = _current(states)
+    if state is None:
+        return None
+    every = [(s.season_id, s.live_id, s.live_version, s.inputs_version, s.official_id)
+             for s in states]  # fmt: skip
+    registry = hashlib.sha1(repr(every).encode()).hexdigest()[:16]
+    shown_kind: str | None
+    if kind == LIVE or (kind != OFFICIAL and state.official_id is None):
+        snapshot_id, modified = state.live_id, state.live_at
+        shown_kind = LIVE if snapshot_id else None
+        token = f"l{snapshot_id}.{state.live_version}.{state.inputs_version}"
+    else:
+        snapshot_id, modified = state.official_id, state.official_at
+        shown_kind = OFFICIAL if snapshot_id else None
+        token = f"o{snapshot_id}"
+    return ReadVersion(
+        state.season_id, state.name, shown_kind, snapshot_id, token, registry, modified
+    )
+
+
+def snapshot_version(snapshot_id: int) -> str:
+    """The version of a snapshot read by its id: an official one is immutable; a
+    provisional one is versioned as the live ranking of its season (one query)."""
+    from rankings.models import RankingSnapshot
+
+    row = (
+        RankingSnapshot.objects.filter(pk=snapshot_id)
+        .values_list("kind", "season__ranking__live_version", "season__ranking__inputs_version")
+        .first()
+    )
+    if row is None:
+        return f"s{snapshot_id}.missing"
+    kind, live_version, inputs_version = row
+    if kind == "official":
+        return f"o{snapshot_id}"
+    return f"l{snapshot_id}.{live_version or 0}.{inputs_version or 0}"
