@@ -277,6 +277,15 @@ CACHES = {
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
+# The public ranking reads are cached by the version they show (core/http_cache.py): the
+# cache alias, and how long an entry lives (a backstop: a new version is a new key);
+# 0 turns the cache off (ETags and 304 answers stay).
+READ_CACHE_ALIAS = "default"
+READ_CACHE_TTL = int(os.environ.get("READ_CACHE_TTL", "3600"))
+READ_CACHE_LOCAL_ITEMS = int(os.environ.get("READ_CACHE_LOCAL_ITEMS", "2000"))  # per process
+# How long a process reuses the seasons' ranking versions it read (rankings/read_versions.py):
+# the most a reader may wait to see a new version; 0 reads them on every request.
+READ_VERSION_MAX_AGE_MS = int(os.environ.get("READ_VERSION_MAX_AGE_MS", "200"))
 
 # Login lockout (django-axes) on every password login (admin, /api/auth/login/, the
 # pages): after AXES_FAILURE_LIMIT failures of one username from one address, that pair

@@ -22,3 +22,7 @@ REST_FRAMEWORK = {
 # A message code without French text, or a placeholder without its value, raises in the
 # suite instead of falling back to English (core/messages).
 MESSAGES_STRICT = True
+
+# A test reads the ranking right after writing it: the versions are read on every request
+# (tests/rankings/test_read_cache.py sets its own age to test the reuse).
+READ_VERSION_MAX_AGE_MS = 0

@@ -16,15 +16,20 @@ a live version…) — and how to build the body; this module does the rest:
 - HTML pages are stored with a placeholder where the CSRF token goes, replaced by the
   reader's own token on every answer (:data:`CSRF_PLACEHOLDER`).
 
-The cache is the ``READ_CACHE_ALIAS`` cache (Redis in production, shared by every web
-process; local memory by default). ``READ_CACHE_TTL = 0`` turns the cache off (every
-read is built), keeping the ETags and 304s.
+Two tiers: each process keeps the last ``READ_CACHE_LOCAL_ITEMS`` answers it sent in
+memory (no round trip on a hit: as the key holds the version, a process can never serve
+a stale version from it either), behind the ``READ_CACHE_ALIAS`` cache (Redis in
+production, shared by every web process; local memory by default). ``READ_CACHE_TTL =
+0`` turns both off (every read is built), keeping the ETags and 304s.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -53,6 +58,40 @@ class Stored:
 
 def _ttl() -> int:
     return int(getattr(settings, "READ_CACHE_TTL", 3600))
+
+
+class _Recent:
+    """The answers this process sent last (least recently used out), each until its TTL."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[str, tuple[float, Stored]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Stored | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                return None
+            if item[0] < time.monotonic():
+                del self._items[key]
+                return None
+            self._items.move_to_end(key)
+            return item[1]
+
+    def put(self, key: str, stored: Stored, ttl: int) -> None:
+        size = int(getattr(settings, "READ_CACHE_LOCAL_ITEMS", 2000))
+        with self._lock:
+            self._items[key] = (time.monotonic() + ttl, stored)
+            self._items.move_to_end(key)
+            while len(self._items) > size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+recent = _Recent()
 
 
 def cache_key(request: HttpRequest, namespace: str, version: str, variant: str = "") -> str:
@@ -86,7 +125,7 @@ def cached_read(
         return _headers(not_modified, etag, modified, html)
     ttl = _ttl()
     cache = caches[getattr(settings, "READ_CACHE_ALIAS", "default")]
-    stored = cache.get(key) if ttl else None
+    stored = (recent.get(key) or cache.get(key)) if ttl else None
     if stored is None:
         response = build()
         if response.status_code != 200 or response.streaming:
@@ -94,6 +133,8 @@ def cached_read(
         stored = Stored(response.get("Content-Type", JSON), response.content)
         if ttl:
             cache.set(key, stored, ttl)
+    if ttl:
+        recent.put(key, stored, ttl)
     body = stored.body
     if html and CSRF_PLACEHOLDER.encode() in body:
         body = body.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode())

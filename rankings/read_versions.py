@@ -15,6 +15,11 @@ anything: a new version is a new key, old keys expire. ``registry`` is the versi
 every season's state at once (a player's page shows the official rankings of every
 season and the previous season's series).
 
+Each process reuses the seasons' state it read for ``READ_VERSION_MAX_AGE_MS``
+milliseconds (default 200; 0: read it on every request): a cached read then costs no
+database round trip at all, and a reader sees a new version at most that long after it
+is committed.
+
 This is the one function to re-point when the live ranking gets its own version
 (issue 15, item 1): callers only read :class:`ReadVersion`.
 """
@@ -23,8 +28,11 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import threading
+import time
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.utils import timezone
 
 from federation.models import Season
@@ -58,8 +66,27 @@ class ReadVersion:
     modified: dt.datetime | None  # when the snapshot shown was computed
 
 
+_memo: tuple[float, list[SeasonState]] | None = None
+_memo_lock = threading.Lock()
+
+
 def season_states() -> list[SeasonState]:
-    """Every season with its ranking pointers, latest first (one query)."""
+    """Every season with its ranking pointers, latest first: one query, or none when this
+    process read them less than ``READ_VERSION_MAX_AGE_MS`` ago."""
+    global _memo
+    max_age = int(getattr(settings, "READ_VERSION_MAX_AGE_MS", 200)) / 1000
+    now = time.monotonic()
+    with _memo_lock:
+        memo = _memo
+    if max_age > 0 and memo is not None and now - memo[0] < max_age:
+        return memo[1]
+    states = _read_states()
+    with _memo_lock:
+        _memo = (now, states)
+    return states
+
+
+def _read_states() -> list[SeasonState]:
     rows = Season.objects.order_by("-start_date").values_list(
         "pk", "name", "start_date", "end_date", "ranking__live_id", "ranking__live_version",
         "ranking__inputs_version", "ranking__official_id", "ranking__live__computed_at",

@@ -31,8 +31,10 @@ def _empty_read_cache(request):
     if request.config.pluginmanager.hasplugin("django"):
         from django.core.cache import cache
 
+        from core.http_cache import recent
+
         cache.clear()
-    yield
+        recent.clear()
 
 
 @pytest.fixture

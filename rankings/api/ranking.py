@@ -110,21 +110,25 @@ class RankingView(APIView):
 
     @extend_schema(parameters=[RankingQuery], responses=OpenApiTypes.OBJECT)
     def get(self, request):
-        query = RankingQuery(data=request.query_params.dict())
+        # The key is read from the raw parameters (a cached answer was valid when it was
+        # built; only 200s are stored), the parameters checked when the answer is built.
+        params = request.query_params
+        snapshot = params.get("snapshot", "")
+        if snapshot:
+            token = read_versions.snapshot_version(int(snapshot)) if snapshot.isdigit() else "-"
+            modified = None
+        else:
+            kind = params.get("kind")
+            version = read_versions.ranking_version(
+                params.get("season"), kind if kind in selectors.KINDS else None
+            )
+            token, modified = (version.token, version.modified) if version else ("-", None)
+        return cached_json(request, "ranking-api", token, self._payload, modified=modified)
+
+    def _payload(self) -> dict:
+        query = RankingQuery(data=self.request.query_params.dict())
         query.is_valid(raise_exception=True)
         data = query.validated_data
-        if data.get("snapshot"):
-            token, modified = read_versions.snapshot_version(data["snapshot"]), None
-        else:
-            version = read_versions.ranking_version(data.get("season"), data.get("kind"))
-            if version is None:
-                raise Http404(_("Unknown season."))
-            token, modified = version.token, version.modified
-        return cached_json(
-            request, "ranking-api", token, lambda: self._payload(data), modified=modified
-        )
-
-    def _payload(self, data) -> dict:
         if data.get("snapshot"):
             snapshot = selectors.snapshot_by_id(data["snapshot"])
             if snapshot is None:
