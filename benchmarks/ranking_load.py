@@ -63,7 +63,7 @@ django.setup()
 from django.db import connection  # noqa: E402
 
 from core.folding import fold  # noqa: E402
-from demo.management.commands.generate_ranking_season import (
+from demo.management.commands.generate_ranking_season import (  # noqa: E402
     LAST_NAMES,
     season_names,
 )
