@@ -42,6 +42,8 @@ from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
 from django.utils.translation import get_language
 
+from core.db_router import public_reads
+
 CSRF_PLACEHOLDER = "csrf-token-placeholder-5b1f0e7c"
 """Rendered in place of the CSRF token in a stored page (the template context's
 ``csrf_token``), replaced by the reader's own token when the page is sent."""
@@ -119,7 +121,7 @@ def cached_read(
     stored body, else ``build()`` (stored when it is a 200)."""
     key = cache_key(request, namespace, version, variant)
     etag = _etag(key, version)
-    last_modified = modified.timestamp() if modified else None
+    last_modified = int(modified.timestamp()) if modified else None  # HTTP dates: seconds
     not_modified = get_conditional_response(request, etag=etag, last_modified=last_modified)
     if not_modified is not None:
         return _headers(not_modified, etag, modified, html)
@@ -127,7 +129,8 @@ def cached_read(
     cache = caches[getattr(settings, "READ_CACHE_ALIAS", "default")]
     stored = (recent.get(key) or cache.get(key)) if ttl else None
     if stored is None:
-        response = build()
+        with public_reads():
+            response = build()
         if response.status_code != 200 or response.streaming:
             return response
         stored = Stored(response.get("Content-Type", JSON), response.content)

@@ -69,7 +69,7 @@ def player_record(
         Player.objects.annotate(
             season_licence=FilteredRelation("licences", condition=Q(licences__season=season))
         )
-        .select_related("season_licence__club__committee")
+        .select_related("season_licence__club__committee")  # type: ignore[misc]
         .filter(licence_number=licence_number)
         .first()
     )
@@ -90,7 +90,8 @@ def player_record(
     held_snapshot = held_state.official if held_state else None
     snapshots: dict[int, RankingSnapshot] = {}
     for s in seasons:
-        for snap in (states[s.pk].live, states[s.pk].official) if states[s.pk] else ():
+        ranking = states[s.pk]
+        for snap in (ranking.live, ranking.official) if ranking is not None else ():
             if snap is not None:
                 snap.season = s
                 snapshots[snap.pk] = snap

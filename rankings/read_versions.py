@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.utils import timezone
 
+from core.db_router import public_reads
 from federation.models import Season
 
 LIVE = "live"
@@ -80,7 +81,8 @@ def season_states() -> list[SeasonState]:
         memo = _memo
     if max_age > 0 and memo is not None and now - memo[0] < max_age:
         return memo[1]
-    states = _read_states()
+    with public_reads():  # from the database the answers are built from (core/db_router.py)
+        states = _read_states()
     with _memo_lock:
         _memo = (now, states)
     return states
@@ -143,11 +145,12 @@ def snapshot_version(snapshot_id: int) -> str:
     provisional one is versioned as the live ranking of its season (one query)."""
     from rankings.models import RankingSnapshot
 
-    row = (
-        RankingSnapshot.objects.filter(pk=snapshot_id)
-        .values_list("kind", "season__ranking__live_version", "season__ranking__inputs_version")
-        .first()
-    )
+    with public_reads():
+        row = (
+            RankingSnapshot.objects.filter(pk=snapshot_id)
+            .values_list("kind", "season__ranking__live_version", "season__ranking__inputs_version")
+            .first()
+        )
     if row is None:
         return f"s{snapshot_id}.missing"
     kind, live_version, inputs_version = row
