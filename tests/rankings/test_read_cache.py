@@ -123,7 +123,8 @@ def test_a_player_record_in_five_queries(registry, ranked, django_assert_max_num
         season, record = public_reads.player_record(player.licence_number, None)
     assert season == registry.season
     assert record is not None
-    assert record.entry is not None and record.entry.place == 1
+    assert record.entry is not None
+    assert record.entry.place == 1
     assert record.held is not None  # the previous season's official ranking
     assert [e.snapshot.season for e in record.history] == [registry.previous]
     assert [a.pcn for a in record.tournaments] == [300]
@@ -141,8 +142,11 @@ def test_player_pages_in_few_queries(api, client, ranked, django_assert_max_num_
 def test_versions_follow_the_ranking(registry, ranked, add_tournament):
     live = read_versions.ranking_version(registry.season, "live")
     official = read_versions.ranking_version(registry.previous.name, None)
-    assert live is not None and live.kind == "live" and live.snapshot_id
-    assert official is not None and official.kind == "official"
+    assert live is not None
+    assert live.kind == "live"
+    assert live.snapshot_id
+    assert official is not None
+    assert official.kind == "official"
     assert official.token == f"o{official.snapshot_id}"
     assert read_versions.ranking_version("1900-1901", None) is None
     add_tournament(registry.season, {ranked.players[3]: (50, 0)}, club=registry.clubs[101],
