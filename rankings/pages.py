@@ -3,7 +3,9 @@ on the server:
 the ranking (search, filters, pages), a player's page (place, series, points,
 tournaments, PCN over the seasons), a committee's and a club's ranking.
 
-Each page costs a fixed number of queries (tests/rankings/test_ranking_pages.py)."""
+Each page costs a fixed number of queries (tests/rankings/test_ranking_pages.py). An
+anonymous reader's page is cached by the version of the ranking it shows
+(``core/http_cache.py``): built once per version, then sent as stored."""
 
 from __future__ import annotations
 

@@ -12,6 +12,9 @@ Public:
 - ``GET /api/pcn/ranking/snapshots/``: the snapshots of a season (``season``).
 - ``GET /api/pcn/series-policies/<season>/``: the season's series policy in force.
 
+The ranking and a player's record are cached by the version of the ranking they show,
+with ETag/Last-Modified and 304s (``core/http_cache.py``, ``rankings/read_versions.py``).
+
 Staff: ``GET /api/pcn/ranking/export/`` (``format=csv|xlsx|pdf``, French headers,
 ``lang=en``: federation staff every committee, zone and committee staff theirs, club
 managers their clubs), ``PUT`` a series policy and
