@@ -289,7 +289,7 @@ def main() -> None:
                 rate, median, p99 = run(urls, args.duration, args.connections)
                 ratio = rate / base_rate
                 print(f"{target:15s} {rate:8.1f} {median:7.1f}ms {p99:7.1f}ms   "
-                      f"{base_rate:8.1f} req/s {base_p99:6.1f}ms   {ratio:5.2f}")  # fmt: skip
+                      f"{base_rate:8.1f} req/s {base_p99:6.1f}ms   {ratio:5.2f}", flush=True)  # fmt: skip
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(30)

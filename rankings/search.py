@@ -3,8 +3,8 @@
 The name is matched on ``Player.search_name`` (``core.folding.fold`` of "last first",
 computed by PostgreSQL, the same in every snapshot), so the index serves every season:
 
-- **licence number** (the text is all digits): one entry by the unique
-  ``(snapshot, licence_number)`` lookup;
+- **licence number** (the text is all digits): the player by its unique licence number,
+  then their entry by the unique ``(snapshot, player)`` index;
 - **prefix** (every word shorter than three letters, "le g"): names *starting* with the
   text, served by the ``text_pattern_ops`` index (a trigram index cannot serve one or
   two letters);
@@ -51,7 +51,9 @@ def search_entries(entries: QuerySet[RankingEntry], text: str) -> QuerySet[Ranki
     if not text:
         return entries
     if ascii_digits(text):
-        return entries.filter(licence_number=int(text))
+        # Through the player (unique licence number), then the unique (snapshot, player)
+        # index: an entry has no index on its own licence number column.
+        return entries.filter(player__licence_number=int(text))
     folded = " ".join(fold(text).split())
     if not folded:
         return entries
