@@ -288,8 +288,9 @@ def main() -> None:
                                              args.connections)  # fmt: skip
                 rate, median, p99 = run(urls, args.duration, args.connections)
                 ratio = rate / base_rate
-                print(f"{target:15s} {rate:8.1f} {median:7.1f}ms {p99:7.1f}ms   "
-                      f"{base_rate:8.1f} req/s {base_p99:6.1f}ms   {ratio:5.2f}", flush=True)  # fmt: skip
+                line = (f"{target:15s} {rate:8.1f} {median:7.1f}ms {p99:7.1f}ms   "
+                        f"{base_rate:8.1f} req/s {base_p99:6.1f}ms   {ratio:5.2f}")  # fmt: skip
+                print(line, flush=True)
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(30)
