@@ -46,7 +46,7 @@ def match_count(
 ) -> search.SearchCount:
     """How many entries match: exact without a name search, capped with one."""
     if filters.query.strip():
-        return search.capped_count(entries)
+        return search.capped_count(entries, filters.query)
     return search.SearchCount(selectors.entry_count(snapshot, filters, entries), False)
 
 

@@ -80,6 +80,15 @@ def test_the_sqlite_fallback_finds_the_same(ranked, monkeypatch):
     assert [_found(ranked, q) for q in queries] == expected
 
 
+def test_counts_from_the_players_side_equal_the_matches(api, ranked):
+    for text in ("joueur", "elise joueur", "jo", "quere", "zzzz", "3004", "loïc"):
+        answer = api.get("/api/pcn/ranking/", {"q": text, "page_size": 200}).json()
+        assert answer["count"] == len(answer["results"]) == len(_found(ranked, text))
+        assert answer["count_capped"] is False
+    committee = api.get("/api/pcn/ranking/", {"q": "joueur", "committee": 1}).json()
+    assert committee["count"] == len(committee["results"]) < 20
+
+
 def test_the_count_stops_at_the_cap(api, client, ranked, monkeypatch):
     monkeypatch.setattr(search, "COUNT_CAP", 3)
     answer = api.get("/api/pcn/ranking/", {"q": "joueur"}).json()
