@@ -23,11 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Q, QuerySet
 
 from core.digits import ascii_digits
 from core.folding import fold
-from federation.models import Player
 from rankings.models import RankingEntry
 
 COUNT_CAP = 1000
@@ -77,17 +76,10 @@ def search_entries(entries: QuerySet[RankingEntry], text: str) -> QuerySet[Ranki
 
 
 def capped_count(entries: QuerySet[RankingEntry], text: str = "") -> SearchCount:
-    """How many entries match, counting at most ``COUNT_CAP + 1``. On PostgreSQL a name
-    search counts from the players' side (the trigram or prefix index, then one probe of
-    the unique (snapshot, player) index per player until the cap): a common name stops
-    after about a thousand probes instead of walking the snapshot in ranking order."""
-    lookups = _name_lookups(text, "search_name") if connection.vendor == "postgresql" else None
-    if lookups is not None:
-        inner = entries.filter(player_id=OuterRef("pk")).order_by()
-        players = Player.objects.filter(lookups).filter(Exists(inner)).order_by()
-        found = players[: COUNT_CAP + 1].count()
-    else:
-        found = entries.order_by()[: COUNT_CAP + 1].count()
+    """How many entries match, counting at most ``COUNT_CAP + 1`` (``text``: the search,
+    for the record; counting from the players' side with ``EXISTS`` was measured slower
+    on common names, benchmarks/ranking_search.py)."""
+    found = entries.order_by()[: COUNT_CAP + 1].count()
     if found > COUNT_CAP:
         return SearchCount(COUNT_CAP, True)
     return SearchCount(found, False)
