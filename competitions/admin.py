@@ -2,23 +2,80 @@
 when, before/after), result revisions with their rows, all read-only once
 submitted: corrections go through the correction service, never an edit."""
 
-from django.contrib import admin
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from competitions.championships.entries import entry_withdraw
+from competitions.championships.interclubs import interclubs_teams_recheck
+from competitions.championships.qualification_records import (
+    national_final_register,
+    qualification_record,
+)
+from competitions.championships.regional import regional_rules_approve
 from competitions.models import (
+    Championship,
+    ChampionshipEntry,
+    ChampionshipRulesVersion,
+    ChampionshipStage,
+    CommitteeQuota,
+    EntryPlayer,
+    Qualification,
+    RegionalChampionship,
+    RegionalRulesVersion,
     ResultEntry,
     ResultPenalty,
     ResultPlayer,
     ResultRevision,
     ResultSession,
+    StagePenalty,
+    StageSeating,
+    TeamFlag,
     Tournament,
     TournamentStatus,
 )
 from competitions.tournaments.homologation import tournament_homologate, tournament_refuse
+from core.errors import ServiceError
+from core.messages import error_message, problem_message
+from core.problems import RuleViolation
+
+Call = Callable[[Any, Any], object]
+"""A service called on one selected row: ``call(row, by=request.user)``."""
+
+
+def _run_service(modeladmin, request, rows: Iterable[Any], call: Call, done_message) -> None:
+    """Run a service on each selected row; report each refusal (a rule, a permission, a
+    conflict) by the row's name, never a 500, and count what was done."""
+    done = 0
+    for obj in rows:
+        try:
+            call(obj, request.user)
+        except RuleViolation as refusal:
+            problems = "; ".join(problem_message(p) for p in refusal.problems)
+            modeladmin.message_user(request, f"{obj}: {problems}", messages.ERROR)
+        except ServiceError as denied:
+            modeladmin.message_user(request, f"{obj}: {error_message(denied)}", messages.ERROR)
+        else:
+            done += 1
+    if done:
+        modeladmin.message_user(request, f"{done_message}: {done}", messages.SUCCESS)
+
+
+def service_action(description, call: Call, done_message):
+    """An admin action calling a service on each selected row (``_run_service``)."""
+
+    @admin.action(description=description)
+    def action(modeladmin, request, queryset) -> None:
+        _run_service(modeladmin, request, queryset, call, done_message)
+
+    return action
+
 
 LOCKED_STATUSES = {TournamentStatus.RESULTS_SUBMITTED, TournamentStatus.HOMOLOGATED}
 """Read-only in the admin: results sent (under review) or homologated."""
@@ -97,15 +154,11 @@ class TournamentAdmin(SimpleHistoryAdmin):
             raise DjangoPermissionDenied
         return super().history_form_view(request, object_id, version_id, extra_context)
 
-    @admin.action(description=_("Homologate the latest revision"))
-    def homologate(self, request, queryset):
-        _run_service(
-            self,
-            request,
-            queryset,
-            lambda t, by: tournament_homologate(tournament=t, by=by),
-            _("Tournaments homologated"),
-        )
+    homologate = service_action(
+        _("Homologate the latest revision"),
+        lambda t, by: tournament_homologate(tournament=t, by=by),
+        _("Tournaments homologated"),
+    )
 
     @admin.action(description=_("Refuse homologation (with reasons)"))
     def refuse(self, request, queryset):
@@ -134,7 +187,7 @@ class TournamentAdmin(SimpleHistoryAdmin):
 
 class SessionInline(ReadOnlyInline):
     model = ResultSession
-    fields = ["number", "tables", "tables_of_three", "deals"]
+    fields = ["number", "tables", "tables_of_three", "tables_of_five", "deals"]
     readonly_fields = fields  # type: ignore[assignment]  # flat, see above
 
 
@@ -190,50 +243,6 @@ class ResultPlayerAdmin(admin.ModelAdmin):
 # ---------------------------------------------------------------------------------------------
 # Championships: read and audit here; every write that the rules check goes through the
 # services (API), so the rows the rules produced are read-only in the admin.
-
-from django.contrib import messages  # noqa: E402
-
-from competitions.championships.entries import entry_withdraw  # noqa: E402
-from competitions.championships.interclubs import interclubs_teams_recheck  # noqa: E402
-from competitions.championships.qualification_records import (  # noqa: E402
-    national_final_register,
-    qualification_record,
-)
-from competitions.championships.regional import regional_rules_approve  # noqa: E402
-from competitions.models import (  # noqa: E402
-    Championship,
-    ChampionshipEntry,
-    ChampionshipRulesVersion,
-    ChampionshipStage,
-    CommitteeQuota,
-    EntryPlayer,
-    Qualification,
-    RegionalChampionship,
-    RegionalRulesVersion,
-    StagePenalty,
-    StageSeating,
-    TeamFlag,
-)
-from core.errors import PermissionDenied  # noqa: E402
-from core.messages import error_message, problem_message  # noqa: E402
-from core.problems import RuleViolation  # noqa: E402
-
-
-def _run_service(modeladmin, request, queryset, call, done_message) -> None:
-    """Run a championship service on each selected row; report refusals, never a 500."""
-    done = 0
-    for obj in queryset:
-        try:
-            call(obj, request.user)
-        except RuleViolation as refusal:
-            problems = "; ".join(problem_message(p) for p in refusal.problems)
-            modeladmin.message_user(request, f"{obj}: {problems}", messages.ERROR)
-        except PermissionDenied as denied:
-            modeladmin.message_user(request, f"{obj}: {error_message(denied)}", messages.ERROR)
-        else:
-            done += 1
-    if done:
-        modeladmin.message_user(request, f"{done_message}: {done}", messages.SUCCESS)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -293,25 +302,17 @@ class ChampionshipAdmin(ReadOnlyHistoryAdmin):
     inlines = [RegionalInline, QuotaInline, StageInline]
     actions = ["record_qualifications", "register_national_final", "recheck_teams"]
 
-    @admin.action(description=_("Record the qualifications (CCN)"))
-    def record_qualifications(self, request, queryset):
-        _run_service(
-            self,
-            request,
-            queryset,
-            lambda c, by: qualification_record(championship=c, by=by),
-            _("Qualifications recorded"),
-        )
+    record_qualifications = service_action(
+        _("Record the qualifications (CCN)"),
+        lambda c, by: qualification_record(championship=c, by=by),
+        _("Qualifications recorded"),
+    )
 
-    @admin.action(description=_("Register the national final's field (CCN)"))
-    def register_national_final(self, request, queryset):
-        _run_service(
-            self,
-            request,
-            queryset,
-            lambda c, by: national_final_register(championship=c, by=by),
-            _("National final fields registered"),
-        )
+    register_national_final = service_action(
+        _("Register the national final's field (CCN)"),
+        lambda c, by: national_final_register(championship=c, by=by),
+        _("National final fields registered"),
+    )
 
     @admin.action(description=_("Re-check the interclubs teams of the season (CCN)"))
     def recheck_teams(self, request, queryset):
@@ -355,15 +356,11 @@ class RegionalRulesVersionAdmin(ReadOnlyHistoryAdmin):
     readonly_fields = [f.name for f in RegionalRulesVersion._meta.fields]
     actions = ["approve"]
 
-    @admin.action(description=_("Approve (zone staff, « aval »)"))
-    def approve(self, request, queryset):
-        _run_service(
-            self,
-            request,
-            queryset,
-            lambda v, by: regional_rules_approve(version=v, by=by),
-            _("Regional rules approved"),
-        )
+    approve = service_action(
+        _("Approve (zone staff, « aval »)"),
+        lambda v, by: regional_rules_approve(version=v, by=by),
+        _("Regional rules approved"),
+    )
 
 
 class EntryInlineOfStage(ReadOnlyInline):
@@ -426,15 +423,11 @@ class ChampionshipEntryAdmin(ReadOnlyHistoryAdmin):
     inlines = [EntryPlayerInline, FlagInline]
     actions = ["withdraw"]
 
-    @admin.action(description=_("Withdraw (before the stage is played)"))
-    def withdraw(self, request, queryset):
-        _run_service(
-            self,
-            request,
-            queryset,
-            lambda e, by: entry_withdraw(entry=e, by=by),
-            _("Entries withdrawn"),
-        )
+    withdraw = service_action(
+        _("Withdraw (before the stage is played)"),
+        lambda e, by: entry_withdraw(entry=e, by=by),
+        _("Entries withdrawn"),
+    )
 
 
 @admin.register(CommitteeQuota)

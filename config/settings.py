@@ -303,6 +303,13 @@ READ_CACHE_LOCAL_ITEMS = int(os.environ.get("READ_CACHE_LOCAL_ITEMS", "2000"))  
 # the most a reader may wait to see a new version; 0 reads them on every request.
 READ_VERSION_MAX_AGE_MS = int(os.environ.get("READ_VERSION_MAX_AGE_MS", "200"))
 
+# The live national ranking's order-statistics store (rankings/live_store.py): Redis sorted
+# sets kept in step with the standings. Default: the cache's Redis; "off" (or no Redis at
+# all, the embedded default) keeps the live ranking as a provisional snapshot.
+RANKING_STORE_URL = os.environ.get("RANKING_STORE_URL", CACHE_URL)
+if RANKING_STORE_URL == "off":
+    RANKING_STORE_URL = ""
+
 # Login lockout (django-axes) on every password login (admin, /api/auth/login/, the
 # pages): after AXES_FAILURE_LIMIT failures of one username from one address, that pair
 # is refused (429) for AXES_COOLOFF_MINUTES. Attempts are kept in the database (admin:

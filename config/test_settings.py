@@ -37,3 +37,8 @@ if "postgresql" in DATABASES["default"]["ENGINE"]:  # noqa: F405
         "TEST": {"NAME": f"test_{_primary['NAME']}_replica"},
     }
 READ_REPLICA = False
+
+# The live ranking's Redis store is off whatever the environment says (a developer's
+# CACHE_URL would turn it on): its tests turn it on with the ``live_store_redis`` fixture
+# (tests/rankings/conftest.py), on the tests' Redis database.
+RANKING_STORE_URL = ""

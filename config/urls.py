@@ -3,6 +3,11 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from competitions.public.urls import (
+    calendar_urlpatterns,
+    club_urlpatterns,
+    committee_urlpatterns,
+)
 from competitions.urls import (
     championship_urlpatterns,
     engine_urlpatterns,
@@ -31,6 +36,10 @@ urlpatterns = [
     path("api/tournaments/", include(tournament_urlpatterns)),
     path("api/pcn/", include("rankings.urls")),
     path("classement/", include("rankings.page_urls")),
+    path("calendrier/", include(calendar_urlpatterns)),
+    path("clubs/", include(club_urlpatterns)),
+    path("comites/", include(committee_urlpatterns)),
+    path("api/public/", include("competitions.api.public_urls")),
     path("bureau/", include("config.desk")),
     path("api/championships/", include(championship_urlpatterns)),
 ]

@@ -1,7 +1,7 @@
 """Folding a name for search: lower case without accents ("Lefèvre Élise" → "lefevre
 elise"), the same in the ranking snapshots (``RankingEntry.search_name``), the player's
 stored search name (``Player.search_name``, computed by PostgreSQL with the same table:
-``federation/migrations/0004_player_search_name.py``) and the typed query. Pure.
+``federation/migrations/0005_player_search_name.py``) and the typed query. Pure.
 """
 
 from __future__ import annotations

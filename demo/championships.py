@@ -3,11 +3,13 @@ services (docs/championships-service.md).
 
 The CCN (`admin`) creates the season's championships and sets committee 1's quotas; the
 CCR of committee 1 (`ccr`) opens its four regional championships and publishes their
-rules (a semi-final, then the regional final), which the zone (`zone`) approves; the CCR
-creates the stages and enters players (by their eligibility, checked by the service:
+rules (a semi-final, then the regional final), which the zone (`zone`) approves — all but
+the interclubs' rules, left awaiting the zone's approval on the championships desk; the
+CCR creates the stages and enters players (by their eligibility, checked by the service:
 seniors are 60 or more, a DUO is of one committee, a team of 4 of one club). The DUO
-semi-final, played in November, has its results submitted and homologated through the
-stage's checks; the other stages are still to come.
+semi-final and regional final (8 and 15 November) have their results submitted and
+homologated through the stage's checks: the final's qualification (committee 1's three
+places) is left for `ccr` to record on the desk; the other stages are still to come.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ def _rules(kind: ChampionshipKind, year: int) -> dict[str, Any]:
     session (12 deals at least), then the regional final (two sessions of 20 deals)."""
     next_year = year + 1
     semi, final = {
-        ChampionshipKind.DUO: (("11-01", "11-30", year), ("12-01", "12-20", year)),
+        ChampionshipKind.DUO: (("11-01", "11-10", year), ("11-11", "11-30", year)),
         ChampionshipKind.INTERCLUBS: (("04-01", "04-30", next_year), ("05-01", "06-15", next_year)),
     }.get(kind, (("02-01", "02-28", next_year), ("03-01", "03-31", next_year)))
     minimum = {ChampionshipKind.DUO: 10, ChampionshipKind.INTERCLUBS: 5}.get(kind, 20)
@@ -120,7 +122,8 @@ def build_demo_championships(registry: DemoRegistry) -> DemoChampionships:
         version = regional_rules_publish(
             regional=regional, data=_rules(kind, year), note="Règlement régional (démo)", by=ccr
         )
-        regional_rules_approve(version=version, by=zone)
+        if kind is not ChampionshipKind.INTERCLUBS:  # left for `zone` on the desk
+            regional_rules_approve(version=version, by=zone)
         quotas_set(championship=championship, quotas={committee.number: QUOTA}, by=admin)
 
     def stage(kind: ChampionshipKind, stage_kind: str, day: dt.date) -> ChampionshipStage:
@@ -148,8 +151,9 @@ def build_demo_championships(registry: DemoRegistry) -> DemoChampionships:
         )
         made.entries[target.tournament.name] = len(groups)
 
-    # DUO: the semi-final played in November and homologated (from 6 duos, the minimum
-    # field), the final in December.
+    # DUO: the semi-final played early in November and homologated (from 6 duos, the minimum
+    # field), the final played in November by 10 duos (the minimum) and homologated: its
+    # qualification is left for `ccr` to record.
     pool = rng.sample(players, min(len(players), 24))
     duos = [pool[i : i + 2] for i in range(0, len(pool) - 1, 2)]
     semi = stage(ChampionshipKind.DUO, "regional_semi_final", dt.date(year, 11, 8))
@@ -165,8 +169,19 @@ def build_demo_championships(registry: DemoRegistry) -> DemoChampionships:
         stage_results_submit(stage=semi, content=document, source="json", by=ccr)
         stage_homologate(stage=semi, by=ccr)
         made.homologated.append(semi.tournament.name)
-    final = stage(ChampionshipKind.DUO, "regional_final", dt.date(year, 12, 13))
+    final = stage(ChampionshipKind.DUO, "regional_final", dt.date(year, 11, 15))
     enter(final, duos[:10])
+    if len(duos) >= 10:
+        played = play(
+            rng,
+            [[Participant(p.licence_number, results_name(p)) for p in duo] for duo in duos[:10]],
+            sessions=2,
+            positions=5,
+            deals=4,
+        )
+        stage_results_submit(stage=final, content=played.results_document(), source="json", by=ccr)
+        stage_homologate(stage=final, by=ccr)
+        made.homologated.append(final.tournament.name)
 
     # Individual: semi-final in February (`joueur` entered), final in March, entries open.
     joueur = registry.users["joueur"].user.player

@@ -63,6 +63,7 @@ from demo.registry import (
     DemoRegistry,
 )
 from federation.models import Club, Committee, Player, Season, User
+from rankings import selectors
 from rankings.models import (
     Allocation,
     ManualPlacement,
@@ -181,8 +182,8 @@ def build_demo_tournaments(
     )
     loaded.official[previous.name] = RankingEntry.objects.filter(snapshot=official).count()
     full_recompute(season=current)
-    live = SeasonRanking.objects.get(season=current).live_id
-    loaded.live[current.name] = RankingEntry.objects.filter(snapshot_id=live).count()
+    live = selectors.ranking_snapshot(current, selectors.LIVE)
+    loaded.live[current.name] = live.player_count if live is not None else 0
     return loaded
 
 

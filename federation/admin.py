@@ -72,6 +72,7 @@ class ClubAdmin(SimpleHistoryAdmin):
     list_filter = ["committee__zone", "committee"]
     list_select_related = ["committee"]
     search_fields = ["number", "name", "city"]
+    fields = ["number", "name", "city", "committee", "address", "playing_times"]
     inlines = [AffiliationInline]
 
 

@@ -111,6 +111,14 @@ class Club(models.Model):
     committee = models.ForeignKey(
         Committee, verbose_name=_("committee"), on_delete=models.PROTECT, related_name="clubs"
     )
+    address = models.TextField(
+        _("address"), blank=True, help_text=_("Where the club plays, shown on its public page.")
+    )
+    playing_times = models.TextField(
+        _("playing times"),
+        blank=True,
+        help_text=_("When the club plays (e.g. “Tuesdays from 8 pm”), shown on its public page."),
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -149,7 +157,7 @@ class ClubAffiliation(models.Model):
 class FoldedName(models.Func):
     """A player's name folded for search, computed by the database: on PostgreSQL
     ``fft_fold(last_name || ' ' || first_name)``, the SQL twin of :func:`core.folding.fold`
-    (created by ``federation/migrations/0004_player_search_name.py``); elsewhere only
+    (created by ``federation/migrations/0005_player_search_name.py``); elsewhere only
     lower case (the embedded SQLite searches the snapshot's own folded names instead)."""
 
     arg_joiner = " || ' ' || "

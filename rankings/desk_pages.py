@@ -8,14 +8,19 @@ their placements and comparison limited to their committees."""
 
 from __future__ import annotations
 
+import datetime as dt
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied as PageForbidden
+from django.db import transaction
+from django.db.models import Q
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
@@ -23,6 +28,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from core.errors import ServiceError
 from core.messages import error_message
 from federation.access import scope_of
+from federation.models import Season
 from rankings import desk_reads, selectors
 from rankings.models import RecomputeKind, RecomputeRun, RunStatus, SeasonRanking
 from rankings.recompute import recompute_request
@@ -53,6 +59,11 @@ def ranking_desk(request):
         .select_related("live__policy", "official__policy")
         .first()
     )
+    live = selectors.ranking_snapshot(season, selectors.LIVE) if state is not None else None
+    # the version the live ranking reflects: the store's with Redis, the snapshot's without
+    live_version = getattr(getattr(live, "meta", None), "version", None)
+    if live_version is None:
+        live_version = state.live_version if state is not None else 0
     history = list(desk_reads.runs(season))
     active = next((r for r in history if r.status in (RunStatus.QUEUED, RunStatus.RUNNING)), None)
     version, policy = series_policy_in_force(season=season)
@@ -63,6 +74,9 @@ def ranking_desk(request):
             "scope": scope,
             "season": season,
             "state": state,
+            "live": live,
+            "live_version": live_version,
+            "live_behind": state is not None and live_version < state.inputs_version,
             "history": [(run, desk_reads.run_progress_data(run)) for run in history],
             "active": active and desk_reads.run_progress_data(active),
             "placements": desk_reads.placements(season, scope),
@@ -88,6 +102,17 @@ KIND_TEXT = {
 }
 
 
+def _run_under_way(season) -> bool:
+    """A run of the season queued, or running with progress lately (a run whose worker
+    died is stale after ``RECOMPUTE_STALE_AFTER_S`` and blocks nothing)."""
+    lately = timezone.now() - dt.timedelta(seconds=settings.RECOMPUTE_STALE_AFTER_S)
+    return (
+        RecomputeRun.objects.filter(season=season)
+        .filter(Q(status=RunStatus.QUEUED) | Q(status=RunStatus.RUNNING, heartbeat_at__gte=lately))
+        .exists()
+    )
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def run_start(request, kind: str):
@@ -98,15 +123,27 @@ def run_start(request, kind: str):
     if not _staff(request).national:
         raise PageForbidden
     season = _season(request)
+    desk = f"{reverse('desk-ranking')}?{urlencode({'season': season.name})}"
+    busy = _("A run of this season is under way: start another once it has ended.")
+    if _run_under_way(season):  # a double click, or a second run asked for meanwhile
+        messages.error(request, busy)
+        return redirect(desk)
     if request.method == "POST":
-        try:
-            recompute_request(
-                season=season, kind=kind, by=request.user, note=request.POST.get("note", "")
-            )
-        except ServiceError as refusal:
-            raise PageForbidden(error_message(refusal)) from refusal
+        with transaction.atomic():
+            # Two requests at once (a double click) queue one run: the season's row is
+            # the lock, the check is made again under it.
+            Season.objects.select_for_update().get(pk=season.pk)
+            if _run_under_way(season):
+                messages.error(request, busy)
+                return redirect(desk)
+            try:
+                recompute_request(
+                    season=season, kind=kind, by=request.user, note=request.POST.get("note", "")
+                )
+            except ServiceError as refusal:
+                raise PageForbidden(error_message(refusal)) from refusal
         messages.success(request, _("Queued: the progress shows below."))
-        return redirect(f"{reverse('desk-ranking')}?{urlencode({'season': season.name})}")
+        return redirect(desk)
     context = {"season": season, "kind": kind, "text": KIND_TEXT[RecomputeKind(kind)]}
     if kind == RecomputeKind.OFFICIAL:
         live = selectors.ranking_snapshot(season, selectors.LIVE)

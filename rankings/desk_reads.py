@@ -6,6 +6,7 @@ the database (one aggregate over the two snapshots, never 150,000 rows in Python
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import (
     Case,
@@ -25,7 +26,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from federation.access import Scope
-from federation.models import Season
+from federation.models import Committee, Season
+from rankings import live_reads
+from rankings.live_reads import LiveRanking
 from rankings.models import (
     ManualPlacement,
     RankingEntry,
@@ -120,7 +123,7 @@ def last_official(season: Season) -> RankingSnapshot | None:
 
 @dataclass(frozen=True)
 class PublishComparison:
-    live: RankingSnapshot
+    live: Any  # RankingSnapshot, or LiveRanking with Redis
     official: RankingSnapshot | None
     players: int
     up: int
@@ -129,10 +132,12 @@ class PublishComparison:
     new: int  # in the live ranking, not in the official one
 
 
-def publish_comparison(live: RankingSnapshot, scope: Scope) -> PublishComparison:
+def publish_comparison(live: Any, scope: Scope) -> PublishComparison:
     """How many players of the scope would move up or down a step (the ladder of the
     live ranking's policy, lowest first) if the live ranking were published now."""
     official = last_official(live.season)
+    if isinstance(live, LiveRanking):
+        return _live_comparison(live, official, scope)
     ladder = {code: index for index, code in enumerate(step_labels(live))}
 
     def rank(column: str) -> Case:
@@ -158,3 +163,39 @@ def publish_comparison(live: RankingSnapshot, scope: Scope) -> PublishComparison
         new=Count("pk", filter=Q(old_step__isnull=True)),
     )
     return PublishComparison(live=live, official=official, **counts)
+
+
+def _live_comparison(
+    live: LiveRanking, official: RankingSnapshot | None, scope: Scope
+) -> PublishComparison:
+    """The same counts for the live ranking read from Redis: its steps need every
+    place, so the whole ranking is computed by the core (once per live version)."""
+    ladder = {code: index for index, code in enumerate(step_labels(live))}
+    committees = None
+    if not scope.national:
+        committees = set(
+            Committee.objects.filter(
+                Q(pk__in=scope.committee_ids) | Q(zone_id__in=scope.zone_ids)
+            ).values_list("pk", flat=True)
+        )
+    before = (
+        dict(RankingEntry.objects.filter(snapshot=official).values_list("licence_number", "step"))
+        if official is not None
+        else {}
+    )
+    players = up = down = same = new = 0
+    for entry in live_reads.full_ranking(live):
+        if committees is not None and entry.committee not in committees:
+            continue
+        players += 1
+        old = before.get(entry.player)
+        if old is None:
+            new += 1
+            continue
+        now, then = ladder.get(entry.step), ladder.get(old)
+        if now is None or then is None:
+            continue
+        up += now > then
+        down += now < then
+        same += now == then
+    return PublishComparison(live, official, players, up, down, same, new)

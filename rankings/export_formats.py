@@ -1,24 +1,31 @@
-"""A ranking export as a file: CSV (UTF-8 with a BOM, ``;``: French Excel opens it
-right; streamed row by row), XLSX (openpyxl, write-only) and a printable A4 PDF for a
-club's noticeboard (reportlab). Every text cell goes through ``safe_row``
-(core/spreadsheet.py): no cell a spreadsheet would run as a formula."""
+"""An export as a file: CSV (UTF-8 with a BOM, ``;``: French Excel opens it right;
+streamed row by row), XLSX (openpyxl, write-only) and a printable A4 PDF for a club's
+noticeboard (reportlab). Every text cell goes through ``safe_row`` (core/spreadsheet.py):
+no cell a spreadsheet would run as a formula.
+
+Any table with a title, a subtitle, a header, rows and a file name (``ExportTable``) is
+exported the same way: the national ranking (``rankings.exports.RankingTable``,
+``ranking_export_response``) and a championship stage's results and qualified players
+(``competitions/championships/desk_exports.py``, ``export_response``)."""
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Protocol
 from xml.sax.saxutils import escape
 
 from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
 from openpyxl import Workbook
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, TableStyle
 from reportlab.platypus.flowables import Spacer
 
+from core.pdf_fonts import pdf_fonts
 from core.spreadsheet import safe_row
 from rankings.exports import RankingTable
 
@@ -26,22 +33,39 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "xlsx": XLSX, "pdf": "application/pdf"}
 
 
+class ExportTable(Protocol):
+    """What an export reads: words already in the reader's language, rows read lazily."""
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def subtitle(self) -> str: ...
+
+    @property
+    def header(self) -> list[str]: ...
+
+    def rows(self) -> Iterator[list[object]]: ...
+
+    def file_name(self, extension: str) -> str: ...
+
+
 class _Echo:
     def write(self, value: str) -> str:
         return value
 
 
-def csv_lines(table: RankingTable) -> Iterator[str]:
+def csv_lines(table: ExportTable) -> Iterator[str]:
     writer = csv.writer(_Echo(), delimiter=";")
     yield "\ufeff" + writer.writerow(table.header)  # BOM: spreadsheets then read UTF-8
     for row in table.rows():
         yield writer.writerow(safe_row(row))
 
 
-def xlsx_bytes(table: RankingTable) -> bytes:
-    """One sheet: the title and the season on top, then the header and the rows."""
+def xlsx_bytes(table: ExportTable, sheet_title: str) -> bytes:
+    """One sheet: the title and the subtitle on top, then the header and the rows."""
     book = Workbook(write_only=True)
-    sheet = book.create_sheet(title=table.season.name)
+    sheet = book.create_sheet(title=_sheet_title(sheet_title))
     sheet.append(safe_row([table.title]))
     sheet.append(safe_row([table.subtitle]))
     sheet.append([])
@@ -53,14 +77,24 @@ def xlsx_bytes(table: RankingTable) -> bytes:
     return output.getvalue()
 
 
+def _sheet_title(title: str) -> str:
+    """A worksheet title Excel accepts: 31 characters at most, none of ``[]:*?/\\``."""
+    cleaned = "".join("-" if c in "[]:*?/\\" else c for c in title).strip("'")
+    return cleaned[:31] or "Feuille"
+
+
 PDF_COLUMNS = (0, 1, 2, 3, 5, 6, 7, 8, 9, 14)
 """The columns printed on the noticeboard (place, licence, names, club name, committee,
 series, PCN, PP, tournaments): the full table is in the CSV and XLSX."""
 
 
-def pdf_bytes(table: RankingTable) -> bytes:
-    """An A4 landscape page (or more) per ranking: title, season and date on top, the
-    header repeated on every page."""
+def pdf_bytes(
+    table: ExportTable, columns: Sequence[int] | None = None, *, right_aligned: int = 3
+) -> bytes:
+    """An A4 landscape page (or more) per table: title and subtitle on top, the header
+    repeated on every page; ``columns`` (default all) are printed, the first two and the
+    last ``right_aligned`` right-aligned (numbers)."""
+    columns = range(len(table.header)) if columns is None else columns
     output = io.BytesIO()
     document = SimpleDocTemplate(
         output,
@@ -71,27 +105,30 @@ def pdf_bytes(table: RankingTable) -> bytes:
         bottomMargin=12 * mm,
         title=table.title,
     )
+    fonts = pdf_fonts()  # DejaVu Sans: names beyond Latin-1 print (core/pdf_fonts.py)
     styles = getSampleStyleSheet()
-    cells = [[table.header[i] for i in PDF_COLUMNS]]
-    cells += [["" if row[i] is None else str(row[i]) for i in PDF_COLUMNS] for row in table.rows()]
+    title = ParagraphStyle("title", parent=styles["Title"], fontName=fonts.bold)
+    subtitle = ParagraphStyle("subtitle", parent=styles["Normal"], fontName=fonts.regular)
+    cells = [[table.header[i] for i in columns]]
+    cells += [["" if row[i] is None else str(row[i]) for i in columns] for row in table.rows()]
     grid = LongTable(cells, repeatRows=1)
     grid.setStyle(
         TableStyle(
             [
-                ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 9),
-                ("FONT", (0, 1), (-1, -1), "Helvetica", 9),
+                ("FONT", (0, 0), (-1, 0), fonts.bold, 9),
+                ("FONT", (0, 1), (-1, -1), fonts.regular, 9),
                 ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dde4ee")),
                 ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f4f6f9")]),
                 ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
                 ("ALIGN", (0, 0), (1, -1), "RIGHT"),
-                ("ALIGN", (-3, 0), (-1, -1), "RIGHT"),
+                *([("ALIGN", (-right_aligned, 0), (-1, -1), "RIGHT")] if right_aligned else []),
             ]
         )
     )
     document.build(
         [
-            Paragraph(escape(table.title), styles["Title"]),
-            Paragraph(escape(table.subtitle), styles["Normal"]),
+            Paragraph(escape(table.title), title),
+            Paragraph(escape(table.subtitle), subtitle),
             Spacer(1, 5 * mm),
             grid,
         ]
@@ -100,13 +137,28 @@ def pdf_bytes(table: RankingTable) -> bytes:
 
 
 def ranking_export_response(table: RankingTable, file_format: str) -> HttpResponseBase:
+    return export_response(
+        table, file_format, sheet_title=table.season.name, pdf_columns=PDF_COLUMNS
+    )
+
+
+def export_response(
+    table: ExportTable,
+    file_format: str,
+    *,
+    sheet_title: str,
+    pdf_columns: Sequence[int] | None = None,
+    right_aligned: int = 3,
+) -> HttpResponseBase:
+    """The table as a downloaded file: ``csv`` (streamed), ``xlsx`` or ``pdf``."""
     name = table.file_name(file_format)
     response: HttpResponseBase
     if file_format == "csv":
         response = StreamingHttpResponse(csv_lines(table), content_type=CONTENT_TYPES["csv"])
     elif file_format == "xlsx":
-        response = HttpResponse(xlsx_bytes(table), content_type=XLSX)
+        response = HttpResponse(xlsx_bytes(table, sheet_title), content_type=XLSX)
     else:
-        response = HttpResponse(pdf_bytes(table), content_type=CONTENT_TYPES["pdf"])
+        pdf = pdf_bytes(table, pdf_columns, right_aligned=right_aligned)
+        response = HttpResponse(pdf, content_type=CONTENT_TYPES["pdf"])
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

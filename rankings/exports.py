@@ -141,11 +141,8 @@ class RankingTable:
         return self.snapshot.season
 
     def rows(self) -> Iterator[list[object]]:
-        entries = export_entries(self.snapshot, self.target.committee_ids)
-        if self.target.club is not None:
-            entries = entries.filter(club_id=self.target.club.pk)
-        elif self.target.club_ids is not None:
-            entries = entries.filter(club_id__in=self.target.club_ids)
+        club_ids = {self.target.club.pk} if self.target.club is not None else self.target.club_ids
+        entries = export_entries(self.snapshot, self.target.committee_ids, club_ids)
         for entry in entries.iterator(chunk_size=5000):
             row: list[object] = [entry[i] for i in _POSITIONS]
             row[_STEP] = self.labels.get(str(row[_STEP]), row[_STEP])

@@ -1,5 +1,15 @@
 """The live (provisional) national ranking of a season, refreshed as results arrive.
 
+Two structures, one reader API (``rankings/selectors.py``):
+
+- **with Redis** (``RANKING_STORE_URL``, by default ``CACHE_URL``): the order-statistics
+  store of ``rankings/live_store.py``, updated for the touched players only, in the
+  transaction that writes their standings (:func:`live_totals_update`); places and
+  steps are derived at read time (``rankings/live_reads.py``). No provisional snapshot
+  is written; a leftover one is discarded.
+- **embedded default** (no Redis): a provisional snapshot computed from the whole
+  season's standings, as below.
+
 Places are global (one player's gain moves everyone between their old and new
 place), so the live ranking is derived from the **whole** season's standings
 by the pure core and stored as a provisional snapshot; readers get places,
@@ -18,11 +28,12 @@ from __future__ import annotations
 from django.db import transaction
 
 from federation.models import Season
+from rankings import live_store
 from rankings.locks import season_writer_lock, try_refresh_lock
 from rankings.models import RankingEntry, RankingKind, RankingSnapshot, SeasonRanking
 from rankings.ranking_state import season_ranking
-from rankings.snapshots import compute, load_inputs, refresh_statistics, write_snapshot
-from rankings.standings import registry_drift, standings_write
+from rankings.snapshots import compute, load_inputs, write_snapshot
+from rankings.standings import WHOLE_SEASON_ABOVE, StandingsWrite, registry_drift, standings_write
 
 
 def _up_to_date(season_id: int) -> bool:
@@ -54,7 +65,8 @@ def _refresh_once(season: Season) -> RankingSnapshot | None:
         state.save(update_fields=["live", "live_version"])
     if old is not None:
         _discard(old)
-    refresh_statistics()
+    # No ANALYZE here: the entries of a provisional snapshot are read through the
+    # (snapshot, …) indexes whatever the statistics say (issue 15, item 5).
     return snapshot
 
 
@@ -66,12 +78,63 @@ def _discard(snapshot_id: int) -> None:
             RankingSnapshot.objects.filter(pk=snapshot_id).delete()
 
 
-def live_ranking_refresh(*, season: Season) -> RankingSnapshot | None:
-    """Bring the season's live ranking up to date; returns the snapshot written, if any.
+def live_totals_update(*, season: Season, player_ids: list[int]) -> StandingsWrite:
+    """The incremental update of a homologation or correction: the standings of these
+    players and, with Redis, their members in the live store, in one transaction under
+    the season's writer lock (so stores are applied in commit order). Licence changes
+    follow in the refresh the task sends after it (:func:`live_ranking_refresh`)."""
+    ids = sorted(set(player_ids))
+    with transaction.atomic():
+        season_writer_lock(season.pk)
+        if live_store.enabled():
+            live_store.sync(season=season)  # a placement's version, say, not yet recorded
+        before = season_ranking(season.pk).inputs_version
+        written = standings_write(season=season, player_ids=ids)
+        if live_store.enabled():
+            if len(ids) > WHOLE_SEASON_ABOVE:
+                live_store.rebuild(season=season)
+            else:
+                live_store.apply(season=season, player_ids=ids, version_before=before)
+    return written
 
-    Idempotent: when the live snapshot already reflects the latest inputs it
+
+def _sync_store(season: Season, drift: list[int]) -> None:
+    """With Redis: repair registry drift (its players only), and bring the store to
+    the inputs version (see ``live_store.sync``). The drift is looked for before the
+    writer lock is taken (an anti-join over the season's licences: ~0.5 s at 150,000,
+    not to be spent holding the lock); its players are rewritten under the lock
+    (idempotent: a player no longer drifting is rewritten unchanged)."""
+    with transaction.atomic():
+        season_writer_lock(season.pk)
+        state = season_ranking(season.pk)
+        before = state.inputs_version
+        if drift:
+            live_store.sync(season=season)
+            before = season_ranking(season.pk).inputs_version
+            standings_write(season=season, player_ids=drift)
+            live_store.apply(season=season, player_ids=drift, version_before=before)
+        else:
+            live_store.sync(season=season)
+        old = state.live_id
+        if old is not None:  # the provisional snapshot of the embedded mode is no longer read
+            SeasonRanking.objects.filter(pk=state.pk).update(live=None)
+    if old is not None:
+        _discard(old)
+
+
+def live_ranking_refresh(*, season: Season) -> RankingSnapshot | None:
+    """Bring the season's live ranking up to date; returns the snapshot written, if any
+    (never with Redis: the store is updated in place).
+
+    Idempotent: when the live ranking already reflects the latest inputs it
     writes nothing.
     """
+    if live_store.enabled():
+        with try_refresh_lock(season.pk) as acquired:
+            # one drift search at a time (a burst of homologations shares it)
+            drift = registry_drift(season=season) if acquired else []
+        _sync_store(season, drift)
+        return None
     written = None
     while True:
         with try_refresh_lock(season.pk) as acquired:

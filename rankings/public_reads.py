@@ -5,17 +5,25 @@ and pages build on a miss, without model instances where nothing needs them.
 - :func:`match_count`: how many entries a filter matches (a name search counts up to
   ``rankings.search.COUNT_CAP``);
 - :func:`player_record`: a player's record (``selectors.PlayerRecord``) in five queries.
+
+They read official snapshots and the provisional snapshot (the live ranking without
+Redis) from the database. The live ranking kept in the Redis store
+(``rankings/live_store.py``) goes through the live reads (``selectors.LiveQuery``,
+``rankings/live_reads.py``): :func:`entry_rows` gives its lines as the same dicts, and
+:func:`player_record` takes the player's live line from the store, so the readers (API,
+pages) pick nothing themselves.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import FilteredRelation, Q, QuerySet
+from django.db.models import FilteredRelation, Q
 from django.utils import timezone
 
 from federation.models import Player, Season
-from rankings import search, selectors
+from rankings import live_reads, live_store, search, selectors
+from rankings.live_reads import LiveEntry, LiveRanking
 from rankings.models import (
     Allocation,
     PlayerSeasonTotal,
@@ -34,17 +42,36 @@ ENTRY_COLUMNS = (
 
 
 def entry_rows(
-    entries: QuerySet[RankingEntry], filters: selectors.RankingFilter, start: int, size: int
+    entries: Any, filters: selectors.RankingFilter, start: int, size: int
 ) -> list[dict[str, Any]]:
-    """One page of ``entries`` (see ``selectors.entries_page``) as dicts."""
+    """One page of ``entries`` (``selectors.ranking_entries``: a queryset, or a
+    ``LiveQuery`` over the store; see ``selectors.entries_page``) as dicts."""
+    if isinstance(entries, selectors.LiveQuery):
+        return [live_row(e) for e in entries.page(start, size)]
     values: Any = entries.values(*ENTRY_COLUMNS)
-    return selectors.entries_page(values, filters, start, size)  # type: ignore[return-value]
+    return selectors.entries_page(values, filters, start, size)
+
+
+def live_row(entry: LiveEntry) -> dict[str, Any]:
+    """A live line (``live_reads.with_names``) as an :data:`ENTRY_COLUMNS` dict."""
+    player, committee, club = entry.player, entry.committee, entry.club
+    related = {
+        "player__last_name": player.last_name if player else "",
+        "player__first_name": player.first_name if player else "",
+        "committee__number": committee.number if committee else None,
+        "club__number": club.number if club else None,
+        "club__name": club.name if club else None,
+    }
+    return {c: related[c] if c in related else getattr(entry, c) for c in ENTRY_COLUMNS}
 
 
 def match_count(
-    snapshot: RankingSnapshot, filters: selectors.RankingFilter, entries: QuerySet[RankingEntry]
+    snapshot: Any, filters: selectors.RankingFilter, entries: Any
 ) -> search.SearchCount:
-    """How many entries match: exact without a name search, capped with one."""
+    """How many entries match: exact without a name search, capped with one (the live
+    store's matches are counted exactly: they are licence numbers already in memory)."""
+    if isinstance(entries, selectors.LiveQuery):
+        return search.SearchCount(entries.count(), False)
     if filters.query.strip():
         return search.capped_count(entries, filters.query)
     return search.SearchCount(selectors.entry_count(snapshot, filters, entries), False)
@@ -76,7 +103,7 @@ def player_record(
     if player is None:
         return season, None
     state = states[season.pk]
-    snapshot = None
+    snapshot: Any = None
     if state is not None:
         if kind == selectors.LIVE:
             snapshot = state.live
@@ -84,6 +111,8 @@ def player_record(
             snapshot = state.official
         else:
             snapshot = state.official or state.live
+        if kind != selectors.OFFICIAL and snapshot is not state.official and live_store.enabled():
+            snapshot = live_reads.live_ranking(season, state)  # the live reads (Redis)
     earlier = [s for s in seasons if s.start_date < season.start_date]
     before = earlier[0] if earlier else None
     held_state = states[before.pk] if before else None
@@ -96,7 +125,7 @@ def player_record(
                 snap.season = s
                 snapshots[snap.pk] = snap
     officials = {st.official_id for st in states.values() if st and st.official_id}
-    wanted = officials | {snap.pk for snap in (snapshot, held_snapshot) if snap}
+    wanted = officials | {snap.pk for snap in (snapshot, held_snapshot) if snap and snap.pk}
     entries = {
         e.snapshot_id: e
         for e in RankingEntry.objects.filter(player=player, snapshot_id__in=wanted)
@@ -122,9 +151,12 @@ def player_record(
     )
     for total in season_totals:
         total.season = by_id[total.season_id]
+    entry: Any = entries.get(snapshot.pk) if snapshot and snapshot.pk else None
+    if isinstance(snapshot, LiveRanking):
+        found = live_reads.with_names(live_reads.lines(snapshot, [licence_number]))
+        entry = found[0] if found else None
     record = selectors.PlayerRecord(
-        player, season, getattr(player, "season_licence", None),
-        entries.get(snapshot.pk) if snapshot else None, snapshot,
+        player, season, getattr(player, "season_licence", None), entry, snapshot,
         entries.get(held_snapshot.pk) if held_snapshot else None, held_snapshot,
         tournaments, history, season_totals,
     )  # fmt: skip

@@ -5,10 +5,12 @@ and :func:`ranking_version` says which snapshot a reader of ``(season, kind)`` s
 the version of its content:
 
 - an **official** snapshot is immutable: its id is its version;
-- the **live** ranking is the live snapshot plus the season's inputs version and the
-  live version (``SeasonRanking``): a homologation, a correction, a licence move or a
-  manual placement raises the inputs version in its transaction, and the refresh
-  raises the live version, so the key changes when what readers see changes.
+- the **live** ranking's token is ``selectors.live_version`` (one more round trip): with
+  the Redis store (``rankings/live_store.py``), the inputs version and the store's
+  version and generation; without, the provisional snapshot and the season's inputs
+  and live versions. A homologation, a correction, a licence move or a manual
+  placement raises the inputs version in its transaction, and the store's update or
+  the refresh follows, so the key changes when what readers see changes.
 
 The read cache (``core/http_cache.py``) puts the version in its keys and never deletes
 anything: a new version is a new key, old keys expire. ``registry`` is the version of
@@ -18,10 +20,9 @@ season and the previous season's series).
 Each process reuses the seasons' state it read for ``READ_VERSION_MAX_AGE_MS``
 milliseconds (default 200; 0: read it on every request): a cached read then costs no
 database round trip at all, and a reader sees a new version at most that long after it
-is committed.
+is committed (the live token is read on each request).
 
-This is the one function to re-point when the live ranking gets its own version
-(issue 15, item 1): callers only read :class:`ReadVersion`.
+Callers only read :class:`ReadVersion`.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from django.utils import timezone
 
 from core.db_router import public_reads
 from federation.models import Season
+from rankings import live_store
 
 LIVE = "live"
 OFFICIAL = "official"
@@ -129,8 +131,13 @@ def ranking_version(season: Season | str | None, kind: str | None) -> ReadVersio
     shown_kind: str | None
     if kind == LIVE or (kind != OFFICIAL and state.official_id is None):
         snapshot_id, modified = state.live_id, state.live_at
-        shown_kind = LIVE if snapshot_id else None
-        token = f"l{snapshot_id}.{state.live_version}.{state.inputs_version}"
+        live = _live_token(state)
+        if live_store.enabled():  # the store changes without a new snapshot: ETag only
+            modified = None
+            shown_kind = LIVE if live != "none" else None
+        else:
+            shown_kind = LIVE if snapshot_id else None
+        token = f"l{snapshot_id}.{live}"
     else:
         snapshot_id, modified = state.official_id, state.official_at
         shown_kind = OFFICIAL if snapshot_id else None
@@ -138,6 +145,15 @@ def ranking_version(season: Season | str | None, kind: str | None) -> ReadVersio
     return ReadVersion(
         state.season_id, state.name, shown_kind, snapshot_id, token, registry, modified
     )
+
+
+def _live_token(state: SeasonState) -> str:
+    """``selectors.live_version``: with Redis, the store's version and generation (the
+    live ranking readers see is read from it); without, the provisional snapshot's."""
+    from rankings import selectors  # selectors re-exports ranking_version
+
+    with public_reads():
+        return selectors.live_version(Season(pk=state.season_id, name=state.name))
 
 
 def snapshot_version(snapshot_id: int) -> str:

@@ -27,6 +27,7 @@ from django.db.models import Q, QuerySet
 
 from core.digits import ascii_digits
 from core.folding import fold
+from federation.models import Player
 from rankings.models import RankingEntry
 
 COUNT_CAP = 1000
@@ -73,6 +74,17 @@ def search_entries(entries: QuerySet[RankingEntry], text: str) -> QuerySet[Ranki
     if lookups is None:
         return entries
     return entries.filter(lookups)
+
+
+def player_matches(players: QuerySet[Player], text: str) -> list[int]:
+    """Licence numbers of ``players`` whose folded name the text names (a name search:
+    the same words/prefix rules on ``Player.search_name``, trigram and prefix indexes
+    on PostgreSQL; lower case only elsewhere). The live ranking's search
+    (``rankings/live_reads.py``) orders them by the store."""
+    lookups = _name_lookups(text, "search_name")
+    if lookups is None:
+        return []
+    return list(players.filter(lookups).values_list("licence_number", flat=True))
 
 
 def capped_count(entries: QuerySet[RankingEntry], text: str = "") -> SearchCount:

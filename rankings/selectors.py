@@ -3,7 +3,10 @@
 
 Which snapshot a reader sees:
 
-- ``kind="live"``: the season's provisional ranking (``SeasonRanking.live``);
+- ``kind="live"``: the season's live ranking: with Redis, a
+  :class:`~rankings.live_reads.LiveRanking` read from the order-statistics store
+  (places and steps derived at read time, ``rankings/live_reads.py``); without, the
+  provisional snapshot ``SeasonRanking.live``. Both answer the same calls below;
 - ``kind="official"``: the season's **published** official ranking
   (``SeasonRanking.official``); a superseded official snapshot stays readable
   by its id;
@@ -15,15 +18,18 @@ Which snapshot a reader sees:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import islice
 from typing import Any
 
-from django.db.models import QuerySet
-
+from core.digits import ascii_digits
 from federation.models import Club, Committee, Licence, Player, Season
 from federation.selectors import current_season
+from rankings import live_reads, live_store
+from rankings.live_reads import LiveEntry, LiveRanking
 from rankings.models import (
     Allocation,
     PlayerSeasonTotal,
@@ -52,8 +58,9 @@ def previous_season(season: Season) -> Season | None:
     return Season.objects.filter(start_date__lt=season.start_date).order_by("-start_date").first()
 
 
-def ranking_snapshot(season: Season, kind: str | None = None) -> RankingSnapshot | None:
-    """The snapshot readers see for this season and kind (see the module doc)."""
+def ranking_snapshot(season: Season, kind: str | None = None) -> Any:
+    """The snapshot readers see for this season and kind (see the module doc): a
+    ``RankingSnapshot``, or with Redis a ``LiveRanking`` for the live one."""
     state = (
         SeasonRanking.objects.filter(season=season)
         .select_related("live__policy", "official__policy", "season")
@@ -61,18 +68,39 @@ def ranking_snapshot(season: Season, kind: str | None = None) -> RankingSnapshot
     )
     if state is None:
         return None
-    if kind == LIVE:
-        return state.live
     if kind == OFFICIAL:
         return state.official
-    return state.official or state.live
+    if kind != LIVE and state.official is not None:
+        return state.official
+    if live_store.enabled():
+        return live_reads.live_ranking(season, state)
+    return state.live
+
+
+def live_version(season: Season) -> str:
+    """A value that changes whenever anything a reader of the season's rankings sees
+    changes (standings, policy, placements, the live store's generation, a published
+    official ranking): for cache keys and ETags. Two round trips at most."""
+    state = (
+        SeasonRanking.objects.filter(season=season)
+        .values_list("inputs_version", "live_version", "live_id", "official_id")
+        .first()
+    )
+    if state is None:
+        return "none"
+    inputs, live, live_id, official = state
+    if live_store.enabled():
+        meta = live_store.read_meta(season.pk)
+        store = f"{meta.version}.{meta.gen}" if meta else "unbuilt"
+        return f"r{inputs}.{store}.o{official or 0}"
+    return f"s{inputs}.{live}.{live_id or 0}.o{official or 0}"
 
 
 def snapshot_by_id(snapshot_id: int) -> RankingSnapshot | None:
     return RankingSnapshot.objects.select_related("season", "policy").filter(pk=snapshot_id).first()
 
 
-def snapshot_kind(snapshot: RankingSnapshot) -> str:
+def snapshot_kind(snapshot: Any) -> str:
     return LIVE if snapshot.kind == RankingKind.PROVISIONAL else OFFICIAL
 
 
@@ -82,7 +110,7 @@ def _ladder(data: str) -> dict[str, tuple[str, str, int]]:
     return {s.code: (s.label_fr, s.label_en, s.series) for s in policy.ladder}
 
 
-def step_labels(snapshot: RankingSnapshot) -> dict[str, tuple[str, str, int]]:
+def step_labels(snapshot: Any) -> dict[str, tuple[str, str, int]]:
     """Code → (French label, English label, series) for the snapshot's ladder
     (parsed once per distinct policy)."""
     return _ladder(json.dumps(snapshot.policy.data, sort_keys=True))
@@ -101,9 +129,12 @@ class RankingFilter:
         return not (self.committee or self.club or self.series or self.query)
 
 
-def ranking_entries(snapshot: RankingSnapshot, filters: RankingFilter) -> QuerySet[RankingEntry]:
+def ranking_entries(snapshot: Any, filters: RankingFilter) -> Any:
     """The snapshot's entries in ranking order, filtered (committee, club, series, and a
-    search by licence number or by name, accents and case ignored)."""
+    search by licence number or by name, accents and case ignored): a queryset, or
+    a :class:`LiveQuery` over the live store."""
+    if isinstance(snapshot, LiveRanking):
+        return LiveQuery(snapshot, filters)
     entries = (
         RankingEntry.objects.filter(snapshot=snapshot)
         .select_related("player", "committee", "club")
@@ -118,20 +149,20 @@ def ranking_entries(snapshot: RankingSnapshot, filters: RankingFilter) -> QueryS
     return search_entries(entries, filters.query)
 
 
-def entries_page(
-    entries: QuerySet[RankingEntry], filters: RankingFilter, start: int, size: int
-) -> list[RankingEntry]:
+def entries_page(entries: Any, filters: RankingFilter, start: int, size: int) -> list[Any]:
     """One page of entries. Unfiltered, a page is a range of ``rank_order`` (1…N in a
     snapshot): an index range however deep the page, instead of an OFFSET."""
+    if isinstance(entries, LiveQuery):
+        return entries.page(start, size)
     if filters.empty:
         return list(entries.filter(rank_order__gt=start, rank_order__lte=start + size))
     return list(entries[start : start + size])
 
 
-def entry_count(
-    snapshot: RankingSnapshot, filters: RankingFilter, entries: QuerySet[RankingEntry]
-) -> int:
+def entry_count(snapshot: Any, filters: RankingFilter, entries: Any) -> int:
     """How many entries match, without counting when the snapshot already knows."""
+    if isinstance(entries, LiveQuery):
+        return entries.count()
     if filters.empty:
         return snapshot.player_count
     if filters.series and not (filters.committee or filters.club or filters.query):
@@ -139,6 +170,95 @@ def entry_count(
     if filters.query.strip():  # a name search counts up to search.COUNT_CAP + 1
         return entries.order_by()[: COUNT_CAP + 1].count()
     return entries.count()
+
+
+class LiveQuery:
+    """The live store's answer to a filtered ranking read (what ``ranking_entries``
+    returns for a :class:`LiveRanking`).
+
+    - no filter, committee or club only: a range of the season's, the committee's or
+      the club's sorted set, however deep the page (``ZRANGE``), counted by ``ZCARD``;
+    - a search (licence number or name): the matching players, ordered by their
+      scores, their lines computed (filters on committee, club, series applied);
+    - a series within a committee or club: the group's lines, filtered;
+    - a series over the whole country: the full computation by the pure core,
+      once per live version per process (``live_reads.full_ranking``).
+    """
+
+    def __init__(self, ranking: LiveRanking, filters: RankingFilter) -> None:
+        self.ranking, self.filters = ranking, filters
+        self._matching: list[int] | None = None
+        self._lines: dict[int, LiveEntry] = {}
+
+    def _group(self) -> tuple[int | None, int | None, bool]:
+        f = self.filters
+        committee = f.committee.pk if f.committee is not None else None
+        club = f.club.pk if f.club is not None else None
+        clash = f.club is not None and committee is not None and f.club.committee_id != committee
+        return committee, club, clash
+
+    def _ranged(self) -> bool:
+        return not self.filters.query.strip() and not self.filters.series
+
+    def _keep(self, entry: LiveEntry) -> bool:
+        committee, club, _clash = self._group()
+        f = self.filters
+        return (
+            (committee is None or entry.line.committee == committee)
+            and (club is None or entry.line.club == club)
+            and (f.series is None or entry.line.series == f.series)
+        )
+
+    def matching(self) -> list[int]:
+        """Licence numbers matching a filter the sorted sets cannot answer, in order."""
+        if self._matching is not None:
+            return self._matching
+        committee, club, clash = self._group()
+        text = self.filters.query.strip()
+        found: list[int]
+        if clash:
+            found = []
+        elif text or committee is not None or club is not None:
+            if ascii_digits(text):
+                candidates = live_reads.ordered(self.ranking, [int(text)])
+            elif text:  # rankings/search.py's rules on Player.search_name
+                candidates = live_reads.ordered(
+                    self.ranking, live_reads.name_matches(self.ranking.season, text)
+                )
+            else:
+                key = live_reads.group_key(self.ranking, committee, club)
+                candidates = live_reads.members_page(key, 0, live_reads.members_count(key))
+            entries = [e for e in live_reads.lines(self.ranking, candidates) if self._keep(e)]
+            self._lines = {e.licence_number: e for e in entries}
+            found = [e.licence_number for e in entries]
+        else:  # a series over the whole country
+            series = self.filters.series
+            found = [e.player for e in live_reads.full_ranking(self.ranking) if e.series == series]
+        self._matching = found
+        return found
+
+    def count(self) -> int:
+        if self._ranged():
+            committee, club, clash = self._group()
+            if clash:
+                return 0
+            return live_reads.members_count(live_reads.group_key(self.ranking, committee, club))
+        return len(self.matching())
+
+    def page(self, start: int, size: int) -> list[LiveEntry]:
+        if self._ranged():
+            committee, club, clash = self._group()
+            if clash:
+                return []
+            key = live_reads.group_key(self.ranking, committee, club)
+            entries = live_reads.lines(self.ranking, live_reads.members_page(key, start, size))
+        else:
+            numbers = self.matching()[start : start + size]
+            missing = [n for n in numbers if n not in self._lines]
+            fresh = live_reads.lines(self.ranking, missing)
+            self._lines.update((e.licence_number, e) for e in fresh)
+            entries = [self._lines[n] for n in numbers if n in self._lines]
+        return live_reads.with_names(entries)
 
 
 # ``number`` may be None (a missing or malformed query parameter): it matches no row, as
@@ -158,8 +278,8 @@ class PlayerRecord:
     player: Player
     season: Season
     licence: Licence | None
-    entry: RankingEntry | None  # in the season's ranking (live or official)
-    snapshot: RankingSnapshot | None
+    entry: Any  # in the season's ranking (live or official): RankingEntry or LiveEntry
+    snapshot: Any  # RankingSnapshot or LiveRanking
     held: RankingEntry | None  # the official ranking that applies during the season
     held_snapshot: RankingSnapshot | None
     tournaments: list[Allocation]
@@ -180,14 +300,19 @@ def player_record(
         .first()
     )
     snapshot = ranking_snapshot(season, kind)
-    entry = (
-        RankingEntry.objects.filter(snapshot=snapshot, player=player)
-        .select_related("committee", "club")
-        .order_by()
-        .first()
-        if snapshot
-        else None
-    )
+    entry: Any
+    if isinstance(snapshot, LiveRanking):
+        found = live_reads.with_names(live_reads.lines(snapshot, [licence_number]))
+        entry = found[0] if found else None
+    else:
+        entry = (
+            RankingEntry.objects.filter(snapshot=snapshot, player=player)
+            .select_related("committee", "club")
+            .order_by()
+            .first()
+            if snapshot
+            else None
+        )
     before = previous_season(season)
     held_snapshot = ranking_snapshot(before, OFFICIAL) if before else None
     held = (
@@ -257,11 +382,51 @@ EXPORT_FIELDS = (
 )  # fmt: skip
 
 
+class LiveExport:
+    """The live ranking's export rows (``EXPORT_FIELDS``), in ranking order, read from
+    the store a chunk at a time (the committees' sorted sets merged)."""
+
+    def __init__(
+        self,
+        ranking: LiveRanking,
+        committee_ids: AbstractSet[int] | None,
+        club_ids: AbstractSet[int] | None,
+    ) -> None:
+        self.ranking, self.committee_ids, self.club_ids = ranking, committee_ids, club_ids
+
+    def iterator(self, chunk_size: int = 2000) -> Iterator[tuple[Any, ...]]:
+        key = self.ranking.meta.key
+        if self.club_ids is not None:
+            keys = [key(f"k:{c}") for c in sorted(self.club_ids)]
+        elif self.committee_ids is not None:
+            keys = [key(f"c:{c}") for c in sorted(self.committee_ids)]
+        else:
+            keys = [key("all")]
+        committees = self.committee_ids
+        numbers = live_reads.merged_members(self.ranking, keys, chunk_size)
+        while chunk := list(islice(numbers, chunk_size)):
+            for e in live_reads.with_names(live_reads.lines(self.ranking, chunk)):
+                if committees is not None and e.line.committee not in committees:
+                    continue  # a club's set, outside the committees asked
+                player, club = e.player, e.club
+                yield (
+                    e.place, e.licence_number, player.last_name if player else "",
+                    player.first_name if player else "",
+                    e.committee.number if e.committee else None,
+                    club.number if club else None, club.name if club else None,
+                    e.season_pcn, e.season_pp, e.carried_pcn, e.carried_pp, e.total_pcn,
+                    e.total_pp, e.tournaments, e.place_in_committee, e.place_in_club, e.step,
+                    e.series, e.step_source,
+                )  # fmt: skip
+
+
 def export_entries(
-    snapshot: RankingSnapshot, committee_ids: set[int] | None
-) -> QuerySet[RankingEntry, tuple[Any, ...]]:
-    """Entries for the CSV export in ranking order (``None``: every committee), with
-    the committee and club numbers; iterate with ``.iterator(chunk_size=…)``."""
+    snapshot: Any, committee_ids: AbstractSet[int] | None, club_ids: AbstractSet[int] | None = None
+) -> Any:
+    """Entries for the CSV export in ranking order (``None``: every committee, every
+    club), with the committee and club numbers; iterate with ``.iterator(chunk_size=…)``."""
+    if isinstance(snapshot, LiveRanking):
+        return LiveExport(snapshot, committee_ids, club_ids)
     entries = (
         RankingEntry.objects.filter(snapshot=snapshot)
         .order_by("rank_order")
@@ -269,4 +434,6 @@ def export_entries(
     )
     if committee_ids is not None:
         entries = entries.filter(committee_id__in=committee_ids)
+    if club_ids is not None:
+        entries = entries.filter(club_id__in=club_ids)
     return entries

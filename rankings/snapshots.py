@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from core.folding import fold
+from core.folding import fold  # also re-exported: rankings.snapshots.fold (ranking_sql.py)
 from federation.models import Player, Season, User
 from rankings.models import (
     ManualPlacement,

@@ -2,8 +2,9 @@
 
 - ``refresh_season_totals(season_id, player_ids)``: the incremental update sent
   by homologation and corrections (name and signature kept): the totals and
-  standings of those players, then a live-ranking refresh a moment later
-  (coalescing a burst of homologations into one refresh).
+  standings of those players and, with Redis, their places in the live store (in
+  the same transaction); then a live-ranking refresh a moment later (coalescing a
+  burst of homologations): without Redis the snapshot, with Redis the licence changes.
 - ``refresh_live_ranking(season_id)``: bring the live ranking up to date.
 - ``run_recompute(run_id)``: a full recompute or an official ranking run.
 - ``recompute_season(season_id)``: a full recompute asked by the system.
@@ -21,11 +22,10 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from federation.models import Season
-from rankings.live_ranking import live_ranking_refresh
+from rankings.live_ranking import live_ranking_refresh, live_totals_update
 from rankings.locks import SeasonBusy
 from rankings.models import RecomputeKind
 from rankings.recompute import RunBusy, fail_stale_runs, nightly, recompute_run, run_of_task
-from rankings.standings import standings_write
 
 # Retried: database connection errors, and a season's writer lock that stayed busy
 # longer than ADVISORY_LOCK_TIMEOUT_MS (another writer is still at work).
@@ -42,7 +42,9 @@ BUSY_RETRIES = 100  # looks at a run another worker holds (each after its stale 
 @shared_task(name="rankings.refresh_season_totals", **RETRY)
 def refresh_season_totals(season_id: int, player_ids: list[int]) -> int:
     season = Season.objects.get(pk=season_id)
-    written = standings_write(season=season, player_ids=player_ids)
+    written = live_totals_update(season=season, player_ids=player_ids)
+    # Then, coalesced: without Redis the snapshot; with Redis the licence changes
+    # (registry drift) since the last refresh.
     refresh_live_ranking.apply_async((season_id,), countdown=LIVE_REFRESH_DELAY)
     return written.totals_written
 

@@ -15,11 +15,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competitions.api.engine_serializers import (
-    DealIn,
     DealScoreOut,
     MovementIn,
     MovementPlanOut,
     RankIn,
+    ScoreDealIn,
     ScoreSheetIn,
     SheetTotalsOut,
 )
@@ -28,6 +28,7 @@ from competitions.rules.engine.penalties import CATALOGUE, CURRENT_SCHEDULE
 from competitions.rules.engine.scoring import score_deal
 from competitions.rules.engine.seating import Entrant, random_seating
 from competitions.rules.engine.sheets import total_sheet
+from competitions.rules.engine.sitting_out import score_deal_sitting_out
 from competitions.rules.engine.standings import RankingMode, rank
 from core.vocabulary import Format
 from rankings.rulebooks import movements_in_force
@@ -40,13 +41,19 @@ class EngineView(APIView):
 
 class ScoreDeal(EngineView):
     """Score one deal at 3, 4 or 5 players (chapter 1 and the 5-player rules):
-    the base value x, each seat's mark (summing to zero) and the breakdown."""
+    the base value x, each seat's mark (summing to zero) and the breakdown. At a
+    table of 5 inside a tournament, ``sitting_out`` names the mort: the four
+    others play the 4-player game and the mort marks 0."""
 
-    @extend_schema(request=DealIn, responses=DealScoreOut)
+    @extend_schema(request=ScoreDealIn, responses=DealScoreOut)
     def post(self, request):
-        serializer = DealIn(data=request.data)
+        serializer = ScoreDealIn(data=request.data)
         serializer.is_valid(raise_exception=True)
-        score = score_deal(serializer.to_deal())
+        sitting_out = serializer.validated_data.get("sitting_out")
+        deal = serializer.to_deal()
+        score = (
+            score_deal(deal) if sitting_out is None else score_deal_sitting_out(deal, sitting_out)
+        )
         breakdown = score.breakdown
         return Response(
             {
@@ -96,6 +103,9 @@ class TotalSheet(EngineView):
                     }
                     for total in totals.players.values()
                 ],
+                "deals_played": totals.deals_played,
+                "sitting_out": [None if s is None else s.value for s in totals.sitting_out],
+                "five_player_game": totals.five_player_game,
             }
         )
 

@@ -70,6 +70,19 @@ class DealIn(serializers.Serializer):
         )
 
 
+class ScoreDealIn(DealIn):
+    """A deal, and at a table of 5 inside a tournament the seat sitting it out."""
+
+    sitting_out = serializers.ChoiceField(
+        choices=SEATS,
+        allow_null=True,
+        required=False,
+        help_text="Table of 5 inside a tournament: the seat of the player who deals and sits "
+        "this deal out (le mort, who marks 0); the four others play the 4-player game, so "
+        "table_size is 4. Leave it out for the 5-player game (called king).",
+    )
+
+
 class BreakdownOut(serializers.Serializer):
     points_needed = serializers.IntegerField()
     counted_points = serializers.IntegerField()
@@ -96,6 +109,15 @@ class DealLineIn(serializers.Serializer):
         child=serializers.IntegerField(), required=False, allow_null=True,
         help_text="Marks written on the sheet, by seat (signed).",
     )  # fmt: skip
+    sitting_out = serializers.ChoiceField(
+        choices=SEATS, allow_null=True, required=False,
+        help_text="Table of 5 inside a tournament: the seat sitting this deal out (le mort, "
+        "marks 0); every line of the sheet names one, in turn. The facts are then at 4 players.",
+    )  # fmt: skip
+    annulled = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Annulled by the arbiter (chapter 4): scores nothing and is not a deal played.",
+    )  # fmt: skip
 
 
 class ScoreSheetIn(serializers.Serializer):
@@ -104,7 +126,8 @@ class ScoreSheetIn(serializers.Serializer):
     table = serializers.IntegerField()
     position = serializers.IntegerField()
     players = serializers.DictField(
-        child=serializers.CharField(), help_text="Player (licence number) by seat: N, S, E, W."
+        child=serializers.CharField(),
+        help_text="Player (licence number) by seat: N, S, E, W, and 5 at a table of 5.",
     )
     deals = DealLineIn(many=True)
 
@@ -117,7 +140,14 @@ class ScoreSheetIn(serializers.Serializer):
                 deal_serializer = DealIn(data=self.initial_data["deals"][index]["facts"])
                 deal_serializer.is_valid(raise_exception=True)
                 facts = deal_serializer.to_deal()
-            lines.append(DealLine(facts=facts, marks=line.get("marks")))
+            lines.append(
+                DealLine(
+                    facts=facts,
+                    marks=line.get("marks"),
+                    sitting_out=line.get("sitting_out"),
+                    annulled=line.get("annulled", False),
+                )
+            )
         return ScoreSheet(
             table=data["table"],
             position=data["position"],
@@ -142,6 +172,17 @@ class SheetTotalsOut(serializers.Serializer):
         child=serializers.DictField(child=serializers.IntegerField())
     )
     players = PlayerTotalOut(many=True)
+    deals_played = serializers.IntegerField(
+        help_text="Lines not annulled (chapter 4: an annulled deal is not a deal played)."
+    )
+    sitting_out = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        help_text="Each line's mort at a table of 5 inside a tournament, else null.",
+    )
+    five_player_game = serializers.BooleanField(
+        help_text="A table of 5 playing the 5-player game (called king), which is not "
+        "homologable; false for a table of 5 with a mort."
+    )
 
 
 class MovementIn(serializers.Serializer):

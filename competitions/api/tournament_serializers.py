@@ -28,13 +28,25 @@ class DeclarationIn(serializers.Serializer):
     )
     arbiter_plays = serializers.BooleanField(default=False)
     planned_sessions = serializers.IntegerField(min_value=1, max_value=20, default=1)
+    placements = serializers.ListField(
+        child=serializers.CharField(max_length=32),
+        required=False,
+        default=list,
+        max_length=200,
+        help_text="The placement of each position, as the arbiter announces them (chapter 2): "
+        "fft_movement, random or best_against_best. Best against best needs a ranking (not "
+        "the first position); the FFT movement cannot be resumed after another placement; "
+        "team tournaments use the FFT movement only.",
+    )
     reference = serializers.CharField(
         max_length=64, required=False, default="", allow_blank=True,
         help_text="Your own identifier: declaring again with it returns the same tournament.",
     )  # fmt: skip
 
     def to_declaration(self) -> Declaration:
-        return Declaration(**self.validated_data)
+        data = dict(self.validated_data)
+        data["placements"] = tuple(data.get("placements", ()))
+        return Declaration(**data)
 
 
 class TournamentOut(serializers.ModelSerializer):
@@ -59,6 +71,7 @@ class TournamentOut(serializers.ModelSerializer):
             "arbiter_licence_number",
             "arbiter_plays",
             "planned_sessions",
+            "placements",
             "reference",
             "status",
             "refusal_reasons",

@@ -40,6 +40,7 @@ from competitions.models import (
     Qualification,
     QualificationStatus,
     QualificationTarget,
+    TournamentStatus,
 )
 from competitions.rules.championships.qualification import QualificationRight
 from core.problems import Problem, RuleViolation
@@ -130,6 +131,15 @@ def qualification_record(*, championship: Championship, by) -> Recorded:
     existing = {
         (q.target, q.key): q for q in Qualification.objects.filter(championship=championship)
     }
+    saved = _store(championship, rows, existing, by)
+    return Recorded(status, saved)
+
+
+def _store(
+    championship: Championship, rows: list[dict], existing: dict[tuple[str, str], Qualification], by
+) -> list[Qualification]:
+    """Write ``rows`` over the ``existing`` recorded qualifications; an existing one not
+    among the rows becomes ``withdrawn``. Inside the caller's transaction."""
     committees = {
         c.number: c
         for c in Committee.objects.filter(
@@ -173,7 +183,56 @@ def qualification_record(*, championship: Championship, by) -> Recorded:
             q._history_user = by
             q.save()
             saved.append(q)
-    return Recorded(status, saved)
+    return saved
+
+
+@transaction.atomic
+def committee_qualification_record(
+    *, championship: Championship, committee: Committee, by
+) -> Recorded:
+    """Record the places a committee's regional final gives at the national final (its
+    quota), as they stand: the committee's staff (CCR) or the staff above them. Only that
+    committee's quota rows are written; one no longer computed becomes ``withdrawn``. The
+    rest of the championship is the CCN's (:func:`qualification_record`)."""
+    require(
+        scope_of(by).covers_committee(committee),
+        "Only the committee's staff (CCR) or the staff above them record its qualification.",
+    )
+    championship = locked_championship(championship)
+    status = qualification_status(championship)
+    number = str(committee.number)
+    final = status.regional_finals.get(number)
+    counted = final is not None and not any(
+        p.field.startswith(f"regional_finals.{number}.") or p.field == f"quotas.{number}"
+        for p in status.problems
+    )
+    homologated = final is not None and final.tournament.status == TournamentStatus.HOMOLOGATED
+    if not (counted and homologated):
+        raise RuleViolation.single(
+            "committee",
+            "regional_final_not_counted",
+            f"Committee {number}'s regional final is not counted yet (not played, not "
+            "homologated, its results do not comply or it has no quota): there is nothing "
+            "to record.",
+            {"committee": number},
+        )
+    rows = [
+        row
+        for row in _one_row_per_entry(qualification_rows(status))
+        if row["target"] == QualificationTarget.NATIONAL_FINAL
+        and row["right"] == QualificationRight.COMMITTEE_QUOTA
+        and row["committee"] == committee.number
+    ]
+    existing = {
+        (q.target, q.key): q
+        for q in Qualification.objects.filter(
+            championship=championship,
+            target=QualificationTarget.NATIONAL_FINAL,
+            right=QualificationRight.COMMITTEE_QUOTA,
+            committee=committee,
+        )
+    }
+    return Recorded(status, _store(championship, rows, existing, by))
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from competitions.models import (
     ResultEntry,
     ResultPenalty,
     ResultPlayer,
+    ResultRevision,
     ResultSession,
     StagePenalty,
     TeamFlag,
@@ -151,7 +152,16 @@ def recorded_penalties(stage_ids: Iterable[int]) -> dict[int, list[RecordedPenal
 
 def results_of_document(document: ResultsDocument) -> StageResults:
     return StageResults(
-        sessions=tuple(SessionPlayed(s.number, s.tables, s.deals) for s in document.sessions),
+        sessions=tuple(
+            SessionPlayed(
+                s.number,
+                s.tables,
+                s.deals,
+                len(s.entries) if s.entries else None,
+                s.points_divisor,
+            )
+            for s in document.sessions
+        ),
         entries=tuple(
             EntryPlayed(e.number, e.place, tuple(p.licence_number for p in e.players), e.abandoned)
             for e in document.entries
@@ -166,8 +176,26 @@ def results_of_revisions(revision_ids: Iterable[int]) -> dict[int, StageResults]
     """Revision id → its results (four queries for any number of revisions)."""
     ids = list(revision_ids)
     sessions: dict[int, list[SessionPlayed]] = defaultdict(list)
+    # Eliminations (entries, divisor) live in the stored document only.
+    staged = {
+        (revision, s["number"]): s
+        for revision, stored in ResultRevision.objects.filter(pk__in=ids).values_list(
+            "pk", "document__sessions"
+        )
+        for s in stored or ()
+        if s.get("entries")
+    }
     for s in ResultSession.objects.filter(revision_id__in=ids).order_by("number"):
-        sessions[s.revision_id].append(SessionPlayed(s.number, s.tables, s.deals))
+        listed = staged.get((s.revision_id, s.number), {})
+        sessions[s.revision_id].append(
+            SessionPlayed(
+                s.number,
+                s.tables,
+                s.deals,
+                len(listed["entries"]) if listed else None,
+                listed.get("points_divisor", 1),
+            )
+        )
     players: dict[int, list[int | None]] = defaultdict(list)
     for entry_id, number in (
         ResultPlayer.objects.filter(revision_id__in=ids)

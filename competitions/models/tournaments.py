@@ -87,6 +87,10 @@ class Tournament(models.Model):
     )
     arbiter_plays = models.BooleanField(_("arbiter plays"), default=False)
     planned_sessions = models.PositiveSmallIntegerField(_("planned sessions"), default=1)
+    # Chapter 2: « Les types de mises en place pour chaque position sont annoncés en début
+    # de tournoi par l'arbitre »: one PlacementMethod value per position, checked by
+    # seating.check_placement_sequence when declared; empty when not announced.
+    placements = models.JSONField(_("placement of each position"), default=list, blank=True)
     reference = models.CharField(
         _("organiser's reference"),
         max_length=64,
@@ -233,6 +237,8 @@ class ResultSession(models.Model):
     number = models.PositiveSmallIntegerField(_("number"))
     tables = models.PositiveSmallIntegerField(_("tables"))
     tables_of_three = models.PositiveSmallIntegerField(_("tables of 3 players"), default=0)
+    # Tables of 5 with a player sitting out each deal (le mort), playing the 4-player game.
+    tables_of_five = models.PositiveSmallIntegerField(_("tables of 5 players"), default=0)
     deals = models.PositiveSmallIntegerField(_("deals played"))
 
     class Meta:
@@ -244,6 +250,10 @@ class ResultSession(models.Model):
             models.CheckConstraint(
                 name="tables_of_three_within_tables",
                 condition=Q(tables_of_three__lte=models.F("tables")),
+            ),
+            models.CheckConstraint(
+                name="tables_of_three_and_five_within_tables",
+                condition=Q(tables_of_five__lte=models.F("tables") - models.F("tables_of_three")),
             ),
         ]
 

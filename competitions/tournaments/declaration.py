@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 
 from competitions.models import OrganizerKind, Tournament
+from competitions.rules.engine.seating import PlacementMethod, check_placement_sequence
 from competitions.tournaments import access
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
+from core.vocabulary import Format
 from federation.access import scope_of
 from federation.models import ArbiterAccreditation, Club, Committee, Player, Zone
 from federation.selectors import season_for_date
@@ -35,6 +37,53 @@ class Declaration:
     planned_sessions: int = 1
     stage: str = "ordinary"
     reference: str = ""
+    placements: tuple[str, ...] = ()  # the placement method of each position, if announced
+
+
+MAX_POSITIONS = 200
+
+
+def placement_problems(placements: tuple[str, ...], format: str) -> list[Problem]:
+    """Chapter 2: each position's placement method (*types de mises en place*, announced at
+    the start), and whether the sequence may be played (``check_placement_sequence``)."""
+    problems: list[Problem] = []
+    if len(placements) > MAX_POSITIONS:
+        return [
+            Problem(
+                "placements",
+                "too_many_placements",
+                f"At most {MAX_POSITIONS} positions may be announced, not {len(placements)}.",
+                {"limit": MAX_POSITIONS, "count": len(placements)},
+            )
+        ]
+    methods = []
+    for index, value in enumerate(placements):
+        try:
+            methods.append(PlacementMethod(value))
+        except ValueError:
+            choices = ", ".join(PlacementMethod)
+            problems.append(
+                Problem(
+                    f"placements[{index}]",
+                    "unknown_placement",
+                    f"Position {index + 1}: {value!r} is not a placement method; one of {choices}.",
+                    {"position": index + 1, "value": str(value), "choices": choices},
+                )
+            )
+    if problems or not methods:
+        return problems
+    try:
+        fmt = Format(format)
+    except ValueError:
+        return problems  # the format's own problem is reported by the caller
+    try:
+        check_placement_sequence(methods, fmt)
+    except RuleViolation as refused:
+        problems.extend(
+            Problem(p.field.replace("methods[", "placements[", 1), p.code, p.message, p.params)
+            for p in refused.problems
+        )
+    return problems
 
 
 class DeclarationConflict(Exception):
@@ -132,6 +181,7 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
                 {"licence_number": arbiter.licence_number, "season": season.name},
             )
         )
+    problems.extend(placement_problems(tuple(declaration.placements), declaration.format))
     if declaration.planned_sessions < 1:
         problems.append(
             Problem(
@@ -171,6 +221,7 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
         "arbiter": arbiter,
         "arbiter_plays": declaration.arbiter_plays,
         "planned_sessions": declaration.planned_sessions,
+        "placements": list(declaration.placements),
     }
     if declaration.reference:
         existing = _same_reference(declaration, fields).select_for_update(of=("self",)).first()

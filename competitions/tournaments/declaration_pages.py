@@ -39,6 +39,7 @@ FIELDS = {
     "arbiter_licence_number": "arbiter_licence_number",
     "arbiter_plays": "arbiter_plays",
     "planned_sessions": "planned_sessions",
+    "placements": "placements",
 }
 
 
@@ -89,6 +90,16 @@ class DeclarationForm(forms.Form):
     planned_sessions = forms.IntegerField(
         label=_("Number of sessions"), min_value=1, max_value=20, initial=1
     )
+    placements = forms.CharField(
+        label=_("Placement of each position"),
+        required=False,
+        max_length=4000,
+        help_text=_(
+            "Optional, as the arbiter announces them: one per position, separated by commas: "
+            "fft_movement (FFT movement), random (random placement), best_against_best (best "
+            "scores with the best)."
+        ),
+    )
 
     def __init__(self, *args, organisers, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -107,12 +118,16 @@ class DeclarationForm(forms.Form):
             arbiter_licence_number=data["arbiter_licence_number"],
             arbiter_plays=data["arbiter_plays"],
             planned_sessions=data["planned_sessions"],
+            placements=tuple(
+                word.strip() for word in data.get("placements", "").split(",") if word.strip()
+            ),
         )
 
     def add_problems(self, problems: tuple[Problem, ...]) -> None:
         """The service's refusals, each on its field, in the active language."""
         for problem in problems:
-            self.add_error(FIELDS.get(problem.field), problem_message(problem))
+            name = problem.field.partition("[")[0]  # placements[2] is the placements field
+            self.add_error(FIELDS.get(problem.field, FIELDS.get(name)), problem_message(problem))
 
 
 @dataclass(frozen=True)

@@ -162,10 +162,14 @@ def tournament_review(request, pk: int):
     return _tournament_page(request, _reviewable(request, pk))
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @login_required
 def tournament_homologate(request, pk: int):
+    """GET: the confirmation page (which revision, what will happen); POST: homologate
+    the revision reviewed (a newer one sent since is refused by the service)."""
     tournament = _reviewable(request, pk)
+    if request.method == "GET":
+        return _homologation_confirmation(request, tournament)
     try:
         homologation.tournament_homologate(
             tournament=tournament, by=request.user, revision=_number(request.POST.get("revision"))
@@ -176,6 +180,34 @@ def tournament_homologate(request, pk: int):
         )
     messages.success(request, _("Tournament homologated: its points are awarded."))
     return redirect("desk-tournament", pk=pk)
+
+
+def _homologation_confirmation(request, tournament: Tournament):
+    latest = tournament.revisions.order_by("-number").first()
+    if tournament.status != TournamentStatus.RESULTS_SUBMITTED or latest is None:
+        return redirect("desk-tournament", pk=tournament.pk)
+    reviewed = _number(request.GET.get("revision"))
+    if reviewed != latest.number:  # a newer revision came (or none was named): read it first
+        messages.error(
+            request,
+            _("Revision %(number)s is the latest: read it before homologating.")
+            % {"number": latest.number},
+        )
+        return redirect("desk-tournament", pk=tournament.pk)
+    points = review.revision_review(tournament, latest)
+    players = [p for e in points.entries for p in e.players]
+    return render(
+        request,
+        "desk/homologate_confirm.html",
+        {
+            "tournament": tournament,
+            "revision": latest,
+            "players": len(players),
+            "awarded": sum(1 for p in players if p.pcn),
+            "conditions": _located(points.conditions),
+            "warnings": len(points.warnings),
+        },
+    )
 
 
 @require_POST

@@ -24,6 +24,8 @@ from competitions.models import (
     TournamentStatus,
 )
 from competitions.rules.results.canonical import results_sha256
+from competitions.rules.results.json_format import parse_json
+from competitions.rules.results.validation import ties_survive
 from competitions.tournaments import access
 from competitions.tournaments.homologation_conditions import require_conditions
 from competitions.tournaments.notifications import Decision
@@ -37,7 +39,7 @@ from rankings.models import Allocation, RulebookVersion
 from rankings.rulebooks import rulebook_in_force
 from rankings.rules.allocation import EntryAward, RankedEntry, allocate
 from rankings.rules.national_finals import allocate_national_final
-from rankings.rules.rulebook import NationalFinal, Rulebook
+from rankings.rules.rulebook import NationalFinal, Rulebook, has_tie_break_rules
 
 
 def _locked(tournament: Tournament, by) -> Tournament:
@@ -79,8 +81,8 @@ def entry_awards(
     the tournament's format, tables and stage, or a national final's fixed table."""
     ranking = [RankedEntry(entry_id=str(number), place=place) for number, place in places]
     stage = StageKind(tournament.stage)
-    # Ties that reach a competition with its own tie-breaks survived them when the
-    # tie-break data was submitted (article 29): then they share.
+    # ``tiebreak_given``: the shared places are ties the rules leave shared (article 29
+    # did not separate them): then, in a competition with its own tie-breaks, they share.
     if stage is StageKind.NATIONAL_FINAL:
         result = allocate_national_final(
             ranking, national_final_kind(tournament), rulebook, ties_after_tie_break=tiebreak_given
@@ -97,6 +99,20 @@ def entry_awards(
     return {award.entry_id: award for award in result.awards}
 
 
+def shared_places_survive(tournament: Tournament, document: Any, rulebook: Rulebook) -> bool:
+    """Whether the places the stored document shares are ties the rules leave shared
+    (article 29 did not separate them, or the season shares eliminated entries): only then
+    does a competition with tie-break rules share their points. A revision stored before
+    article 29 was checked on submission may share a tie that article 29 breaks: then the
+    allocation refuses it (``tie_not_broken``) and the results must be resubmitted."""
+    return ties_survive(
+        parse_json(document),
+        format=Format(tournament.format),
+        tie_break_rules=has_tie_break_rules(rulebook, StageKind(tournament.stage)),
+        eliminations=rulebook.eliminations,
+    )
+
+
 def compute_allocations(
     tournament: Tournament, revision: ResultRevision, version: RulebookVersion, rulebook: Rulebook
 ) -> list[Allocation]:
@@ -106,7 +122,7 @@ def compute_allocations(
         tournament,
         places=[(e.number, e.place) for e in entries],
         tables=[s.tables for s in revision.sessions.order_by("number")],
-        tiebreak_given=any(e.tiebreak for e in entries),
+        tiebreak_given=shared_places_survive(tournament, revision.document, rulebook),
         rulebook=rulebook,
     )
     rows = []

@@ -80,6 +80,9 @@ def _facts(
         single_venue=True,  # a declaration names one venue
         simultaneous=True,  # and one date: its sessions are played there, together
         entries=entries,
+        # A table of 5 where one player sits out each deal (le mort, fasc. 459) plays the
+        # 4-player game: a table of 4 here; only the 5-player game is not homologable, and
+        # the results refuse it in a tournament (docs/engine-scoring.md, reading 12).
         table_sizes=(3,) * of_three + (4,) * (tables - of_three),
     )
 

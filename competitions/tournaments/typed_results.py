@@ -62,6 +62,7 @@ class TypedSession:
     tables: int
     tables_of_three: int
     deals: int
+    tables_of_five: int = 0  # a player sits out each deal in turn (le mort, fasc. 459)
 
 
 def places_from_totals(entries: Sequence[TypedEntry]) -> list[int]:
@@ -102,6 +103,7 @@ def typed_results_document(
                 "tables": session.tables,
                 "tables_of_three": session.tables_of_three,
                 "deals": session.deals,
+                **({"tables_of_five": session.tables_of_five} if session.tables_of_five else {}),
             }
             for number, session in enumerate(sessions, start=1)
         ],
@@ -127,13 +129,23 @@ class SessionForm(forms.Form):
     tables_of_three = forms.IntegerField(
         label=_("Tables of 3 players"), min_value=0, max_value=MAX_COUNT, initial=0
     )
+    tables_of_five = forms.IntegerField(
+        label=_("Tables of 5 players"),
+        min_value=0,
+        max_value=MAX_COUNT,
+        initial=0,
+        required=False,
+        help_text=_("A player (le mort) sits out each deal in turn."),
+    )
     deals = forms.IntegerField(label=_("Deals per table"), min_value=1, max_value=MAX_COUNT)
 
     problems: list[dict] = []
     """The problems of a refused submission that name this session (set by the view)."""
 
     def typed(self) -> TypedSession:
-        return TypedSession(**self.cleaned_data)
+        data = dict(self.cleaned_data)
+        data["tables_of_five"] = data.get("tables_of_five") or 0
+        return TypedSession(**data)
 
 
 class EntryForm(forms.Form):

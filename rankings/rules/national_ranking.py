@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
+from functools import lru_cache
 
 from core.problems import Problem, RuleViolation
 from rankings.rules.series import ManualPlacement, SeriesPolicy
@@ -154,30 +155,18 @@ def compute_ranking(
     (``manual_placements[j].…``).
     """
     policy.validate()
-    index_of = {step.code: index for index, step in enumerate(policy.ladder)}
+    index_of = _index_of(policy)
     problems = _standing_problems(players, index_of)
     placements = _placements_by_player(manual_placements, players, index_of, problems)
     if problems:
         raise RuleViolation(problems)
 
     # 1. carried and total points; sort keys (higher totals first, then licence number).
-    factors: dict[tuple[int, int], tuple[int, int]] = {}
     rows = []
     for position, standing in enumerate(players):
-        carried_pcn = carried_pp = 0
-        if standing.previous_step is not None:
-            series = policy.ladder[index_of[standing.previous_step]].series
-            key = (series, standing.missed_seasons)
-            factor = factors.get(key)
-            if factor is None:
-                exact = Fraction(policy.carry_over_for(series)) ** (1 + standing.missed_seasons)
-                factor = factors[key] = (exact.numerator, exact.denominator)
-            carried_pcn = standing.previous_pcn * factor[0] // factor[1]
-            carried_pp = standing.previous_pp * factor[0] // factor[1]
-        total_pcn = standing.season_pcn + carried_pcn
-        total_pp = standing.season_pp + carried_pp
-        tie_pp = total_pp if policy.pp_breaks_ties else 0
-        rows.append((-total_pcn, -tie_pp, standing.player, position, carried_pcn, carried_pp))
+        carried_pcn, carried_pp, total_pcn, total_pp = player_totals(standing, policy, index_of)
+        total_key, tie_key = order_key(total_pcn, total_pp, policy)
+        rows.append((-total_key, -tie_key, standing.player, position, carried_pcn, carried_pp))
     rows.sort()
 
     # 2. places: overall, in committee, in club ("1224": 1 + number strictly ahead).
@@ -199,8 +188,98 @@ def compute_ranking(
         if standing.club is not None:
             club_places[position] = _group_place(by_club, standing.club, key)
 
-    # 3. criteria, highest step first: (index, min PCN, last place, min PP).
+    # 3.-5. steps, from the criteria of this ranking's size.
     ranked_count = sum(1 for row in rows if row[0] < 0)
+    criteria = step_criteria(policy, ranked_count, len(players))
+    entries = []
+    for row in rows:
+        position = row[3]
+        standing = players[position]
+        carried_pcn, carried_pp = row[4], row[5]
+        entries.append(
+            entry_for(
+                standing,
+                Places(places[position], committee_places[position], club_places[position]),
+                criteria,
+                placements.get(standing.player),
+                (carried_pcn, carried_pp),
+            )
+        )
+    return Ranking(
+        entries=tuple(entries), ranked_count=ranked_count, share_cutoffs=criteria.cutoffs
+    )
+
+
+# --- one player at a time: the same rules, for readers that know a player's places --------
+#
+# ``compute_ranking`` above and the live ranking (``rankings/live_store.py``, which reads
+# places from an order-statistics structure) both call these: every rule is written once.
+
+
+@dataclass(frozen=True, slots=True)
+class Places:
+    """A player's places: overall, in the committee, in the club (``None``: no club)."""
+
+    overall: int
+    in_committee: int
+    in_club: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StepCriteria:
+    """The step criteria of one ranking (they depend on its size through the shares).
+
+    ``by_step``: (ladder index, min total PCN, last place, min total PP), highest step
+    first; ``cutoffs``: the last place of each step reached by share.
+    """
+
+    policy: SeriesPolicy
+    index_of: dict[str, int]
+    by_step: tuple[tuple[int, int, int, int], ...]
+    cutoffs: tuple[ShareCutoff, ...]
+
+
+@lru_cache(maxsize=256)
+def _carry_factor(coefficient: Decimal, missed_seasons: int) -> tuple[int, int]:
+    exact = Fraction(coefficient) ** (1 + missed_seasons)
+    return exact.numerator, exact.denominator
+
+
+def player_totals(
+    standing: PlayerStanding, policy: SeriesPolicy, index_of: dict[str, int] | None = None
+) -> tuple[int, int, int, int]:
+    """Rule 1: (carried PCN, carried PP, total PCN, total PP) of one player."""
+    carried_pcn = carried_pp = 0
+    if standing.previous_step is not None:
+        index = (index_of or _index_of(policy))[standing.previous_step]
+        numerator, denominator = _carry_factor(
+            policy.carry_over_for(policy.ladder[index].series), standing.missed_seasons
+        )
+        carried_pcn = standing.previous_pcn * numerator // denominator
+        carried_pp = standing.previous_pp * numerator // denominator
+    return (
+        carried_pcn,
+        carried_pp,
+        standing.season_pcn + carried_pcn,
+        standing.season_pp + carried_pp,
+    )
+
+
+def order_key(total_pcn: int, total_pp: int, policy: SeriesPolicy) -> tuple[int, int]:
+    """Rule 2: what is compared, higher first: (total PCN, total PP if it breaks ties,
+    else 0). Players with equal keys share a place; the listing orders them by licence
+    number."""
+    return total_pcn, total_pp if policy.pp_breaks_ties else 0
+
+
+def is_ranked(total_pcn: int) -> bool:
+    """Counted in the base of the shares: a total PCN above 0."""
+    return total_pcn > 0
+
+
+def step_criteria(policy: SeriesPolicy, ranked_count: int, player_count: int) -> StepCriteria:
+    """Rule 3's criteria for a ranking of ``player_count`` players, ``ranked_count``
+    of them with points."""
     cutoffs: list[ShareCutoff] = []
     criteria: list[tuple[int, int, int, int]] = []
     for index in range(len(policy.ladder) - 1, 0, -1):
@@ -211,63 +290,77 @@ def compute_ranking(
             cutoffs.append(ShareCutoff(step.code, step.top_share, last_place))
             criteria.append((index, 1, last_place, min_pp))
         else:
-            criteria.append((index, step.min_pcn or 0, len(players), min_pp))
+            criteria.append((index, step.min_pcn or 0, player_count, min_pp))
+    return StepCriteria(policy, _index_of(policy), tuple(criteria), tuple(cutoffs))
 
-    entries = []
-    entry_index = index_of[policy.entry_step]
-    max_demotion = policy.max_demotion_steps
-    drop = policy.returning_drop_steps
-    ladder = policy.ladder
-    for row in rows:
-        position = row[3]
-        standing = players[position]
-        total_pcn = -row[0]
-        carried_pcn, carried_pp = row[4], row[5]
-        total_pp = standing.season_pp + carried_pp
-        place = places[position]
-        points_index = 0
-        for index, min_pcn, last_place, min_pp in criteria:
-            if total_pcn >= min_pcn and place <= last_place and total_pp >= min_pp:
-                points_index = index
-                break
-        # 4. the step held during the season, and the demotion limit.
-        if standing.previous_step is None:
-            season_index = entry_index
-        else:
-            season_index = max(index_of[standing.previous_step] - drop * standing.missed_seasons, 0)
-        final_index, source = points_index, StepSource.POINTS
-        if max_demotion is not None and season_index - max_demotion > points_index:
-            final_index, source = season_index - max_demotion, StepSource.DEMOTION_LIMIT
-        # 5. manual placement.
-        placement = placements.get(standing.player)
-        reason = None
-        if placement is not None:
-            final_index, source = index_of[placement.step], StepSource.MANUAL
-            reason = placement.reason
-        final = ladder[final_index]
-        entries.append(
-            RankingEntry(
-                player=standing.player,
-                committee=standing.committee,
-                club=standing.club,
-                season_pcn=standing.season_pcn,
-                season_pp=standing.season_pp,
-                carried_pcn=carried_pcn,
-                carried_pp=carried_pp,
-                total_pcn=total_pcn,
-                total_pp=total_pp,
-                place=place,
-                place_in_committee=committee_places[position],
-                place_in_club=club_places[position],
-                season_step=ladder[season_index].code,
-                points_step=ladder[points_index].code,
-                step=final.code,
-                series=final.series,
-                step_source=source,
-                manual_reason=reason,
-            )
+
+def entry_for(
+    standing: PlayerStanding,
+    places: Places,
+    criteria: StepCriteria,
+    placement: ManualPlacement | None = None,
+    carried: tuple[int, int] | None = None,
+) -> RankingEntry:
+    """Rules 1 and 3–5 for one player whose places are known: their ranking line.
+
+    ``carried`` (carried PCN, carried PP) may be passed when already computed."""
+    policy, index_of = criteria.policy, criteria.index_of
+    if carried is None:
+        carried_pcn, carried_pp, _total_pcn, _total_pp = player_totals(standing, policy, index_of)
+    else:
+        carried_pcn, carried_pp = carried
+    total_pcn = standing.season_pcn + carried_pcn
+    total_pp = standing.season_pp + carried_pp
+    place = places.overall
+    points_index = 0
+    for index, min_pcn, last_place, min_pp in criteria.by_step:
+        if total_pcn >= min_pcn and place <= last_place and total_pp >= min_pp:
+            points_index = index
+            break
+    # 4. the step held during the season, and the demotion limit.
+    if standing.previous_step is None:
+        season_index = index_of[policy.entry_step]
+    else:
+        season_index = max(
+            index_of[standing.previous_step]
+            - policy.returning_drop_steps * standing.missed_seasons,
+            0,
         )
-    return Ranking(entries=tuple(entries), ranked_count=ranked_count, share_cutoffs=tuple(cutoffs))
+    final_index, source = points_index, StepSource.POINTS
+    max_demotion = policy.max_demotion_steps
+    if max_demotion is not None and season_index - max_demotion > points_index:
+        final_index, source = season_index - max_demotion, StepSource.DEMOTION_LIMIT
+    # 5. manual placement.
+    reason = None
+    if placement is not None:
+        final_index, source = index_of[placement.step], StepSource.MANUAL
+        reason = placement.reason
+    ladder = policy.ladder
+    final = ladder[final_index]
+    return RankingEntry(
+        player=standing.player,
+        committee=standing.committee,
+        club=standing.club,
+        season_pcn=standing.season_pcn,
+        season_pp=standing.season_pp,
+        carried_pcn=carried_pcn,
+        carried_pp=carried_pp,
+        total_pcn=total_pcn,
+        total_pp=total_pp,
+        place=place,
+        place_in_committee=places.in_committee,
+        place_in_club=places.in_club,
+        season_step=ladder[season_index].code,
+        points_step=ladder[points_index].code,
+        step=final.code,
+        series=final.series,
+        step_source=source,
+        manual_reason=reason,
+    )
+
+
+def _index_of(policy: SeriesPolicy) -> dict[str, int]:
+    return {step.code: index for index, step in enumerate(policy.ladder)}
 
 
 def _group_place(

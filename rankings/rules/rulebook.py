@@ -23,6 +23,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
+from competitions.rules.engine.eliminations import EliminatedOrder, HalvingRounding
 from competitions.rules.engine.movements import ShortTableRule
 from core.problems import Problem, RuleViolation
 from core.settings_reader import read_settings
@@ -223,6 +224,39 @@ class Movements:
     positions) or ``best_effort`` (as few players as possible, each repeat reported)."""
 
 
+# --------------------------------------------------------------------------
+# results: sessions and article 29
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Eliminations:
+    """The season's choices for sessions with eliminations and divided scores (chapter 3,
+    art. 3; chapter 2 « abattre les scores »), which the texts leave open
+    (``docs/results-format.md``, « Sessions with eliminations »)."""
+
+    halving_rounding: HalvingRounding
+    """How a carried score is rounded when its division is not whole."""
+    eliminated_order: EliminatedOrder
+    """How the entries eliminated at one cut rank among themselves."""
+
+
+def has_tie_break_rules(rulebook: Rulebook, stage: StageKind) -> bool:
+    """Whether ``stage`` has its own tie-break rules (article 29): then the submitted
+    tie-break data decides level entries' places, and only ties that survive it share."""
+    if stage is StageKind.NATIONAL_FINAL:
+        return rulebook.national_finals.tie_break_rules
+    return rulebook.stages.of(stage).tie_break_rules
+
+
+_DEFAULT_ELIMINATIONS = Eliminations(
+    halving_rounding=HalvingRounding.HALF_AWAY_FROM_ZERO,
+    eliminated_order=EliminatedOrder.SCORE_THEN_ARTICLE_29,
+)
+
+# --------------------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
 class Rulebook:
     """Every figure of chapter 5 for one season, and the movements' choices of chapter 2.
@@ -241,6 +275,7 @@ class Rulebook:
     national_finals: NationalFinals
     homologation: Homologation
     movements: Movements
+    eliminations: Eliminations = _DEFAULT_ELIMINATIONS  # results: sessions and article 29
 
     @classmethod
     def default(cls) -> Rulebook:
@@ -262,7 +297,15 @@ class Rulebook:
         # Every key is required but ``movements``, added after versions were stored: a version
         # without it takes the current regulations' choice.
         rulebook = read_settings(
-            cls, data, root="rulebook", optional={cls: {"movements": _DEFAULT_MOVEMENTS}}
+            cls,
+            data,
+            root="rulebook",
+            optional={
+                cls: {
+                    "movements": _DEFAULT_MOVEMENTS,
+                    "eliminations": _DEFAULT_ELIMINATIONS,  # results: sessions and article 29
+                }
+            },
         )
         rulebook.validate()
         return rulebook

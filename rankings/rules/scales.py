@@ -33,7 +33,12 @@ from core.vocabulary import Format, StageKind
 from rankings.rules.rulebook import BeneficiaryRounding, IndexOrder, Rulebook
 
 SEATS_PER_TABLE = (3, 4)
-"""A homologable table seats 3 or 4 players (5-player tables are not homologable)."""
+"""A homologable table plays at 3 or 4 players (the 5-player game is not homologable)."""
+
+SEATS_WITH_A_MORT = 5
+"""An individual tournament may seat 5 at a table where one player (*le mort*) sits out each
+deal in turn and the four others play the 4-player game (chapter 1, fasc. 459): a table of
+the scale like any other."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,14 +245,15 @@ def _entries_problems(
             )
         )
     players = entries * fmt.team_size
-    low, high = SEATS_PER_TABLE[0] * first_tables, SEATS_PER_TABLE[-1] * first_tables
+    most = SEATS_WITH_A_MORT if fmt is Format.INDIVIDUAL else SEATS_PER_TABLE[-1]
+    low, high = SEATS_PER_TABLE[0] * first_tables, most * first_tables
     if not low <= players <= high:
         problems.append(
             Problem(
                 "entries",
                 "entries_do_not_fit_tables",
                 f"{entries} {fmt.value} entries ({players} players) cannot sit at "
-                f"{first_tables} tables of 3 or 4 players in the first session "
+                f"{first_tables} tables of 3 to {most} players in the first session "
                 f"(between {low} and {high} players).",
                 {
                     "entries": entries,
@@ -255,10 +261,18 @@ def _entries_problems(
                     "tables": first_tables,
                     "low": low,
                     "high": high,
+                    "most": most,
                 },
             )
         )
     return problems
 
 
-__all__ = ["SEATS_PER_TABLE", "Scale", "beneficiary_count", "reduction_coefficient", "scale"]
+__all__ = [
+    "SEATS_PER_TABLE",
+    "SEATS_WITH_A_MORT",
+    "Scale",
+    "beneficiary_count",
+    "reduction_coefficient",
+    "scale",
+]

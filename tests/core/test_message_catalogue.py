@@ -61,6 +61,7 @@ DYNAMIC: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ),
     ("competitions/championships/calendar_checks.py", "p.code"): (RELOCATED, ()),
     ("competitions/championships/entries.py", "problem.code"): (RELOCATED, ()),
+    ("competitions/tournaments/declaration.py", "p.code"): (RELOCATED, ()),
     ("competitions/championships/qualification_status.py", "p.code"): (RELOCATED, ()),
     ("competitions/championships/stages.py", "p.code"): (RELOCATED, ()),
     ("competitions/rules/championships/season_calendar.py", "p.code"): (RELOCATED, ()),

@@ -8,10 +8,12 @@ from collections import Counter
 
 import pytest
 
+from competitions.championships.qualification_status import qualification_status
 from competitions.models import (
     Championship,
     ChampionshipEntry,
     ChampionshipStage,
+    Qualification,
     RegionalRulesVersion,
     ResultRevision,
     Tournament,
@@ -161,14 +163,29 @@ def test_a_player_is_found_by_name_through_the_ranking_selector(demo):
 def test_championships_are_under_way(demo):
     current = demo.registry.current_season
     assert Championship.objects.filter(season=current).count() == 4
-    versions = RegionalRulesVersion.objects.filter(regional__committee__number=1)
+    versions = RegionalRulesVersion.objects.filter(regional__committee__number=1).select_related(
+        "regional__championship"
+    )
     assert versions.count() == 4
-    assert all(v.approved_at is not None for v in versions)
+    # the zone finds the interclubs' rules awaiting its approval on the championships desk
+    awaiting = [v.regional.championship.kind for v in versions if v.approved_at is None]
+    assert awaiting == ["interclubs"]
     stages = ChampionshipStage.objects.select_related("tournament")
     assert stages.count() == 6
-    played = stages.filter(tournament__status=TournamentStatus.HOMOLOGATED)
-    assert [s.kind for s in played] == ["regional_semi_final"]
-    assert Allocation.objects.filter(tournament=played[0].tournament, current=True).exists()
+    played = stages.filter(tournament__status=TournamentStatus.HOMOLOGATED).order_by(
+        "tournament__date"
+    )
+    assert [(s.championship.kind, s.kind) for s in played] == [
+        ("duo", "regional_semi_final"),
+        ("duo", "regional_final"),
+    ]
+    for stage in played:
+        assert Allocation.objects.filter(tournament=stage.tournament, current=True).exists()
+    # `ccr` finds the DUO regional final's three places to record (nothing recorded yet)
+    status = qualification_status(played[1].championship)
+    assert status.national is not None
+    assert [q.right for q in status.national.qualified] == ["committee_quota"] * 3
+    assert not Qualification.objects.exists()
     assert sum(s.entries.count() for s in stages) == sum(demo.championships.entries.values()) > 0
     # `joueur` finds an entry of their own (GET /api/championships/me/).
     joueur = demo.registry.users["joueur"].user.player

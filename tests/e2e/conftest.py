@@ -308,11 +308,10 @@ def results_sheet(registry) -> Callable[[], ResultsSheet]:
 
 
 @pytest.fixture
-def homologated_open(registry, declare_tournament, results_sheet):
-    """The "Open de Lyon" (tests/conftest.py) with the correct results of
-    ``results_sheet``, submitted by club 101's manager and homologated by federation
-    staff through the services; the ranking refresh it sends runs at once (no broker)."""
-    from competitions.tournaments.homologation import tournament_homologate
+def submitted_open(registry, declare_tournament, results_sheet):
+    """The "Open de Lyon" of club 101 (committee 1, tests/conftest.py) with the correct
+    results of ``results_sheet`` sent by the club's manager through the service: waiting
+    for homologation."""
     from competitions.tournaments.submission import results_submit
 
     tournament = declare_tournament()
@@ -322,4 +321,13 @@ def homologated_open(registry, declare_tournament, results_sheet):
         source="csv",
         by=registry.users["club_manager"],
     )
-    return tournament_homologate(tournament=tournament, by=registry.users["federation_staff"])
+    return tournament
+
+
+@pytest.fixture
+def homologated_open(registry, submitted_open):
+    """``submitted_open`` homologated by federation staff through the service; the
+    ranking refresh it sends runs at once (no broker)."""
+    from competitions.tournaments.homologation import tournament_homologate
+
+    return tournament_homologate(tournament=submitted_open, by=registry.users["federation_staff"])

@@ -124,22 +124,6 @@ def test_a_club_manager_declares_uploads_fixes_previews_and_sends(
     assert max(pcn for _place, pcn in given.values()) > 0
 
 
-@pytest.fixture
-def submitted_open(registry, declare_tournament, results_sheet):
-    """The "Open de Lyon" of club 101 (committee 1) with its correct results sent by the
-    club's manager through the service."""
-    from competitions.tournaments.submission import results_submit
-
-    tournament = declare_tournament()
-    results_submit(
-        tournament=tournament,
-        content=results_sheet().text(),
-        source="csv",
-        by=registry.users["club_manager"],
-    )
-    return tournament
-
-
 def test_committee_staff_see_their_clubs_tournament_and_no_other_committee_does(
     open_window, sign_in, registry, submitted_open
 ):

@@ -99,6 +99,37 @@ def test_a_full_recompute_after_its_confirmation_page_then_its_progress(client, 
     assert (running["done"], running["total"], running["finished"]) == (0, 2, False)
 
 
+def test_a_second_run_waits_for_the_one_under_way(client, registry, ranked):
+    """A double click on « Confirmer : publier » publishes once; a run whose worker died
+    (no progress for RECOMPUTE_STALE_AFTER_S) does not block the desk."""
+    import datetime as dt
+
+    from django.conf import settings
+    from django.utils import timezone
+
+    as_(client, registry, "federation_staff")
+    official = f"{DESK}lancer/official/"
+    first = client.post(official, {"season": "2026-2027"})
+    second = client.post(official, {"season": "2026-2027"}, follow=True)
+    assert RecomputeRun.objects.count() == 1
+    assert second.redirect_chain == [(first["Location"], 302)]
+    html = second.content.decode()
+    assert "Un calcul de cette saison est en cours" in html
+    assert "Publier le classement officiel…" not in html  # no start link while it runs
+    assert client.get(f"{DESK}lancer/full/", {"season": "2026-2027"}).status_code == 302
+    # another season is not blocked
+    assert client.get(f"{DESK}lancer/full/", {"season": "2025-2026"}).status_code == 200
+
+    run = RecomputeRun.objects.get()
+    lost = timezone.now() - dt.timedelta(seconds=settings.RECOMPUTE_STALE_AFTER_S + 1)
+    RecomputeRun.objects.filter(pk=run.pk).update(status="running", heartbeat_at=lost)
+    assert client.get(f"{DESK}lancer/full/", {"season": "2026-2027"}).status_code == 200
+    RecomputeRun.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now())
+    assert client.get(f"{DESK}lancer/full/", {"season": "2026-2027"}).status_code == 302
+    RecomputeRun.objects.filter(pk=run.pk).update(status="done")  # it ended
+    assert client.get(f"{DESK}lancer/full/", {"season": "2026-2027"}).status_code == 200
+
+
 def test_publishing_says_what_changes_and_publishes(client, registry, ranked):
     as_(client, registry, "federation_staff")
     confirm = client.get(f"{DESK}lancer/official/", {"season": "2026-2027"}).content.decode()

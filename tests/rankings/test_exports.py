@@ -50,17 +50,74 @@ def read_csv(response) -> list[list[str]]:
     return list(csv.reader(io.StringIO(raw.decode("utf-8-sig"), newline=""), delimiter=";"))
 
 
-def pdf_text(content: bytes) -> str:
-    """The text drawn in a PDF: its streams inflated (ASCII85 then Flate, as reportlab
-    writes them)."""
-    text = []
-    for head, data in re.findall(rb"<<([^<>]*)>>\s*stream\r?\n(.*?)endstream", content, re.S):
+def _streams(content: bytes) -> dict[int, tuple[bytes, bytes]]:
+    """Each stream object of a PDF as reportlab writes it (a flat dictionary, then
+    ``/Length`` bytes), by object number: (dictionary, data inflated)."""
+    streams = {}
+    for match in re.finditer(rb"(\d+) 0 obj\s*<<([^<>]*)>>\s*stream\r?\n", content):
+        head = match.group(2)
+        length = re.search(rb"/Length (\d+)", head)
+        assert length is not None
+        data = content[match.end() : match.end() + int(length.group(1))]
         if b"ASCII85Decode" in head:
             data = base64.a85decode(data.strip(), adobe=True)
         if b"FlateDecode" in head:
             data = zlib.decompress(data)
-        text.append(data.decode("latin-1"))
-    return "\n".join(text)
+        streams[int(match.group(1))] = (head, data)
+    return streams
+
+
+def _literal(text: bytes) -> bytes:
+    """A PDF literal string's bytes (its escapes undone)."""
+    escapes = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f"}
+
+    def undo(match: re.Match[bytes]) -> bytes:
+        escaped = match.group(1)
+        if escaped[:1].isdigit():
+            return bytes([int(escaped, 8)])
+        return escapes.get(escaped, escaped)
+
+    return re.sub(rb"\\([0-7]{1,3}|.)", undo, text, flags=re.S)
+
+
+def pdf_drawn(content: bytes) -> list[tuple[str, bool]]:
+    """The strings a PDF draws, as a reader extracts them, each with whether its font is
+    embedded: each ``Tj`` string decoded through its font's ``/ToUnicode`` map (the
+    subsets of an embedded TrueType font reportlab writes), or as Latin-1 for a
+    standard font (not embedded). Pages' text only."""
+    streams = _streams(content)
+    fonts: dict[bytes, dict[int, str] | None] = {}
+    for font in re.findall(rb"<<([^<>]*/Type /Font\b[^<>]*)>>", content):
+        name = re.search(rb"/Name /(\S+)", font)
+        assert name is not None
+        to_unicode = re.search(rb"/ToUnicode (\d+) 0 R", font)
+        if to_unicode is None:
+            fonts[name.group(1)] = None
+            continue
+        cmap = streams[int(to_unicode.group(1))][1]
+        fonts[name.group(1)] = {
+            int(code, 16): chr(int(point, 16))
+            for code, point in re.findall(rb"<([0-9A-F]{2})> <([0-9A-F]{4})>", cmap)
+        }
+    drawn = []
+    for _head, data in streams.values():
+        if b" Tf" not in data:
+            continue
+        font: dict[int, str] | None = None
+        for name, string in re.findall(rb"/(\S+) [\d.]+ Tf|\(((?:\\.|[^\\)])*)\) Tj", data, re.S):
+            if name:
+                font = fonts[name]
+                continue
+            codes = _literal(string)
+            if font is None:
+                drawn.append((codes.decode("latin-1"), False))
+            else:
+                drawn.append(("".join(font[c] for c in codes), True))
+    return drawn
+
+
+def pdf_text(content: bytes) -> list[str]:
+    return [text for text, _embedded in pdf_drawn(content)]
 
 
 def test_csv_has_french_headers_and_labels(api, ranked, registry):
@@ -172,17 +229,48 @@ def test_pdf_for_the_club_noticeboard(api, ranked, registry):
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF")
-    text = pdf_text(response.content)
+    drawn = pdf_text(response.content)
+    text = "\n".join(drawn)
     csv_rows = read_csv(api.get(URL, {"club": 101}))[1:]
     assert csv_rows
     for row in csv_rows:
         if row[2].startswith("Joueur"):
-            assert f"({row[2]})" in text, row[2]
+            assert row[2] in drawn, row[2]
     assert "Classement PCN du club 101" in text
     assert "Saison 2026-2027" in text
-    assert "(Place)" in text
-    assert "(Pr\\351nom)" in text
+    assert "Place" in drawn
+    assert "Prénom" in drawn
     assert "Carreau" in text or "Promotion" in text or "Pique" in text  # series by name
+
+
+NAMES_BEYOND_LATIN_1 = [  # (last name, first name): Polish, Vietnamese, Greek, Russian
+    ("Wójcik", "Łukasz"),
+    ("Nguyễn", "Thị Ánh"),
+    ("Παπαδόπουλος", "Ωρίων"),
+    ("Жуков", "Пётр"),
+]
+
+
+def test_pdf_prints_names_beyond_latin_1(api, ranked, registry):
+    """Helvetica (reportlab's built-in fonts) has no Ł, ễ, Ω or Ж: the PDF embeds
+    DejaVu Sans and a reader extracts each name as it was written."""
+    committee_1 = [ranked.players[i] for i in (5, 6, 8, 9)]  # clubs 101, 102, 101, 102
+    for player, (last, first) in zip(committee_1, NAMES_BEYOND_LATIN_1, strict=True):
+        player.last_name, player.first_name = last, first
+        player.save()
+    api.force_authenticate(registry.users["federation_staff"])
+    response = api.get(URL, {"format": "pdf", "committee": 1})
+    assert response.status_code == 200
+    content = response.content
+    assert b"/FontFile2" in content  # a TrueType font is embedded...
+    assert b"+DejaVuSans" in content  # ...a subset of DejaVu Sans
+    assert all(embedded for _text, embedded in pdf_drawn(content))  # none in Helvetica
+    drawn = pdf_text(content)
+    printed = [
+        (last, first) for last, first in NAMES_BEYOND_LATIN_1 if last in drawn and first in drawn
+    ]
+    assert printed == NAMES_BEYOND_LATIN_1
+    assert {"Ł", "ễ", "Ω", "Ж"} <= set("".join(drawn))
 
 
 def test_export_query_count_is_bounded(api, ranked, registry, django_assert_max_num_queries):

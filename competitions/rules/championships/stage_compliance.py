@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.regional_rules import FieldBracket, RegionalStage
@@ -28,6 +29,10 @@ class SessionPlayed:
     number: int
     tables: int
     deals: int
+    entries: int | None = None
+    """Entries that played it, when the results list them (eliminations); ``None``: all."""
+    points_divisor: int = 1
+    """Divisor of the scores carried into it (1: not divided)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +160,57 @@ def stage_results_problems(
         )
     if plan is not None and plan.brackets:
         problems += _plan_problems(plan, field, sessions)
+    problems += _division_problems(rules, field, sessions)
+    return problems
+
+
+def _division_problems(
+    rules: ChampionshipRules, field: int, sessions: Sequence[SessionPlayed]
+) -> list[Problem]:
+    """Scores divided between two sessions: at most by the championship's maximum, and
+    only when at least its share of the session's entries was eliminated (art. 3, 9, 15:
+    « à condition d'éliminer au moins 20 % des participants de la séance »)."""
+    problems: list[Problem] = []
+    before = field
+    for k, session in enumerate(sessions):
+        playing = before if session.entries is None else session.entries
+        if k and session.points_divisor != 1:
+            if session.points_divisor > rules.max_points_divisor:
+                problems.append(
+                    Problem(
+                        f"sessions[{k}].points_divisor",
+                        "results_division_too_large",
+                        f"the scores carried into session {session.number} are divided by "
+                        f"{session.points_divisor}; they may be divided by at most "
+                        f"{rules.max_points_divisor:g}.",
+                        {
+                            "session": session.number,
+                            "divisor": session.points_divisor,
+                            "maximum": f"{rules.max_points_divisor:g}",
+                        },
+                    )
+                )
+            eliminated = Fraction(before - playing, before) if before else Fraction(0)
+            required = Fraction(str(rules.min_eliminated_share))
+            if eliminated < required:
+                problems.append(
+                    Problem(
+                        f"sessions[{k}].points_divisor",
+                        "divided_without_eliminations",
+                        f"the scores carried into session {session.number} are divided while "
+                        f"{before - playing} of the {before} entries of the session before "
+                        f"({float(eliminated):.0%}) were eliminated; dividing requires "
+                        f"eliminating at least {float(required):.0%}.",
+                        {
+                            "session": session.number,
+                            "eliminated": before - playing,
+                            "field": before,
+                            "share": f"{float(eliminated):.0%}",
+                            "required": f"{float(required):.0%}",
+                        },
+                    )
+                )
+        before = playing
     return problems
 
 
@@ -294,6 +350,41 @@ def _plan_problems(
             )
         )
     for k, (session, planned) in enumerate(zip(sessions, bracket.sessions, strict=False)):
+        if (
+            k
+            and planned.entries is not None
+            and session.entries is not None
+            and session.entries != planned.entries
+        ):
+            problems.append(
+                Problem(
+                    f"sessions[{k}].entries",
+                    "session_field_differs_from_plan",
+                    f"{session.entries} entries played session {session.number}; the "
+                    f"published table keeps {planned.entries} for {field} entries.",
+                    {
+                        "session": session.number,
+                        "entries": session.entries,
+                        "planned": planned.entries,
+                        "field": field,
+                    },
+                )
+            )
+        if k and session.points_divisor != planned.points_divisor:
+            problems.append(
+                Problem(
+                    f"sessions[{k}].points_divisor",
+                    "points_divisor_differs_from_plan",
+                    f"the scores carried into session {session.number} are divided by "
+                    f"{session.points_divisor}; the published table divides them by "
+                    f"{planned.points_divisor:g}.",
+                    {
+                        "session": session.number,
+                        "divisor": session.points_divisor,
+                        "planned": f"{planned.points_divisor:g}",
+                    },
+                )
+            )
         if session.deals < planned.deals:
             problems.append(
                 Problem(

@@ -180,9 +180,18 @@ class DealScore:
 
 
 def deal_problems(
-    deal: Deal, rules: ScoringRules = DEFAULT_SCORING_RULES, prefix: str = ""
+    deal: Deal,
+    rules: ScoringRules = DEFAULT_SCORING_RULES,
+    prefix: str = "",
+    *,
+    in_play: tuple[Orientation, ...] | None = None,
 ) -> list[Problem]:
-    """Every problem of ``deal``; field paths start with ``prefix`` (e.g. ``"deals[2]."``)."""
+    """Every problem of ``deal``; field paths start with ``prefix`` (e.g. ``"deals[2]."``).
+
+    ``in_play`` names the seats that play the deal when they are not the table size's own
+    seats: at a table of 5 inside a tournament the four players other than the one sitting
+    out (*le mort*) play the 4-player game (:mod:`competitions.rules.engine.sitting_out`).
+    """
     problems: list[Problem] = []
 
     def report(name: str, code: str, message: str, params: Mapping[str, object]) -> None:
@@ -198,6 +207,7 @@ def deal_problems(
             {"table_size": shown(deal.table_size)},
         )
         return problems
+    table = _seats_in_play(size, in_play)
 
     if deal.contract is None:
         _check_passed_deal(deal, report)
@@ -211,11 +221,11 @@ def deal_problems(
             {"contract": shown(deal.contract), "contracts": ", ".join(Contract)},
         )
 
-    taker = _check_seat(deal.taker, "taker", size, report, required=True)
-    _check_partner(deal, size, taker, report)
+    taker = _check_seat(deal.taker, "taker", size, report, required=True, table=table)
+    _check_partner(deal, size, taker, report, table)
     oudlers = _check_oudlers(deal.oudlers, report)
     points = _check_points(deal.attack_points, size, report)
-    _check_poignees(deal.poignees, size, rules, report)
+    _check_poignees(deal.poignees, size, rules, report, table)
 
     petit_au_bout = _check_side(deal.petit_au_bout, "petit_au_bout", report)
     chelem_by = _check_side(deal.chelem_made_by, "chelem_made_by", report)
@@ -242,22 +252,32 @@ def deal_problems(
     return problems
 
 
-def score_deal(deal: Deal, rules: ScoringRules = DEFAULT_SCORING_RULES) -> DealScore:
-    """Score ``deal``; raise :class:`RuleViolation` with every problem if it is impossible."""
-    problems = deal_problems(deal, rules)
+def score_deal(
+    deal: Deal,
+    rules: ScoringRules = DEFAULT_SCORING_RULES,
+    *,
+    in_play: tuple[Orientation, ...] | None = None,
+) -> DealScore:
+    """Score ``deal``; raise :class:`RuleViolation` with every problem if it is impossible.
+
+    ``in_play``: the seats playing the deal, as for :func:`deal_problems`; the marks are
+    given for those seats only.
+    """
+    problems = deal_problems(deal, rules, in_play=in_play)
     if problems:
         raise RuleViolation(problems)
     size = TableSize(deal.table_size)
+    table = _seats_in_play(size, in_play)
     if deal.contract is None:
-        return DealScore(
-            base=0, marks=MappingProxyType(dict.fromkeys(seats(size), 0)), breakdown=None
-        )
+        return DealScore(base=0, marks=MappingProxyType(dict.fromkeys(table, 0)), breakdown=None)
     breakdown = _breakdown(deal, rules)
     base = breakdown.total
     assert deal.taker is not None  # deal_problems refuses a bid deal without a taker
     taker = Orientation(deal.taker)
     partner = None if deal.called_partner is None else Orientation(deal.called_partner)
-    return DealScore(base=base, marks=marks_for(size, taker, partner, base), breakdown=breakdown)
+    return DealScore(
+        base=base, marks=marks_for(size, taker, partner, base, in_play=in_play), breakdown=breakdown
+    )
 
 
 def _breakdown(deal: Deal, rules: ScoringRules) -> ScoreBreakdown:
@@ -312,10 +332,19 @@ def _breakdown(deal: Deal, rules: ScoringRules) -> ScoreBreakdown:
 
 
 def marks_for(
-    size: TableSize, taker: Orientation, called_partner: Orientation | None, base: int
+    size: TableSize,
+    taker: Orientation,
+    called_partner: Orientation | None,
+    base: int,
+    *,
+    in_play: tuple[Orientation, ...] | None = None,
 ) -> Mapping[Orientation, int]:
-    """Each seat's mark when each defender pays ``base`` to the attack ("la marque")."""
-    defenders = [seat for seat in seats(size) if seat not in (taker, called_partner)]
+    """Each seat's mark when each defender pays ``base`` to the attack ("la marque").
+
+    ``in_play``: the seats playing the deal when they are not ``size``'s own seats.
+    """
+    table = _seats_in_play(size, in_play)
+    defenders = [seat for seat in table if seat not in (taker, called_partner)]
     attack_share = base * len(defenders)
     marks = dict.fromkeys(defenders, -base)
     if called_partner is None:
@@ -323,7 +352,18 @@ def marks_for(
     else:  # 2/3 of the attack's share for the taker, 1/3 for the partner (exact: share = 3x)
         marks[taker] = attack_share * 2 // 3
         marks[called_partner] = attack_share // 3
-    return MappingProxyType({seat: marks[seat] for seat in seats(size)})
+    return MappingProxyType({seat: marks[seat] for seat in table})
+
+
+def _seats_in_play(
+    size: TableSize, in_play: tuple[Orientation, ...] | None
+) -> tuple[Orientation, ...]:
+    """The seats playing a deal: ``in_play`` if given (as many as ``size``), else the table's."""
+    if in_play is None:
+        return seats(size)
+    if len(in_play) != int(size) or len(set(in_play)) != len(in_play):
+        raise ValueError(f"{in_play!r} are not {int(size)} distinct seats")
+    return in_play
 
 
 def _member(enum: type[EnumT], value: object) -> EnumT | None:
@@ -363,8 +403,15 @@ def _check_passed_deal(deal: Deal, report: Report) -> None:
 
 
 def _check_seat(
-    value: object, name: str, size: TableSize, report: Report, *, required: bool
+    value: object,
+    name: str,
+    size: TableSize,
+    report: Report,
+    *,
+    required: bool,
+    table: tuple[Orientation, ...] | None = None,
 ) -> Orientation | None:
+    table = seats(size) if table is None else table
     if value is None:
         if required:
             report(
@@ -375,8 +422,18 @@ def _check_seat(
             )
         return None
     seat = _member(Orientation, value)
-    if seat is None or seat not in seats(size):
-        allowed = ", ".join(seats(size))
+    if seat is None or seat not in table:
+        allowed = ", ".join(table)
+        if len(table) == 4 and table != seats(TableSize.FOUR):
+            sitting_out = next(s for s in seats(TableSize.FIVE) if s not in table)
+            report(
+                name,
+                "seat_not_in_play",
+                f"{shown(value)} is not a seat playing this deal: {sitting_out} sits it out "
+                f"(le mort) and {allowed} play it.",
+                {"seat": shown(value), "sitting_out": sitting_out, "seats": allowed},
+            )
+            return None
         report(
             name,
             "seat_not_at_table",
@@ -387,7 +444,13 @@ def _check_seat(
     return seat
 
 
-def _check_partner(deal: Deal, size: TableSize, taker: Orientation | None, report: Report) -> None:
+def _check_partner(
+    deal: Deal,
+    size: TableSize,
+    taker: Orientation | None,
+    report: Report,
+    table: tuple[Orientation, ...],
+) -> None:
     if deal.called_partner is None:
         return
     if size != TableSize.FIVE:
@@ -399,7 +462,9 @@ def _check_partner(deal: Deal, size: TableSize, taker: Orientation | None, repor
             {"size": int(size)},
         )
         return
-    partner = _check_seat(deal.called_partner, "called_partner", size, report, required=False)
+    partner = _check_seat(
+        deal.called_partner, "called_partner", size, report, required=False, table=table
+    )
     if partner is not None and partner == taker:
         report(
             "called_partner",
@@ -638,14 +703,18 @@ def _points(points: Fraction) -> int | float:
 
 
 def _check_poignees(
-    poignees: tuple[Poignee, ...], size: TableSize, rules: ScoringRules, report: Report
+    poignees: tuple[Poignee, ...],
+    size: TableSize,
+    rules: ScoringRules,
+    report: Report,
+    table: tuple[Orientation, ...],
 ) -> None:
     allowed = rules.poignee_trumps(size)
     shown: set[Orientation] = set()
     total_trumps = 0
     for index, poignee in enumerate(poignees):
         where = f"poignees[{index}]"
-        seat = _check_seat(poignee.seat, f"{where}.seat", size, report, required=True)
+        seat = _check_seat(poignee.seat, f"{where}.seat", size, report, required=True, table=table)
         if seat is not None:
             if seat in shown:
                 report(

@@ -11,6 +11,17 @@ as written on the paper sheet (the engine checks them), or both (the engine
 also checks that they agree). Each player's total is the sum of his positive
 marks (``plus``), of his negative marks written without sign (``minus``, as
 in the "-" column of the sheet) and their difference (``balance``, the bilan).
+
+A table of 5 inside a tournament names on each line the player who sits the deal out
+(*le mort*, :mod:`competitions.rules.engine.sitting_out`): the four others play the
+4-player game, the mort marks 0, and the morts must follow the rotation. A sheet of 5
+without anyone sitting out is the 5-player game (called king).
+
+Chapter 4, "Donne annulée": « si une donne est annulée pour x raisons, alors elle ne
+compte pas comme donne jouée ». A line marked annulled scores 0 for everyone (its facts,
+if given, are still checked) and is not counted in ``deals_played``. A line where everyone
+passed is a deal of the position that scored 0 for everyone: it is counted (the sheet
+shows it; a deal dealt again is the next line).
 """
 
 from __future__ import annotations
@@ -29,6 +40,7 @@ from competitions.rules.engine.scoring import (
     score_deal,
     shown,
 )
+from competitions.rules.engine.sitting_out import MortLine, in_play, rotation_problems
 from competitions.rules.engine.tables import Orientation, TableSize, seats
 from core.problems import Problem, RuleViolation
 
@@ -39,6 +51,24 @@ class DealLine:
 
     facts: Deal | None = None
     marks: Mapping[Orientation, int] | None = None  # signed: + column positive, - negative
+    sitting_out: Orientation | None = None  # le mort, at a table of 5 inside a tournament
+    annulled: bool = False  # annulled by the arbiter: scores nothing, not a deal played
+
+    @property
+    def passed(self) -> bool:
+        """Everyone passed: the line scores 0, and at a table of 5 the same mort deals again.
+
+        Said by the facts (no contract), or by marks alone that are all 0: a line that
+        scores nothing is read as a passed deal (a bid deal worth exactly 0 is given by
+        its facts). An annulled line is not a passed one.
+        """
+        if self.annulled is True:
+            return False
+        if self.facts is not None:
+            return self.facts.contract is None
+        return self.marks is not None and all(
+            mark == 0 and not isinstance(mark, bool) for mark in self.marks.values()
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +101,13 @@ class SheetTotals:
     table_size: TableSize
     deal_marks: tuple[Mapping[Orientation, int], ...]  # each line's marks, computed or written
     players: Mapping[Orientation, PlayerTotal]  # in sheet order: N, S, E, W, fifth
+    deals_played: int = 0  # lines not annulled (chapter 4, "Donne annulée")
+    sitting_out: tuple[Orientation | None, ...] = ()  # each line's mort (table of 5), else None
+
+    @property
+    def five_player_game(self) -> bool:
+        """A table of 5 playing the 5-player game (called king), nobody sitting out."""
+        return self.table_size == TableSize.FIVE and not any(self.sitting_out)
 
 
 def total_sheet(sheet: ScoreSheet, rules: ScoringRules = DEFAULT_SCORING_RULES) -> SheetTotals:
@@ -92,12 +129,26 @@ def total_sheet(sheet: ScoreSheet, rules: ScoringRules = DEFAULT_SCORING_RULES) 
     if size is None:
         raise RuleViolation(problems)
     players = _check_players(sheet.players, size, problems)
+    morts = _sitting_out(sheet, size, problems)
 
     deal_marks: list[Mapping[Orientation, int]] = []
+    named = any(line.sitting_out is not None for line in sheet.deals)
     for index, line in enumerate(sheet.deals):
-        marks = _line_marks(line, index, size, rules, problems)
+        if named and morts[index] is None:
+            continue  # its missing or wrong mort is reported
+        marks = _line_marks(line, index, size, rules, problems, morts[index])
         if marks is not None:
             deal_marks.append(marks)
+    if any(morts) and all(morts):
+        problems.extend(
+            rotation_problems(
+                [
+                    MortLine(mort, line.passed)
+                    for mort, line in zip(morts, sheet.deals, strict=True)
+                    if mort is not None
+                ]
+            )
+        )
     if problems:
         raise RuleViolation(problems)
 
@@ -120,11 +171,64 @@ def total_sheet(sheet: ScoreSheet, rules: ScoringRules = DEFAULT_SCORING_RULES) 
         table_size=size,
         deal_marks=tuple(deal_marks),
         players=MappingProxyType(totals),
+        deals_played=sum(1 for line in sheet.deals if line.annulled is not True),
+        sitting_out=tuple(morts),
     )
 
 
+def _sitting_out(
+    sheet: ScoreSheet, size: TableSize, problems: list[Problem]
+) -> list[Orientation | None]:
+    """Each line's mort: every line of a table of 5 names one, or none does."""
+    named = [line.sitting_out is not None for line in sheet.deals]
+    if not any(named):
+        return [None] * len(sheet.deals)
+    morts: list[Orientation | None] = []
+    for index, line in enumerate(sheet.deals):
+        where = f"deals[{index}].sitting_out"
+        if line.sitting_out is None:
+            problems.append(
+                Problem(
+                    where,
+                    "sitting_out_missing",
+                    f"Deal {index + 1} names nobody sitting out, but other deals of this sheet "
+                    "do: at a table of 5 inside a tournament one player (le mort) sits out "
+                    "every deal.",
+                    {"deal": index + 1},
+                )
+            )
+            morts.append(None)
+            continue
+        seat = _seat(line.sitting_out)
+        if seat is None or seat not in seats(size) or size != TableSize.FIVE:
+            problems.append(
+                Problem(
+                    where,
+                    "sitting_out_not_at_table",
+                    f"Deal {index + 1}: {shown(line.sitting_out)} cannot sit out; only at a "
+                    f"table of 5 does one player (le mort) sit out, one of "
+                    f"{', '.join(seats(TableSize.FIVE))}.",
+                    {
+                        "deal": index + 1,
+                        "seat": shown(line.sitting_out),
+                        "seats": ", ".join(seats(TableSize.FIVE)),
+                    },
+                )
+            )
+            morts.append(None)
+            continue
+        morts.append(seat)
+    return morts
+
+
 def _table_size(sheet: ScoreSheet, problems: list[Problem]) -> TableSize | None:
-    """The size the deals' facts agree on, else the number of players named."""
+    """The size the deals' facts agree on, else the number of players named.
+
+    A sheet whose lines name a player sitting out is a table of 5 (its deals are played
+    at 4).
+    """
+    if any(line.sitting_out is not None for line in sheet.deals) and len(sheet.players) == 5:
+        return TableSize.FIVE
     stated = set()
     for line in sheet.deals:
         if line.facts is not None and line.facts.table_size in set(TableSize):
@@ -195,9 +299,28 @@ def _line_marks(
     size: TableSize,
     rules: ScoringRules,
     problems: list[Problem],
+    mort: Orientation | None = None,
 ) -> Mapping[Orientation, int] | None:
-    """The line's marks (computed from the facts, else as written), or None if faulty."""
+    """The line's marks (computed from the facts, else as written), or None if faulty.
+
+    ``mort``: the seat sitting the deal out at a table of 5; the four others play the
+    4-player game and the mort marks 0.
+    """
     where = f"deals[{index}]"
+    playing = None if mort is None else in_play(mort)
+    game = size if mort is None else TableSize.FOUR
+    if not isinstance(line.annulled, bool):
+        problems.append(
+            Problem(
+                f"{where}.annulled",
+                "not_a_boolean",
+                f"annulled must be true or false, not {line.annulled!r}.",
+                {"value": repr(line.annulled)},
+            )
+        )
+        return None
+    if line.annulled:
+        return _annulled_marks(line, index, size, game, playing, rules, problems)
     if line.facts is None and line.marks is None:
         problems.append(
             Problem(
@@ -211,33 +334,30 @@ def _line_marks(
 
     computed = None
     if line.facts is not None:
-        if line.facts.table_size != size:
-            problems.append(
-                Problem(
-                    f"{where}.table_size",
-                    "table_size_mismatch",
-                    f"Deal {index + 1} is scored for {shown(line.facts.table_size)} players but "
-                    f"the sheet is for a {int(size)}-player table.",
-                    {
-                        "deal": index + 1,
-                        "table_size": shown(line.facts.table_size),
-                        "size": int(size),
-                    },
-                )
-            )
-        else:
-            found = deal_problems(line.facts, rules, prefix=f"{where}.")
-            problems.extend(found)
-            if not found:
-                computed = score_deal(line.facts, rules).marks
+        computed = _computed_marks(line.facts, index, size, game, playing, rules, problems)
 
     if line.marks is None:
         return computed
-    written = _check_written_marks(line.marks, where, index, size, problems)
+    given: Mapping[Any, int] = line.marks
+    if mort is not None and not any(_seat(key) == mort for key in given):
+        given = {**given, mort: 0}  # the mort's column may be left blank
+    written = _check_written_marks(given, where, index, size, problems)
     if written is None:
         return None
+    if mort is not None and written[mort] != 0:
+        problems.append(
+            Problem(
+                f"{where}.marks.{mort}",
+                "sitting_out_marked",
+                f"Deal {index + 1}: {mort} sits this deal out (le mort) and so marks 0, not "
+                f"{written[mort]:+d} (« le mort ne compte pas dans les comptes de cette "
+                f"partie »).",
+                {"deal": index + 1, "seat": mort, "written": f"{written[mort]:+d}"},
+            )
+        )
+        return None
     if line.facts is None:
-        if not _fits_a_deal(written, size):
+        if not _fits_a_deal(written, game, playing):
             problems.append(
                 Problem(
                     f"{where}.marks",
@@ -269,6 +389,79 @@ def _line_marks(
             )
         )
     return None if disagreements else computed
+
+
+def _computed_marks(
+    facts: Deal,
+    index: int,
+    size: TableSize,
+    game: TableSize,
+    playing: tuple[Orientation, ...] | None,
+    rules: ScoringRules,
+    problems: list[Problem],
+) -> Mapping[Orientation, int] | None:
+    """The marks the facts give at every seat of the table (the mort's 0 included)."""
+    where = f"deals[{index}]"
+    if facts.table_size != game:
+        if playing is None:
+            message = (
+                f"Deal {index + 1} is scored for {shown(facts.table_size)} players but "
+                f"the sheet is for a {int(size)}-player table."
+            )
+        else:
+            message = (
+                f"Deal {index + 1} is scored for {shown(facts.table_size)} players but at a "
+                f"table of 5 with a player sitting out (le mort) the four others play the "
+                f"4-player game."
+            )
+        problems.append(
+            Problem(
+                f"{where}.table_size",
+                "table_size_mismatch" if playing is None else "sitting_out_deal_not_at_four",
+                message,
+                {"deal": index + 1, "table_size": shown(facts.table_size), "size": int(game)},
+            )
+        )
+        return None
+    found = deal_problems(facts, rules, prefix=f"{where}.", in_play=playing)
+    problems.extend(found)
+    if found:
+        return None
+    marks = score_deal(facts, rules, in_play=playing).marks
+    return MappingProxyType({seat: marks.get(seat, 0) for seat in seats(size)})
+
+
+def _annulled_marks(
+    line: DealLine,
+    index: int,
+    size: TableSize,
+    game: TableSize,
+    playing: tuple[Orientation, ...] | None,
+    rules: ScoringRules,
+    problems: list[Problem],
+) -> Mapping[Orientation, int] | None:
+    """An annulled line: its facts checked, its marks (if written) all 0; it scores 0."""
+    where = f"deals[{index}]"
+    before = len(problems)
+    if line.facts is not None:
+        _computed_marks(line.facts, index, size, game, playing, rules, problems)
+    if line.marks is not None:
+        written = _check_written_marks(line.marks, where, index, size, problems)
+        for seat, mark in (written or {}).items():
+            if mark != 0:
+                problems.append(
+                    Problem(
+                        f"{where}.marks.{seat}",
+                        "annulled_deal_marked",
+                        f"Deal {index + 1} is annulled and so scores nothing, but {seat} is "
+                        f"written {mark:+d} (chapter 4: an annulled deal does not count as "
+                        f"played).",
+                        {"deal": index + 1, "seat": seat, "written": f"{mark:+d}"},
+                    )
+                )
+    if len(problems) > before:
+        return None
+    return MappingProxyType(dict.fromkeys(seats(size), 0))
 
 
 def _check_written_marks(
@@ -331,15 +524,25 @@ def _check_written_marks(
     return written
 
 
-def _fits_a_deal(marks: Mapping[Orientation, int], size: TableSize) -> bool:
-    """Whether some taker (and partner, at 5 players) gives exactly these marks."""
-    for taker in seats(size):
+def _fits_a_deal(
+    marks: Mapping[Orientation, int],
+    size: TableSize,
+    playing: tuple[Orientation, ...] | None = None,
+) -> bool:
+    """Whether some taker (and partner, at 5 players) gives exactly these marks.
+
+    ``playing``: the four seats playing a deal at a table of 5 (the mort's 0 is ignored).
+    """
+    table = seats(size) if playing is None else playing
+    wanted = {seat: marks[seat] for seat in table}
+    for taker in table:
         partners: list[Orientation | None] = [None]
         if size == TableSize.FIVE:
-            partners += [seat for seat in seats(size) if seat != taker]
+            partners += [seat for seat in table if seat != taker]
         for partner in partners:
-            defender = next(seat for seat in seats(size) if seat not in (taker, partner))
-            if marks_for(size, taker, partner, -marks[defender]) == marks:
+            defender = next(seat for seat in table if seat not in (taker, partner))
+            found = marks_for(size, taker, partner, -marks[defender], in_play=playing)
+            if found == wanted:
                 return True
     return False
 

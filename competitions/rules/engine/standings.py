@@ -213,6 +213,53 @@ def rank(entries: Sequence[Entry], mode: RankingMode = RankingMode.PLAIN) -> Ran
     return Ranking(mode=mode, placings=tuple(placings))
 
 
+@dataclass(frozen=True, slots=True)
+class Contender:
+    """An entry to place: its ``group`` (lower is better: e.g. ``(abandoned, -total)``) and
+    its article 29 figures (``None``: not given)."""
+
+    group: tuple[int, ...]
+    figures: TieBreakFigures | None
+
+
+def article_29_key(figures: TieBreakFigures) -> tuple[int, ...]:
+    """Article 29's figures in its order of comparison, lower is better."""
+    return tuple(-getattr(figures, name) for _, name in _ARTICLE_29)
+
+
+def article_29_places(contenders: Sequence[Contender]) -> tuple[int, ...]:
+    """Each contender's place ("1224"): by group, then, within a group, by article 29.
+
+    Article 29 (*ex-æquo*): « le meilleur score obtenu sur une position, puis […] le plus
+    grand nombre de contrats réussis, puis […] le plus grand nombre de sur-contrats réussis,
+    suivant la hauteur ». Contenders level on their group and on every figure share the
+    best place they occupy: only a tie that survives article 29 is shared. A group in which
+    any contender lacks figures cannot be ordered: all of it shares its best place (the
+    caller reports the missing figures). Pure; the order of ``contenders`` is kept.
+    """
+    groups: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for i, contender in enumerate(contenders):
+        groups[contender.group].append(i)
+    places = [0] * len(contenders)
+    ahead = 0
+    for group in sorted(groups):
+        members = groups[group]
+        figures = [contenders[i].figures for i in members]
+        if len(members) == 1 or any(f is None for f in figures):
+            for i in members:
+                places[i] = ahead + 1
+        else:
+            keys = {i: article_29_key(contenders[i].figures) for i in members}  # type: ignore[arg-type]
+            ordered = sorted(members, key=lambda i: keys[i])
+            for k, i in enumerate(ordered):
+                if k and keys[i] == keys[ordered[k - 1]]:
+                    places[i] = places[ordered[k - 1]]
+                else:
+                    places[i] = ahead + k + 1
+        ahead += len(members)
+    return tuple(places)
+
+
 def _sort_key(s: _Scored, mode: RankingMode) -> tuple[int, ...]:
     key = (int(s.entry.abandoned), -s.total)
     if mode is RankingMode.PLAIN:
@@ -220,7 +267,7 @@ def _sort_key(s: _Scored, mode: RankingMode) -> tuple[int, ...]:
     # Entries without figures are alone in their (abandoned, total) group, so
     # their placeholder zeros are never compared with real figures.
     figures = s.figures or TieBreakFigures(0, 0, 0, 0)
-    return key + tuple(-getattr(figures, name) for _, name in _ARTICLE_29)
+    return key + article_29_key(figures)
 
 
 def _separation(above: _Scored, below: _Scored, mode: RankingMode) -> Separation:

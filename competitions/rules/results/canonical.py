@@ -5,7 +5,8 @@ out and everything in a fixed order: sessions by number, entries by number, an
 entry's players by licence number (players without one last, by name), a
 player's position scores by session, position and table, penalties by licence
 number, kind, points and reason; tie-break contracts always list the four
-contracts. Object keys are sorted, separators compact, text UTF-8 (not
+contracts; a session's eliminations (``points_divisor``, ``entries`` by number) are
+written only when it has any. Object keys are sorted, separators compact, text UTF-8 (not
 escaped). The same results therefore hash the same whether submitted as JSON
 (in any order, with or without the optional fields) or as CSV, and
 ``parse_json(canonical_dict(document))`` reads the document back.
@@ -23,6 +24,7 @@ from competitions.rules.results.document import (
     PenaltyRecord,
     PlayerResult,
     ResultsDocument,
+    SessionResult,
     TieBreakData,
 )
 
@@ -36,15 +38,7 @@ def canonical_dict(document: ResultsDocument) -> dict[str, Any]:
     penalties.sort(key=lambda p: (p["licence_number"], p["kind"], p["points"], p["reason"]))
     return {
         "format_version": document.format_version,
-        "sessions": [
-            {
-                "number": s.number,
-                "tables": s.tables,
-                "tables_of_three": s.tables_of_three,
-                "deals": s.deals,
-            }
-            for s in sessions
-        ],
+        "sessions": [_session(s) for s in sessions],
         "entries": entries,
         "penalties": penalties,
     }
@@ -62,6 +56,26 @@ def results_sha256(document: ResultsDocument) -> str:
 
 def _dumps(value: object) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _session(session: SessionResult) -> dict[str, Any]:
+    """A session; its eliminations (divisor, entries) only when it has any, so that a
+    document without them hashes as it always did."""
+    written: dict[str, Any] = {
+        "number": session.number,
+        "tables": session.tables,
+        "tables_of_three": session.tables_of_three,
+        "deals": session.deals,
+    }
+    if session.tables_of_five:  # only when there are some: other documents hash as before
+        written["tables_of_five"] = session.tables_of_five
+    if session.points_divisor != 1 or session.entries:
+        written["points_divisor"] = session.points_divisor
+        written["entries"] = [
+            {"number": e.number, "score": e.score, "carried": e.carried}
+            for e in sorted(session.entries, key=lambda e: (e.number, e.score, e.carried))
+        ]
+    return written
 
 
 def _entry(entry: EntryResult) -> dict[str, Any]:

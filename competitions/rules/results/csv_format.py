@@ -25,7 +25,7 @@ import csv
 import io
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from competitions.rules.engine.penalties import PenaltyKind
@@ -51,6 +51,7 @@ from competitions.rules.results.document import (
     PositionScore,
     Reading,
     ResultsDocument,
+    SessionEntry,
     SessionResult,
     SourceMap,
     TieBreakData,
@@ -68,6 +69,7 @@ class RecordType(StrEnum):
     PLAYER = "player"
     POSITION = "position"
     PENALTY = "penalty"
+    SESSION_ENTRY = "session_entry"
 
 
 TIEBREAK_COLUMNS = ("best_position_score", *(c.value for c in CONTRACTS))
@@ -75,7 +77,7 @@ ENTRY_COLUMNS = ("place", "entry_total", "abandoned", *TIEBREAK_COLUMNS)
 
 # For each record type: (required columns, optional columns).
 RECORD_COLUMNS: dict[RecordType, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    RecordType.SESSION: (("session", "tables", "deals"), ("tables_of_three",)),
+    RecordType.SESSION: (("session", "tables", "deals"), ("tables_of_three", "points_divisor")),
     RecordType.PLAYER: (
         ("entry", "place", "entry_total"),
         ("abandoned", "licence_number", "name", "player_total", *TIEBREAK_COLUMNS),
@@ -85,6 +87,7 @@ RECORD_COLUMNS: dict[RecordType, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("licence_number", "name"),
     ),
     RecordType.PENALTY: (("licence_number", "points", "kind", "reason"), ()),
+    RecordType.SESSION_ENTRY: (("session", "entry", "score"), ("carried",)),
 }
 
 COLUMNS: tuple[str, ...] = (
@@ -108,6 +111,11 @@ COLUMNS: tuple[str, ...] = (
     "kind",
     "reason",
 )
+"""The columns of a results CSV (:func:`write_csv` writes them all)."""
+
+ELIMINATION_COLUMNS = ("points_divisor", "carried")
+"""The columns of sessions with eliminations, after :data:`COLUMNS` when a file has any."""
+ALL_COLUMNS = (*COLUMNS, *ELIMINATION_COLUMNS)
 """Every column a results CSV may have."""
 
 _ALLOWED: dict[RecordType, frozenset[str]] = {
@@ -257,6 +265,7 @@ def read_csv(data: bytes | str) -> Reading:
     entries: dict[int, _Entry] = {}
     positions: list[tuple[_Line, dict[str, int | str | None], PositionScore]] = []
     penalties: list[tuple[int, PenaltyRecord]] = []
+    session_entries: list[tuple[_Line, int, SessionEntry]] = []
     missing_columns: set[tuple[RecordType, str]] = set()
     gaps = _GapsFound()
 
@@ -289,6 +298,12 @@ def read_csv(data: bytes | str) -> Reading:
                 gaps.sessions = True
         elif record is RecordType.PLAYER:
             _player(line, entries, gaps)
+        elif record is RecordType.SESSION_ENTRY:
+            played = _session_entry(line)
+            if played is not None:
+                session_entries.append((line, *played))
+            else:
+                gaps.sessions = True
         elif record is RecordType.POSITION:
             found = _position(line)
             if found is not None:
@@ -311,7 +326,8 @@ def read_csv(data: bytes | str) -> Reading:
                 gaps.penalties = True
 
     _attach_all(positions, entries, gaps, problems)
-    document = _document(sessions, entries, penalties, gaps.frozen())
+    sessions, listed = _attach_session_entries(sessions, session_entries, gaps)
+    document = _document(sessions, entries, penalties, gaps.frozen(), listed)
     return Reading(document, tuple(sorted(problems, key=_line_number)))
 
 
@@ -452,14 +468,14 @@ def _header(row: list[str], problems: list[Problem]) -> list[str] | None:
     for name in names:
         if not name:
             continue
-        if name not in COLUMNS:
+        if name not in ALL_COLUMNS:
             problems.append(
                 Problem(
                     f"lines[1].{name}",
                     "unknown_column",
                     f"'{name}' is not a column of the results format; the columns are: "
-                    f"{', '.join(COLUMNS)}.",
-                    {"column": name, "columns": ", ".join(COLUMNS)},
+                    f"{', '.join(ALL_COLUMNS)}.",
+                    {"column": name, "columns": ", ".join(ALL_COLUMNS)},
                 )
             )
         elif name in seen:
@@ -550,9 +566,9 @@ def _check_columns(
                 column,
                 "column_not_for_record",
                 f"Line {line.number}: a {record} line has no {column}; leave that cell empty "
-                f"(a {record} line uses {', '.join(c for c in COLUMNS if c in allowed)}).",
+                f"(a {record} line uses {', '.join(c for c in ALL_COLUMNS if c in allowed)}).",
                 record=record.value,
-                columns=", ".join(c for c in COLUMNS if c in allowed),
+                columns=", ".join(c for c in ALL_COLUMNS if c in allowed),
             )
 
 
@@ -561,9 +577,58 @@ def _session(line: _Line) -> SessionResult | None:
     tables = line.integer("tables", minimum=0, maximum=MAX_COUNT)
     three = line.integer("tables_of_three", minimum=0, maximum=MAX_COUNT, required=False)
     deals = line.integer("deals", minimum=0, maximum=MAX_COUNT)
+    divisor = line.integer("points_divisor", minimum=1, maximum=MAX_COUNT, required=False)
     if line.failed or number is None or tables is None or deals is None:
         return None
-    return SessionResult(number=number, tables=tables, tables_of_three=three or 0, deals=deals)
+    return SessionResult(
+        number=number,
+        tables=tables,
+        tables_of_three=three or 0,
+        deals=deals,
+        points_divisor=divisor or 1,
+    )
+
+
+def _session_entry(line: _Line) -> tuple[int, SessionEntry] | None:
+    session = line.integer("session", minimum=1, maximum=99)
+    number = line.integer("entry", minimum=1, maximum=MAX_LICENCE_NUMBER)
+    score = line.integer("score", minimum=-MAX_SCORE, maximum=MAX_SCORE)
+    carried = line.integer("carried", minimum=-MAX_SCORE, maximum=MAX_SCORE, required=False)
+    if line.failed or session is None or number is None or score is None:
+        return None
+    return session, SessionEntry(number=number, score=score, carried=carried or 0)
+
+
+def _attach_session_entries(
+    sessions: list[tuple[int, SessionResult]],
+    found: list[tuple[_Line, int, SessionEntry]],
+    gaps: _GapsFound,
+) -> tuple[list[tuple[int, SessionResult]], dict[str, str]]:
+    """Each ``session_entry`` line given to its session (by number); the lines of each,
+    to locate problems found later."""
+    index_of = {session.number: i for i, (_, session) in enumerate(sessions)}
+    listed: dict[int, list[tuple[int, SessionEntry]]] = {}
+    for line, number, played in found:
+        if number not in index_of:
+            if not gaps.sessions:
+                declared = ", ".join(str(n) for n in sorted(index_of)) or "–"
+                line.report(
+                    "session",
+                    "position_session_not_declared",
+                    f"Session {number} is not among the sessions declared ({declared}).",
+                    session=number,
+                    sessions=declared,
+                )
+            continue
+        listed.setdefault(index_of[number], []).append((line.number, played))
+    lines: dict[str, str] = {}
+    kept = []
+    for i, (line_number, session) in enumerate(sessions):
+        rows = listed.get(i, [])
+        for j, (at, _) in enumerate(rows):
+            lines[f"sessions[{i}].entries[{j}]"] = f"lines[{at}]"
+        kept.append((line_number, replace(session, entries=tuple(played for _, played in rows))))
+    return kept, lines
 
 
 def _player(line: _Line, entries: dict[int, _Entry], gaps: _GapsFound) -> None:
@@ -802,8 +867,10 @@ def _document(
     entries: dict[int, _Entry],
     penalties: list[tuple[int, PenaltyRecord]],
     gaps: Gaps,
+    session_entry_lines: dict[str, str],
 ) -> ResultsDocument:
     lines: dict[str, str] = {"sessions": "lines", "entries": "lines", "penalties": "lines"}
+    lines.update(session_entry_lines)
     for i, (line, _) in enumerate(sessions):
         lines[f"sessions[{i}]"] = f"lines[{line}]"
     for i, (line, _) in enumerate(penalties):
@@ -845,17 +912,20 @@ def _document(
 
 
 def write_csv(document: ResultsDocument, *, delimiter: str = ",") -> str:
-    """``document`` in the CSV form :func:`parse_csv` reads (every column, in :data:`COLUMNS`).
+    """``document`` in the CSV form :func:`parse_csv` reads (every column of :data:`COLUMNS`).
 
-    Lines come in the order sessions, players (each followed by its position
-    scores), penalties.
+    Lines come in the order sessions (each followed by the entries that play it, with
+    eliminations), players (each followed by its position scores), penalties. The
+    :data:`ELIMINATION_COLUMNS` are written only for a document that has eliminations.
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n")
-    writer.writerow(COLUMNS)
+    staged = any(s.entries or s.points_divisor != 1 for s in document.sessions)
+    columns = ALL_COLUMNS if staged else COLUMNS
+    writer.writerow(columns)
 
     def row(record: RecordType, **cells: object) -> None:
-        writer.writerow([record.value if c == "record" else _cell(cells.get(c)) for c in COLUMNS])
+        writer.writerow([record.value if c == "record" else _cell(cells.get(c)) for c in columns])
 
     for session in document.sessions:
         row(
@@ -864,7 +934,16 @@ def write_csv(document: ResultsDocument, *, delimiter: str = ",") -> str:
             tables=session.tables,
             tables_of_three=session.tables_of_three,
             deals=session.deals,
+            points_divisor=session.points_divisor if staged else None,
         )
+        for played in session.entries:
+            row(
+                RecordType.SESSION_ENTRY,
+                session=session.number,
+                entry=played.number,
+                score=played.score,
+                carried=played.carried,
+            )
     for entry in document.entries:
         tiebreak: dict[str, object] = {}
         if entry.tiebreak is not None:

@@ -10,7 +10,10 @@ results document carries only what happened. It is read from JSON
 
 Every total in a document is *after* penalties: a player's total is the sum of
 his position scores (*bilans*) less the points of his penalties, and an entry's
-total is the sum of its players' totals. This is the number the ranking orders.
+total is the sum of its players' totals. This is the number the ranking orders. With
+eliminations (sessions listing their entries), an entry's total is its score at the end
+of the last session it played (the score carried in, after division, plus its score in
+that session) less its players' penalties.
 """
 
 from __future__ import annotations
@@ -49,18 +52,49 @@ def _no_contracts() -> Mapping[Contract, int]:
 
 
 @dataclass(frozen=True, slots=True)
+class SessionEntry:
+    """An entry that plays a session of a tournament with eliminations: its score in the
+    session (its players' position scores there, before penalties) and the score it
+    carries in from the previous session, after division (0 in the first session)."""
+
+    number: int
+    score: int
+    carried: int = 0
+
+    @property
+    def end(self) -> int:
+        """The entry's score at the end of the session: carried in + scored in it."""
+        return self.carried + self.score
+
+
+@dataclass(frozen=True, slots=True)
 class SessionResult:
-    """A session (*séance*): how many tables played it, how many of them at 3, how many deals."""
+    """A session (*séance*): how many tables played it, how many of them at 3, how many deals.
+
+    In a tournament with eliminations (chapter 3, art. 3), every session lists the
+    ``entries`` that play it (the others were eliminated before it) and divides the
+    scores carried in from the previous one by ``points_divisor`` (1: not divided).
+    Without ``entries`` (every other tournament), every entry plays every session and
+    totals are plain sums.
+
+    ``tables_of_five``: tables of 5 where one player (*le mort*) sits out each deal and the
+    four others play the 4-player game (chapter 1, "Le jeu à 5 joueurs", preamble); never
+    the 5-player game, which is not homologable. ``deals``: the deals played (chapter 4:
+    an annulled deal is not one).
+    """
 
     number: int
     tables: int
     tables_of_three: int
     deals: int
+    points_divisor: int = 1
+    entries: tuple[SessionEntry, ...] = ()
+    tables_of_five: int = 0
 
     @property
     def players(self) -> int:
-        """Players seated: 4 per table, less one per table of 3."""
-        return 4 * self.tables - self.tables_of_three
+        """Players seated: 4 per table, less one per table of 3, one more per table of 5."""
+        return 4 * self.tables - self.tables_of_three + self.tables_of_five
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,12 +236,18 @@ _PARTS: tuple[tuple[re.Pattern[str], Mapping[str, str]], ...] = (
         },
     ),
     (
+        re.compile(r"^(sessions\[\d+\]\.entries\[\d+\])(?:\.(.+))?$"),
+        {"number": "entry", "score": "score", "carried": "carried"},
+    ),
+    (
         re.compile(r"^(sessions\[\d+\])(?:\.(.+))?$"),
         {
             "number": "session",
             "tables": "tables",
             "tables_of_three": "tables_of_three",
             "deals": "deals",
+            "points_divisor": "points_divisor",
+            "entries": "session",
         },
     ),
     (
@@ -276,6 +316,11 @@ class ResultsDocument:
     def locate(self, path: str) -> str:
         """Where ``path`` is in what was submitted (itself for JSON, a CSV cell for CSV)."""
         return path if self.source is None else self.source.locate(path)
+
+    @property
+    def with_eliminations(self) -> bool:
+        """Its sessions list the entries that play them (eliminations, divided scores)."""
+        return any(session.entries for session in self.sessions)
 
 
 @dataclass(frozen=True, slots=True)

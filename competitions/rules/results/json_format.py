@@ -37,6 +37,7 @@ from competitions.rules.results.document import (
     PositionScore,
     Reading,
     ResultsDocument,
+    SessionEntry,
     SessionResult,
     SourceMap,
     TieBreakData,
@@ -432,11 +433,26 @@ def read_session(reader: JsonReader, value: object, where: str) -> SessionResult
         value,
         where,
         required=("number", "tables", "deals"),
-        optional=("tables_of_three",),
+        optional=("tables_of_three", "tables_of_five", "points_divisor", "entries"),
         what="a session",
     )
     if obj is None:
         return None
+    before = len(reader.problems)
+    divisor = reader.integer(
+        obj.get("points_divisor", 1), f"{where}.points_divisor", minimum=1, maximum=MAX_COUNT
+    )
+    entries = reader.items(
+        reader.array(
+            obj.get("entries", MISSING),
+            f"{where}.entries",
+            limit=MAX_ENTRIES,
+            what="entries of the session",
+            optional=True,
+        ),
+        f"{where}.entries",
+        lambda item, at: _read_session_entry(reader, item, at),
+    )
     number = reader.integer(obj.get("number", MISSING), f"{where}.number", minimum=1, maximum=99)
     tables = reader.integer(
         obj.get("tables", MISSING), f"{where}.tables", minimum=0, maximum=MAX_COUNT
@@ -447,9 +463,46 @@ def read_session(reader: JsonReader, value: object, where: str) -> SessionResult
     deals = reader.integer(
         obj.get("deals", MISSING), f"{where}.deals", minimum=0, maximum=MAX_COUNT
     )
-    if number is None or tables is None or three is None or deals is None:
+    five = reader.integer(
+        obj.get("tables_of_five", 0), f"{where}.tables_of_five", minimum=0, maximum=MAX_COUNT
+    )
+    if number is None or tables is None or three is None or deals is None or five is None:
         return None
-    return SessionResult(number=number, tables=tables, tables_of_three=three, deals=deals)
+    if len(reader.problems) > before or divisor is None or entries is None:
+        return None
+    return SessionResult(
+        number=number,
+        tables=tables,
+        tables_of_three=three,
+        deals=deals,
+        tables_of_five=five,
+        points_divisor=divisor,
+        entries=entries,
+    )
+
+
+def _read_session_entry(reader: JsonReader, value: object, where: str) -> SessionEntry | None:
+    obj = reader.object(
+        value,
+        where,
+        required=("number", "score"),
+        optional=("carried",),
+        what="an entry of the session",
+    )
+    if obj is None:
+        return None
+    number = reader.integer(
+        obj.get("number", MISSING), f"{where}.number", minimum=1, maximum=MAX_LICENCE_NUMBER
+    )
+    score = reader.integer(
+        obj.get("score", MISSING), f"{where}.score", minimum=-MAX_SCORE, maximum=MAX_SCORE
+    )
+    carried = reader.integer(
+        obj.get("carried", 0), f"{where}.carried", minimum=-MAX_SCORE, maximum=MAX_SCORE
+    )
+    if number is None or score is None or carried is None:
+        return None
+    return SessionEntry(number=number, score=score, carried=carried)
 
 
 def _read_entry(reader: JsonReader, value: object, where: str) -> EntryResult | None:

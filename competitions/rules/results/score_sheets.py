@@ -9,8 +9,20 @@ penalties, the article 29 figures (best position score; contracts made, when
 every line carries the deal's facts), and places ranked by
 :func:`competitions.rules.engine.standings.rank` ("1224" convention, abandons last,
 article 29 in championship mode). Sessions are counted from the sheets: a
-session's tables and tables of 3 are those of its position with the most
-tables, its deals the sum over its positions of the longest sheet.
+session's tables, tables of 3 and tables of 5 are those of its position with the
+most tables; its deals are the deals played (chapter 4: « si une donne est annulée
+pour x raisons, alors elle ne compte pas comme donne jouée »; a line where everyone
+passed is a deal played that scored 0), summed over its positions, each position
+counting the most deals played at one of its tables (a table where a deal was
+annulled, or removed for slowness, still took part in that position's deals; the
+others played them). A ``sessions`` list may declare each session's deals; where it
+contradicts the sheets, the sheets win and the
+contradiction is reported, located.
+
+A table of 5 names on each line the player sitting out (``sitting_out``, le mort,
+:mod:`competitions.rules.engine.sitting_out`); a sheet of 5 without one is the
+5-player game (called king), which is refused here: « Les tournois à 5 joueurs ne sont
+pas homologables ».
 
 The document returned is then checked like any other with
 :func:`competitions.rules.results.validation.validate`; its problems name the sheets.
@@ -46,6 +58,7 @@ from competitions.rules.engine.tables import Orientation
 from competitions.rules.results.document import (
     CONTRACTS,
     FORMAT_VERSION,
+    MAX_COUNT,
     MAX_ENTRIES,
     MAX_LICENCE_NUMBER,
     MAX_NAME_LENGTH,
@@ -83,6 +96,7 @@ _FACTS = (
     "chelem_announced",
     "chelem_made_by",
 )
+_LINE = ("sitting_out", "annulled")
 
 PlayerKey = int | str  # a licence number, or the name of a player without one
 
@@ -107,11 +121,20 @@ class _Team:
     where: str
 
 
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """One totalled sheet, as the session counts need it."""
+
+    players: int  # 3, 4 or 5
+    deals_played: int  # lines neither passed nor annulled
+    where: str  # the sheet's path
+
+
 @dataclass(slots=True)
 class _Sheets:
-    """The totalled sheets: each round's tables as (players, deal lines, sheet path)."""
+    """The totalled sheets: each round's (session, position) tables by table number."""
 
-    rounds: dict[tuple[int, int], dict[int, tuple[int, int, str]]]
+    rounds: dict[tuple[int, int], dict[int, _Table]]
     every_line_has_facts: bool
 
 
@@ -143,7 +166,7 @@ def parse_score_sheets(
         root,
         "",
         required=("format_version", "score_sheets"),
-        optional=("entries", "penalties"),
+        optional=("entries", "penalties", "sessions"),
         what="a score sheets document",
     )
     if obj is None:
@@ -186,7 +209,53 @@ def parse_score_sheets(
         )
     if reader.problems:
         raise RuleViolation(reader.problems)
-    return _document(teams, players, totals, penalties, ranking)
+    document = _document(teams, players, totals, penalties, ranking)
+    _check_declared_sessions(reader, obj.get("sessions", MISSING), document.sessions)
+    if reader.problems:
+        raise RuleViolation(reader.problems)
+    return document
+
+
+def _check_declared_sessions(
+    reader: JsonReader, value: object, counted: tuple[SessionResult, ...]
+) -> None:
+    """Each declared session's deals against the deals played on its sheets (located)."""
+    if value is MISSING or value is None:
+        return
+    items = reader.array(value, "sessions", limit=99, what="sessions")
+    by_number = {session.number: session for session in counted}
+    for i, item in enumerate(items):
+        where = f"sessions[{i}]"
+        obj = reader.object(item, where, required=("number", "deals"), what="a session")
+        if obj is None:
+            continue
+        number = reader.integer(
+            obj.get("number", MISSING), f"{where}.number", minimum=1, maximum=99
+        )
+        deals = reader.integer(
+            obj.get("deals", MISSING), f"{where}.deals", minimum=0, maximum=MAX_COUNT
+        )
+        if number is None or deals is None:
+            continue
+        found = by_number.get(number)
+        if found is None:
+            reader.report(
+                f"{where}.number",
+                "session_without_score_sheets",
+                f"Session {number} is declared but no score sheet is for it.",
+                session=number,
+            )
+        elif found.deals != deals:
+            reader.report(
+                f"{where}.deals",
+                "deals_contradict_score_sheets",
+                f"Session {number} is declared with {deals} deals, but its score sheets show "
+                f"{found.deals} deals played (an annulled deal is not a deal played; chapter 4, "
+                f"'Donne annulée').",
+                session=number,
+                declared=deals,
+                played=found.deals,
+            )
 
 
 def _read_entries(reader: JsonReader, value: object, fmt: Format) -> list[_Team] | None:
@@ -273,7 +342,7 @@ def _total_sheets(
     rules: ScoringRules,
 ) -> _Sheets | None:
     """Total every sheet and record each player's balances."""
-    rounds: dict[tuple[int, int], dict[int, tuple[int, int, str]]] = defaultdict(dict)
+    rounds: dict[tuple[int, int], dict[int, _Table]] = defaultdict(dict)
     every_line_has_facts = True
     seated_at: dict[tuple[PlayerKey, int, int], str] = {}
     for k, value in enumerate(sheets):
@@ -311,19 +380,30 @@ def _total_sheets(
                     f"{where}.{problem.field}", problem.code, problem.message, **problem.params
                 )
             continue
+        if totals.five_player_game:
+            reader.report(
+                f"{where}.deals",
+                "five_player_game_not_homologable",
+                f"Table {totals.table} plays the 5-player game (called king: nobody sits out "
+                f"a deal); « Les tournois à 5 joueurs ne sont pas homologables ». At a table "
+                f"of 5 inside a tournament one player sits out each deal in turn (le mort): "
+                f"name him on each line (sitting_out).",
+                table=totals.table,
+            )
+            continue
         round_ = (session, totals.position)
         if totals.table in rounds[round_]:
             reader.report(
                 f"{where}.table",
                 "duplicate_score_sheet",
                 f"Session {session}, position {totals.position}, table {totals.table} already "
-                f"has a sheet ({rounds[round_][totals.table][2]}).",
+                f"has a sheet ({rounds[round_][totals.table].where}).",
                 session=session,
                 position=totals.position,
                 table=totals.table,
             )
             continue
-        rounds[round_][totals.table] = (len(seat_players), len(lines), where)
+        rounds[round_][totals.table] = _Table(len(seat_players), totals.deals_played, where)
         for seat, key in seat_players.items():
             at = f"{where}.players.{seat}"
             earlier = seated_at.get((key, *round_))
@@ -372,8 +452,8 @@ def _count_contracts(
     """
     for line in sheet.deals:
         facts = line.facts
-        if facts is None or facts.contract is None:
-            continue
+        if facts is None or facts.contract is None or line.annulled:
+            continue  # an annulled deal is not played (chapter 4), so no contract is made
         # total_sheet has refused a bid deal that lacks any of these facts.
         assert facts.attack_points is not None
         assert facts.oudlers is not None
@@ -441,7 +521,9 @@ def _read_lines(
     failed = False
     for i, item in enumerate(items):
         at = f"{where}[{i}]"
-        obj = reader.object(item, at, required=(), optional=(*_FACTS, "marks"), what="a deal")
+        obj = reader.object(
+            item, at, required=(), optional=(*_FACTS, *_LINE, "marks"), what="a deal"
+        )
         if obj is None:
             failed = True
             continue
@@ -456,9 +538,16 @@ def _read_lines(
             )
             failed = True
             continue
+        sitting_out = obj.get("sitting_out")
+        annulled = reader.boolean(obj.get("annulled"), f"{at}.annulled", default=False)
+        if annulled is None:
+            failed = True
+            continue
         facts = None
         if "contract" in obj:
-            facts = _read_facts(reader, obj, at, table_size)
+            # At a table of 5 the four players other than the mort play the 4-player game.
+            size = 4 if sitting_out is not None and table_size == 5 else table_size
+            facts = _read_facts(reader, obj, at, size)
             if facts is None:
                 failed = True
                 continue
@@ -471,7 +560,7 @@ def _read_lines(
             )
             failed = True
             continue
-        lines.append(DealLine(facts=facts, marks=marks))
+        lines.append(DealLine(facts=facts, marks=marks, sitting_out=sitting_out, annulled=annulled))
     return None if failed else lines
 
 
@@ -615,18 +704,22 @@ def _document(
 
     sessions = []
     first_sheet: dict[int, str] = {}
-    by_session: dict[int, list[tuple[int, dict[int, tuple[int, int, str]]]]] = defaultdict(list)
+    by_session: dict[int, list[tuple[int, dict[int, _Table]]]] = defaultdict(list)
     for (session, position), tables in sorted(sheets.rounds.items()):
         by_session[session].append((position, tables))
-        first_sheet.setdefault(session, min((t[2] for t in tables.values()), key=_sheet_index))
+        first_sheet.setdefault(session, min((t.where for t in tables.values()), key=_sheet_index))
     for i, (number, rounds) in enumerate(sorted(by_session.items())):
         widest = max(rounds, key=lambda p: (len(p[1]), -p[0]))[1]
         sessions.append(
             SessionResult(
                 number=number,
                 tables=len(widest),
-                tables_of_three=sum(1 for seats, _, _ in widest.values() if seats == 3),
-                deals=sum(max(lines for _, lines, _ in tables.values()) for _, tables in rounds),
+                tables_of_three=sum(1 for table in widest.values() if table.players == 3),
+                tables_of_five=sum(1 for table in widest.values() if table.players == 5),
+                # Each position's deals played (chapter 4), at its most complete table.
+                deals=sum(
+                    max(table.deals_played for table in tables.values()) for _, tables in rounds
+                ),
             )
         )
         parts[f"sessions[{i}]"] = first_sheet[number]

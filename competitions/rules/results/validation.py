@@ -23,12 +23,18 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
+from competitions.rules.engine.eliminations import EliminatedOrder, divided
 from competitions.rules.engine.penalties import (
     CURRENT_SCHEDULE,
     Penalty,
     PenaltyKind,
     PenaltySchedule,
     penalty_problems,
+)
+from competitions.rules.engine.standings import (
+    Contender,
+    TieBreakFigures,
+    article_29_places,
 )
 from competitions.rules.results.canonical import results_sha256
 from competitions.rules.results.document import (
@@ -38,12 +44,13 @@ from competitions.rules.results.document import (
     PlayerResult,
     PositionScore,
     ResultsDocument,
+    SessionEntry,
     SessionResult,
 )
 from competitions.rules.results.names import same_name
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
-from rankings.rules.rulebook import Rulebook
+from rankings.rules.rulebook import Eliminations, Rulebook
 
 
 class LicenceStatus(StrEnum):
@@ -147,6 +154,23 @@ class _Check:
         self.penalty_points: dict[int, int] = defaultdict(int)
         self.player_at: dict[int, str] = {}  # licence number → path of the player
         self.entry_best: dict[int, int] = {}  # entry index → best position score, from positions
+        self.tie_break_rules = False
+        self.eliminations = Rulebook.default().eliminations
+        self.staged = document.with_eliminations
+        self.session_entries: dict[int, dict[int, SessionEntry]] = {
+            session.number: {e.number: e for e in session.entries} for session in document.sessions
+        }
+        """Session number → entry number → what it did there (tournaments with eliminations)."""
+
+    def plays(self, entry: int, session: int) -> bool:
+        """Whether entry number ``entry`` plays ``session`` (always, without eliminations)."""
+        if not self.staged:
+            return True
+        return entry in self.session_entries.get(session, {})
+
+    def last_session(self, entry: int) -> int:
+        """The last session entry number ``entry`` played (with eliminations)."""
+        return max((n for n, listed in self.session_entries.items() if entry in listed), default=0)
 
     def error(self, where: str, code: str, message: str, **params: object) -> None:
         self.errors.append(Problem(self.document.locate(where), code, message, params))
@@ -170,6 +194,8 @@ def validate(
     registry_names: Mapping[int, str] | None = None,
     confirmed: frozenset[int] = frozenset(),
     more_problems: Sequence[Problem] = (),
+    tie_break_rules: bool = False,
+    eliminations: Eliminations | None = None,
 ) -> ValidatedResults:
     """Check ``document`` whole; raise RuleViolation with every error, else return it validated.
 
@@ -190,6 +216,12 @@ def validate(
     ``more_problems`` (the reader's, found before) are reported with the errors found
     here, in one refusal; the document then holds only what was read (its ``gaps``)
     and the checks that a missing part would fail are skipped.
+
+    ``tie_break_rules``: the competition has its own tie-break rules (article 29, every
+    championship stage): level entries are placed by their tie-break data, and only those
+    level on every figure share a place. ``eliminations``: the season's choices for
+    sessions with eliminations (:class:`~rankings.rules.rulebook.Eliminations`; the
+    current regulation's when omitted), used when the sessions list their entries.
     """
     try:
         fmt = Format(format)
@@ -201,14 +233,24 @@ def validate(
             {"value": str(format), "formats": ", ".join(f.value for f in Format)},
         ) from None
     check = _Check(document, fmt, licences, penalty_schedule, registry_names, confirmed)
+    check.tie_break_rules = tie_break_rules
+    if eliminations is not None:
+        check.eliminations = eliminations
     _check_sessions(check, planned_sessions)
     _check_players(check)
     _check_penalties(check)
     _check_positions(check)
     _check_totals(check)
     _check_first_session(check)
+    if check.staged:
+        _check_eliminations(check)
     _check_tiebreaks(check)
-    _check_places(check)
+    if check.staged:
+        _check_staged_places(check)
+    else:
+        _check_places(check)
+        if check.tie_break_rules:
+            _check_article_29(check)
     if minimum_entries is None:
         minimum_entries = Rulebook.default().formats.of(fmt).minimum_entries
     _check_participation(check, minimum_entries)
@@ -320,6 +362,7 @@ def _check_sessions(check: _Check, planned_sessions: int | None) -> None:
                 tables=session.tables,
                 tables_of_three=session.tables_of_three,
             )
+        _check_tables_of_five(check, session, at)
     first = check.sessions.get(1)
     if first is not None:
         for number, (i, session) in check.sessions.items():
@@ -345,6 +388,35 @@ def _check_sessions(check: _Check, planned_sessions: int | None) -> None:
         )
 
 
+def _check_tables_of_five(check: _Check, session: SessionResult, at: str) -> None:
+    """Tables of 5 with a mort: within the session's tables, in an individual tournament."""
+    five = session.tables_of_five
+    if five == 0:
+        return
+    if check.format is not Format.INDIVIDUAL:
+        check.error(
+            f"{at}.tables_of_five",
+            "tables_of_five_individual_only",
+            f"Session {session.number} declares {five} table(s) of 5 players, but only an "
+            f"individual tournament seats a fifth player who sits out each deal in turn "
+            f"(chapter 1, 'Le jeu à 5 joueurs'); a {check.format.value} tournament cannot.",
+            session=session.number,
+            tables_of_five=five,
+            format=check.format.value,
+        )
+    elif five + max(session.tables_of_three, 0) > max(session.tables, 0):
+        check.error(
+            f"{at}.tables_of_five",
+            "tables_of_five_exceed_tables",
+            f"Session {session.number} has {session.tables} tables, {session.tables_of_three} "
+            f"of them of 3 players, so it cannot have {five} tables of 5 players.",
+            session=session.number,
+            tables=session.tables,
+            tables_of_three=session.tables_of_three,
+            tables_of_five=five,
+        )
+
+
 def _check_first_session(check: _Check) -> None:
     found = check.sessions.get(1)
     entries = check.document.entries
@@ -354,17 +426,21 @@ def _check_first_session(check: _Check) -> None:
     players = sum(len(e.players) for e in entries)
     if players == session.players or session.tables_of_three > session.tables:
         return
+    five = f", {session.tables_of_five} of 5" if session.tables_of_five else ""
     message = (
         f"Session 1 declares {session.tables} table(s), {session.tables_of_three} of them of "
-        f"3 players, which seat {session.players} players, but the entries name {players}."
+        f"3 players{five}, which seat {session.players} players, but the entries name {players}."
     )
     tables = math.ceil(players / 4)
     if tables and 4 * tables - players <= tables:
         message += (
             f" {players} players sit at {tables} table(s), {4 * tables - players} of them of 3."
         )
-    if players > 4 * session.tables:
-        message += " Tables of 5 players are not homologable (chapter 1, 'Le jeu à 5 joueurs')."
+    if players > 4 * session.tables and not session.tables_of_five:
+        message += (
+            " A table of 5 is declared in tables_of_five (a player sits out each deal in turn);"
+            " the 5-player game is not homologable (chapter 1, 'Le jeu à 5 joueurs')."
+        )
     check.error(
         f"sessions[{i}].tables",
         "first_session_players_mismatch",
@@ -658,18 +734,20 @@ def _check_tables(check: _Check, tables: dict[tuple[int, int, int], list[_Seat]]
         place = f"Session {session}, position {position}, table {table}"
         names = ", ".join(f"{_who(seat.player)} {seat.score:+d}" for seat in seats)
         first = seats[0].where
-        if len(seats) == 5:
+        declared = check.sessions.get(session)
+        if len(seats) == 5 and (declared is None or not declared[1].tables_of_five):
             check.error(
                 f"{first}.table",
                 "table_of_five_not_homologable",
-                f"{place} seats 5 players ({names}); tournaments with tables of 5 are not "
-                f"homologable (chapter 1, 'Le jeu à 5 joueurs').",
+                f"{place} seats 5 players ({names}), but session {session} declares no table "
+                f"of 5 (tables_of_five: one player sits out each deal in turn, le mort); the "
+                f"5-player game is not homologable (chapter 1, 'Le jeu à 5 joueurs').",
                 session=session,
                 position=position,
                 table=table,
                 scores=_scores(seats),
             )
-        elif len(seats) not in (3, 4):
+        elif len(seats) not in (3, 4, 5):
             check.error(
                 f"{first}.table",
                 "wrong_table_size",
@@ -725,7 +803,9 @@ def _check_rounds_played(
         for j, player in enumerate(entry.players):
             if not player.positions:
                 continue
-            missing = [r for r in rounds if (i, j) not in played[r]]
+            missing = [
+                r for r in rounds if (i, j) not in played[r] and check.plays(entry.number, r[0])
+            ]
             if not missing:
                 continue
             shown = ", ".join(f"session {s} position {p}" for s, p in missing[:5])
@@ -782,6 +862,17 @@ def _check_tables_of_three(check: _Check, tables: dict[tuple[int, int, int], lis
             continue
         seen.add(number)
         i, session = check.sessions[number]
+        if sizes.total() == session.tables and sizes[5] != session.tables_of_five:
+            check.error(
+                f"sessions[{i}].tables_of_five",
+                "tables_of_five_mismatch",
+                f"Session {number} declares {session.tables_of_five} table(s) of 5 players but "
+                f"its first position, {position}, has {sizes[5]}.",
+                session=number,
+                tables_of_five=session.tables_of_five,
+                position=position,
+                found=sizes[5],
+            )
         if sizes.total() == session.tables and sizes[3] != session.tables_of_three:
             check.error(
                 f"sessions[{i}].tables_of_three",
@@ -801,6 +892,9 @@ def _check_tables_of_three(check: _Check, tables: dict[tuple[int, int, int], lis
 
 
 def _check_totals(check: _Check) -> None:
+    if check.staged:
+        _check_staged_totals(check)
+        return
     gaps = check.gaps
     scores_missing = gaps.positions or gaps.penalties  # a derived total would be wrong
     for i, entry in enumerate(check.document.entries):
@@ -1112,3 +1206,433 @@ def _check_participation(check: _Check, minimum: int) -> None:
             count=count,
             minimum=minimum,
         )
+
+
+# ---------------------------------------------------------------------------
+# Article 29: the tie-break data decides level entries' places
+# ---------------------------------------------------------------------------
+
+
+def _article_29_figures(check: _Check, i: int) -> TieBreakFigures | None:
+    figures = _figures(check, i)
+    if figures is None:
+        return None
+    return TieBreakFigures(
+        best_position_score=figures.best_position_score,
+        contracts_made=figures.contracts_made,
+        garde_contre_made=figures.garde_contre_made,
+        garde_sans_made=figures.garde_sans_made,
+    )
+
+
+def _compare_places(
+    check: _Check, contenders: Sequence[Contender], decided: Sequence[bool], code: str
+) -> None:
+    """Report every entry placed elsewhere than ``contenders`` put it ("1224", article 29
+    within each group), and the level entries without tie-break data where article 29
+    must decide (``decided[i]``: the entry's group is one article 29 orders)."""
+    entries = check.document.entries
+    expected = article_29_places(contenders)
+    sizes = Counter(c.group for c in contenders)
+    lacking = {
+        i
+        for i, c in enumerate(contenders)
+        if decided[i] and c.figures is None and sizes[c.group] > 1
+    }
+    for i in sorted(lacking):
+        level = [
+            entries[k].number
+            for k, c in enumerate(contenders)
+            if c.group == contenders[i].group and k != i
+        ]
+        shown = ", ".join(str(n) for n in level[:5]) + (" …" if len(level) > 5 else "")
+        check.error(
+            f"entries[{i}].tiebreak",
+            "tie_needs_tiebreak_data",
+            f"Entry {entries[i].number} is level on {entries[i].total} with entry(ies) "
+            f"{shown}; in a competition with tie-break rules, article 29 decides their places "
+            f"and needs entry {entries[i].number}'s tie-break data (best position score, "
+            f"contracts made).",
+            entry=entries[i].number,
+            total=entries[i].total,
+            others=shown,
+        )
+    groups_lacking = {contenders[i].group for i in lacking}
+    for i, entry in enumerate(entries):
+        if contenders[i].group in groups_lacking or entry.place == expected[i]:
+            continue
+        figures = contenders[i].figures
+        shown = f"; {_Figures(*_figures_tuple(figures))}" if figures else ""
+        check.error(
+            f"entries[{i}].place",
+            code,
+            f"Entry {entry.number} (total {entry.total}{shown}) is placed {entry.place}, but "
+            f"the rules place it {expected[i]}: by total, then article 29 (best position "
+            f"score, contracts made, garde contre, garde sans); only entries level on every "
+            f"figure share a place.",
+            entry=entry.number,
+            total=entry.total,
+            place=entry.place,
+            expected=expected[i],
+        )
+
+
+def _figures_tuple(figures: TieBreakFigures) -> tuple[int, int, int, int]:
+    return (
+        figures.best_position_score,
+        figures.contracts_made,
+        figures.garde_contre_made,
+        figures.garde_sans_made,
+    )
+
+
+def _check_article_29(check: _Check) -> None:
+    """In a competition with tie-break rules, level entries are placed by article 29 (after
+    the checks of the places by total, which report each misplaced entry once)."""
+    if any(p.code in _PLACE_CODES for p in check.errors) or _entry_missing(check):
+        return
+    contenders = _plain_contenders(check)
+    _compare_places(check, contenders, [True] * len(contenders), "place_contradicts_article_29")
+
+
+def _plain_contenders(check: _Check) -> list[Contender]:
+    return [
+        Contender((int(e.abandoned), -e.total), _article_29_figures(check, i))
+        for i, e in enumerate(check.document.entries)
+    ]
+
+
+def ties_survive(
+    document: ResultsDocument,
+    *,
+    format: Format,
+    tie_break_rules: bool,
+    eliminations: Eliminations | None = None,
+) -> bool:
+    """Whether every place ``document`` shares is one the rules leave shared: level entries
+    that article 29 does not separate (in a competition with tie-break rules), or entries
+    eliminated at one cut that the season shares (``eliminations``). True for a document
+    :func:`validate` accepted with the same arguments; the homologation tells the
+    allocation so (only those ties share their points). Pure."""
+    check = _Check(document, Format(format), {}, CURRENT_SCHEDULE, None, frozenset())
+    check.tie_break_rules = tie_break_rules
+    if eliminations is not None:
+        check.eliminations = eliminations
+    for number, session in enumerate(document.sessions):
+        check.sessions.setdefault(session.number, (number, session))
+    _check_positions(check)  # the best position scores the figures may need
+    if check.staged:
+        contenders, _decided = _staged_contenders(check)
+    else:
+        contenders = _plain_contenders(check)
+    expected = article_29_places(contenders)
+    return all(entry.place == expected[i] for i, entry in enumerate(document.entries))
+
+
+# ---------------------------------------------------------------------------
+# Sessions with eliminations and divided scores (chapter 3, art. 3; chapter 2)
+# ---------------------------------------------------------------------------
+
+
+def _check_eliminations(check: _Check) -> None:
+    """Each session lists the entries that play it: the first every entry, each later one
+    entries of the one before, carrying in their score at its end divided by the session's
+    divisor (rounded as the season's rulebook says); the scores of a session sum to zero
+    among those who play it, and no entry eliminated before it had a better score than an
+    entry that plays it."""
+    if check.gaps.sessions or check.gaps.entries_incomplete:
+        return
+    entries = check.document.entries
+    numbers = {e.number: i for i, e in enumerate(entries)}
+    rounding = check.eliminations.halving_rounding
+    previous: dict[int, SessionEntry] | None = None
+    for number, (i, session) in sorted(check.sessions.items()):
+        at = f"sessions[{i}]"
+        if not session.entries:
+            check.error(
+                f"{at}.entries",
+                "session_entries_missing",
+                f"Session {number} does not list the entries that play it, while other "
+                f"sessions do; with eliminations every session lists them.",
+                session=number,
+            )
+            previous = None
+            continue
+        listed: dict[int, SessionEntry] = {}
+        for j, played in enumerate(session.entries):
+            where = f"{at}.entries[{j}]"
+            if played.number in listed:
+                check.error(
+                    f"{where}.number",
+                    "duplicate_session_entry",
+                    f"Entry {played.number} is listed twice in session {number}.",
+                    entry=played.number,
+                    session=number,
+                )
+                continue
+            if played.number not in numbers:
+                check.error(
+                    f"{where}.number",
+                    "session_entry_unknown",
+                    f"Session {number} lists entry {played.number}, which is not an entry of "
+                    f"these results.",
+                    entry=played.number,
+                    session=number,
+                )
+                continue
+            listed[played.number] = played
+            if number == 1:
+                if played.carried != 0:
+                    check.error(
+                        f"{where}.carried",
+                        "carried_into_first_session",
+                        f"Entry {played.number} carries {played.carried} into session 1; no "
+                        f"score is carried into the first session.",
+                        entry=played.number,
+                        carried=played.carried,
+                    )
+            elif previous is not None:
+                before = previous.get(played.number)
+                if before is None:
+                    check.error(
+                        f"{where}.number",
+                        "session_entry_not_in_previous",
+                        f"Entry {played.number} plays session {number} but not session "
+                        f"{number - 1}; an entry eliminated does not come back.",
+                        entry=played.number,
+                        session=number,
+                    )
+                    continue
+                expected = divided(before.end, session.points_divisor, rounding)
+                if played.carried != expected:
+                    check.error(
+                        f"{where}.carried",
+                        "carried_score_mismatch",
+                        f"Entry {played.number} carries {played.carried} into session {number}"
+                        f", but it ended session {number - 1} on {before.end}, divided by "
+                        f"{session.points_divisor} ({rounding.value}): {expected}.",
+                        entry=played.number,
+                        session=number,
+                        carried=played.carried,
+                        end=before.end,
+                        divisor=session.points_divisor,
+                        expected=expected,
+                    )
+        if number == 1:
+            if session.points_divisor != 1:
+                check.error(
+                    f"{at}.points_divisor",
+                    "first_session_divisor",
+                    "No score is carried into the first session, so none is divided; its "
+                    "divisor is 1.",
+                    divisor=session.points_divisor,
+                )
+            missing = [e.number for e in entries if e.number not in listed]
+            if missing:
+                shown = ", ".join(str(n) for n in missing[:10])
+                check.error(
+                    f"{at}.entries",
+                    "session_entry_missing",
+                    f"Session 1 is played by every entry; it does not list entry(ies) {shown}.",
+                    entries=shown,
+                )
+        seats = len(listed) * check.format.team_size
+        if number > 1 and seats != session.players and session.tables_of_three <= session.tables:
+            check.error(
+                f"{at}.tables",
+                "session_entries_seats_mismatch",
+                f"Session {number} lists {len(listed)} entries ({seats} players) but declares "
+                f"{session.tables} table(s), {session.tables_of_three} of them of 3 players, "
+                f"which seat {session.players}.",
+                session=number,
+                entries=len(listed),
+                players=seats,
+                seats=session.players,
+            )
+        scored = sum(p.score for p in listed.values())
+        if scored != 0:
+            check.error(
+                f"{at}.entries",
+                "session_scores_do_not_sum_to_zero",
+                f"The scores of session {number} sum to {scored:+d}, not 0: every table "
+                f"balances at every position among the entries that play it (chapter 2, "
+                f"'Etablissement des résultats').",
+                session=number,
+                sum=f"{scored:+d}",
+            )
+        if previous is not None and number > 1:
+            _check_cut(check, number, at, previous, listed)
+        previous = listed
+    _check_session_scores(check)
+
+
+def _check_cut(
+    check: _Check,
+    number: int,
+    at: str,
+    previous: Mapping[int, SessionEntry],
+    listed: Mapping[int, SessionEntry],
+) -> None:
+    """The entries that play on are the best of the previous session (art. 29 « pour le
+    tour suivant » orders the level ones; the document does not carry their figures at the
+    cut, so only a better score left out is refused). An entry that abandoned is not
+    eliminated."""
+    entries = check.document.entries
+    abandoned = {e.number for e in entries if e.abandoned}
+    out = [n for n in previous if n not in listed and n not in abandoned]
+    kept = [n for n in listed if n in previous]
+    if not out or not kept:
+        return
+    best_out = max(out, key=lambda n: previous[n].end)
+    worst_in = min(kept, key=lambda n: previous[n].end)
+    if previous[best_out].end > previous[worst_in].end:
+        check.error(
+            f"{at}.entries",
+            "eliminated_ahead_of_continuing",
+            f"Entry {best_out} ended session {number - 1} on {previous[best_out].end} and is "
+            f"eliminated, while entry {worst_in}, on {previous[worst_in].end}, plays session "
+            f"{number}; the entries that play on are the best of the session before.",
+            eliminated=best_out,
+            eliminated_score=previous[best_out].end,
+            kept=worst_in,
+            kept_score=previous[worst_in].end,
+            session=number,
+        )
+
+
+def _check_session_scores(check: _Check) -> None:
+    """When position scores are given, an entry's session score is its players' scores in
+    that session, and an entry has none in a session it does not play."""
+    if check.gaps.positions:
+        return
+    index_of = {session.number: i for i, session in enumerate(check.document.sessions)}
+    for i, entry in enumerate(check.document.entries):
+        if any((i, j) in check.unbalanced for j in range(len(entry.players))):
+            continue  # the table's mistake, reported there
+        scored: dict[int, int] = defaultdict(int)
+        for j, player in enumerate(entry.players):
+            for k, position in enumerate(player.positions):
+                scored[position.session] += position.score
+                if position.session in index_of and not check.plays(entry.number, position.session):
+                    check.error(
+                        f"entries[{i}].players[{j}].positions[{k}].session",
+                        "score_in_session_not_played",
+                        f"Entry {entry.number} has a score in session {position.session}, "
+                        f"which it does not play (its session list).",
+                        entry=entry.number,
+                        session=position.session,
+                    )
+        if not any(player.positions for player in entry.players):
+            continue
+        for number, listed in check.session_entries.items():
+            played = listed.get(entry.number)
+            if played is None or played.score == scored.get(number, 0):
+                continue
+            j = next(k for k, e in enumerate(check.sessions[number][1].entries) if e is played)
+            check.error(
+                f"sessions[{index_of[number]}].entries[{j}].score",
+                "session_score_mismatch",
+                f"Entry {entry.number} scores {played.score} in session {number}, but its "
+                f"position scores there sum to {scored.get(number, 0)}.",
+                entry=entry.number,
+                session=number,
+                score=played.score,
+                positions=scored.get(number, 0),
+            )
+
+
+def _check_staged_totals(check: _Check) -> None:
+    """With eliminations, an entry's total is its score at the end of the last session it
+    played (carried in + scored there) less its players' penalties; its players' totals,
+    when given, sum to it."""
+    if check.gaps.any:
+        return
+    for i, entry in enumerate(check.document.entries):
+        totals = [player.total for player in entry.players]
+        if totals and None not in totals and sum(totals) != entry.total:  # type: ignore[arg-type]
+            check.error(
+                f"entries[{i}].total",
+                "entry_total_mismatch",
+                f"Entry {entry.number}'s total is {entry.total}, but its players' totals "
+                f"(after penalties) sum to {sum(totals)}.",  # type: ignore[arg-type]
+                entry=entry.number,
+                total=entry.total,
+                summed=sum(totals),  # type: ignore[arg-type]
+            )
+        last = check.last_session(entry.number)
+        if last == 0:
+            continue  # in no session: reported on the first session's list
+        end = check.session_entries[last][entry.number].end
+        penalties = sum(
+            check.penalty_points.get(p.licence_number, 0)
+            for p in entry.players
+            if p.licence_number is not None
+        )
+        if entry.total != end - penalties:
+            check.error(
+                f"entries[{i}].total",
+                "staged_total_mismatch",
+                f"Entry {entry.number}'s total is {entry.total}, but it ended session {last} "
+                f"(the last it played) on {end} and its penalties come to {penalties}: "
+                f"{end - penalties}.",
+                entry=entry.number,
+                total=entry.total,
+                session=last,
+                end=end,
+                penalties=penalties,
+                expected=end - penalties,
+            )
+
+
+def _check_staged_places(check: _Check) -> None:
+    """With eliminations: the entries that played further rank ahead, whatever their
+    totals; then by total (and article 29 in a competition with tie-break rules); the
+    entries eliminated at one cut as the season's rulebook says; an entry that abandoned
+    after all the others (art. 27)."""
+    if any(p.code in _SESSION_LIST_CODES for p in check.errors) or check.gaps.any:
+        return  # who played what is not known
+    contenders, decided = _staged_contenders(check)
+    _compare_places(check, contenders, decided, "place_contradicts_sessions")
+
+
+def _staged_contenders(check: _Check) -> tuple[list[Contender], list[bool]]:
+    entries = check.document.entries
+    final = max(check.session_entries, default=0)
+    shared = check.eliminations.eliminated_order is EliminatedOrder.SHARED
+    contenders: list[Contender] = []
+    decided: list[bool] = []
+    for i, entry in enumerate(entries):
+        last = check.last_session(entry.number)
+        eliminated = last < final and not entry.abandoned
+        if entry.abandoned:
+            group: tuple[int, ...] = (1, 0, -entry.total)
+        elif eliminated and shared:
+            group = (0, -last, 0)
+        else:
+            group = (0, -last, -entry.total)
+        by_article_29 = check.tie_break_rules and not (eliminated and shared)
+        figures = _article_29_figures(check, i) if by_article_29 else None
+        contenders.append(Contender(group, figures))
+        decided.append(by_article_29)
+    return contenders, decided
+
+
+_PLACE_CODES = frozenset(
+    {
+        "place_out_of_range",
+        "wrong_place",
+        "place_sequence_broken",
+        "tie_split_without_tiebreak",
+        "tiebreak_contradicts_places",
+        "tie_split_on_equal_tiebreak",
+    }
+)
+_SESSION_LIST_CODES = frozenset(
+    {
+        "session_entries_missing",
+        "duplicate_session_entry",
+        "session_entry_unknown",
+        "session_entry_not_in_previous",
+        "session_entry_missing",
+    }
+)

@@ -107,6 +107,13 @@ FRENCH: dict[str, str] = {
     "no_regional_rules": "Le comité {committee} n’a pas publié ses règles régionales ; ses stades sont créés à partir d’elles.",
     "not_regional": "Le stade « {stage} » n’appartient à aucun comité.",
     "arbiter_grade_too_low": "Licence {licence} ({grade}) : une finale est dirigée au moins par un arbitre régional (article 24), sauf dérogation accordée par la CCN.",
+    # --- the championships desk ----------------------------------------------------------------
+    "regional_final_not_counted": "La finale régionale du comité {committee} ne compte pas encore (pas jouée, pas homologuée, résultats non conformes ou aucun quota)\xa0: il n’y a rien à enregistrer.",
     # --- suspension (chapter 4) -----------------------------------------------------------------
     "player_suspended": "Licence {licence}\xa0: le joueur est suspendu jusqu’au {until} inclus\xa0; un joueur suspendu ne peut pas participer le {as_of}.",
+    # --- results: divided scores against the published table ---
+    "results_division_too_large": "Les scores reportés dans la séance {session} sont divisés par {divisor}\xa0; ils peuvent l’être au plus par {maximum}.",
+    "divided_without_eliminations": "Les scores reportés dans la séance {session} sont divisés alors que {eliminated} entrées sur {field} ({share}) sont éliminées\xa0; diviser demande d’en éliminer au moins {required}.",
+    "session_field_differs_from_plan": "{entries} entrées ont joué la séance {session}\xa0; le tableau publié en garde {planned} pour {field} entrées.",
+    "points_divisor_differs_from_plan": "Les scores reportés dans la séance {session} sont divisés par {divisor}\xa0; le tableau publié les divise par {planned}.",
 }

@@ -8,4 +8,6 @@ FRENCH: dict[str, str] = {
         "pour la saison {season}."
     ),
     "min_value": "Un tournoi compte au moins {minimum} séance.",
+    "unknown_placement": "Position {position}\xa0: «\xa0{value}\xa0» n’est pas une mise en place\xa0; au choix\xa0: {choices}.",
+    "too_many_placements": "Au plus {limit} positions peuvent être annoncées, non {count}.",
 }

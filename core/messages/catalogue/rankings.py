@@ -10,7 +10,7 @@ FRENCH: dict[str, str] = {
     "wrong_type": "Cette valeur n’a pas le type attendu.",
     "not_positive": "Cette valeur doit être strictement positive.",
     "below_minimum_participation": "{count} inscrits : c’est moins que la participation minimale de {minimum} ; le tournoi n’est pas homologable et ne donne pas de PCN.",
-    "entries_do_not_fit_tables": "{entries} inscrits ({players} joueurs) ne peuvent pas s’asseoir à {tables} tables de 3 ou 4 joueurs à la première séance (entre {low} et {high} joueurs).",
+    "entries_do_not_fit_tables": "{entries} inscrits ({players} joueurs) ne peuvent pas s’asseoir à {tables} tables de 3 à {most} joueurs à la première séance (entre {low} et {high} joueurs).",
     "more_ranked_than_entries": "{ranked} inscrits sont classés, mais seuls {entries} ont joué la première séance.",
     "empty_ranking": "Un classement compte au moins un inscrit.",
     "missing_id": "Chaque inscrit doit avoir un identifiant.",
@@ -50,6 +50,8 @@ FRENCH: dict[str, str] = {
     "missing_previous_step": "Le joueur {player} a des points d’un classement officiel précédent, mais pas de palier.",
     "missing_reason": "Un placement manuel doit avoir un motif.",
     "step_in_use": "Le placement manuel du joueur {licence} utilise le palier « {step} », que cette échelle n’a plus : modifiez ou supprimez d’abord ce placement.",
+    "score_out_of_range": "Les totaux ({total_pcn} PCN, {total_pp} PP) dépassent ce que le classement en cours sait ordonner exactement.",
+    "licence_out_of_range": "Le numéro de licence {licence_number} a trop de chiffres pour le classement en cours.",
     # --- services ------------------------------------------------------------------------------
     "busy": "Le classement de la saison est en cours de mise à jour par une autre opération ; réessayez dans un instant.",
 }

@@ -188,3 +188,54 @@ def test_an_impossible_chelem_is_refused_with_its_reason_in_french(api):
     assert (error["field"], error["code"]) == ("chelem_made_by", "chelem_needs_every_card")
     assert "3 bouts et 91 points, ou 2 bouts et 87 points" in error["message"]
     assert "0 bouts et 56 points est impossible" in error["message"]
+
+
+# A table of 5 inside a tournament (fasc. 459): le mort deals and sits out, in turn.
+PLAYERS5 = {"N": "1", "S": "2", "E": "3", "W": "4", "5": "5"}
+TURN = ["N", "W", "S", "E", "5"]
+
+
+def test_a_deal_sat_out_by_the_mort(api):
+    deal = {"table_size": 4, "contract": "garde", "taker": "5", "oudlers": 2,
+            "attack_points": 51, "sitting_out": "N"}  # fmt: skip
+    response = api.post("/api/engine/deals/score/", deal, format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["marks"] == {"N": 0, "S": -70, "E": -70, "W": -70, "5": 210}
+    response = api.post(
+        "/api/engine/deals/score/", {**deal, "table_size": 5, "taker": "S"}, format="json"
+    )
+    assert response.status_code == 400
+    assert [(e["field"], e["code"]) for e in response.json()["errors"]] == [
+        ("table_size", "sitting_out_deal_not_at_four")
+    ]
+
+
+def test_a_sheet_of_a_table_of_5_with_the_mort_in_turn(api):
+    deals = [
+        {"sitting_out": TURN[k], "facts": {"table_size": 4, "contract": "garde",
+         "taker": TURN[(k + 1) % 5], "oudlers": 2, "attack_points": 51}}
+        for k in range(5)
+    ]  # fmt: skip
+    deals.insert(2, {"sitting_out": "S", "facts": {"table_size": 4, "contract": None}})
+    deals.append({"sitting_out": "N", "annulled": True, "marks": dict.fromkeys(TURN, 0)})
+    sheet = {"table": 2, "position": 1, "players": PLAYERS5, "deals": deals}
+    response = api.post("/api/engine/sheets/total/", sheet, format="json")
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["table_size"] == 5
+    assert body["five_player_game"] is False
+    assert body["deals_played"] == 6  # the annulled deal is not played (the passed one is)
+    assert body["sitting_out"] == ["N", "W", "S", "S", "E", "5", "N"]
+    marks_and_morts = zip(body["deal_marks"], body["sitting_out"], strict=True)
+    assert all(marks[mort] == 0 for marks, mort in marks_and_morts)
+    # Each player took once (+210) and defended three times (-70): 0 each.
+    assert {p["seat"]: p["balance"] for p in body["players"]} == dict.fromkeys(TURN, 0)
+
+    deals[1]["sitting_out"] = "E"
+    response = api.post("/api/engine/sheets/total/", sheet, format="json")
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    assert [(e["field"], e["code"]) for e in errors] == [
+        ("deals[1].sitting_out", "sitting_out_out_of_turn")
+    ]
+    assert "à tour de rôle" in errors[0]["message"]

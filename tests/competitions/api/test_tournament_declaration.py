@@ -126,3 +126,45 @@ def test_tournament_list_query_count(api, registry, django_assert_max_num_querie
     api.force_authenticate(None)
     with django_assert_max_num_queries(3):
         assert api.get(URL).json()["count"] == 3
+
+
+def test_the_placements_announced_are_declared(api, registry):
+    placements = ["fft_movement", "random", "best_against_best", "random"]
+    response = as_role(api, registry, "club_manager").post(
+        URL, declaration(placements=placements), format="json"
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["placements"] == placements
+
+
+@pytest.mark.parametrize(
+    ("changes", "errors"),
+    [
+        ({"placements": ["best_against_best"]}, [("placements[0]", "no_ranking_yet")]),
+        # A random first seating then the FFT movement is allowed; not back to it after.
+        ({"placements": ["random", "fft_movement", "random", "fft_movement"]},
+         [("placements[3]", "fft_movement_not_resumable")]),
+        ({"placements": ["fft_movement", "mitchell"]}, [("placements[1]", "unknown_placement")]),
+        ({"format": "duo", "placements": ["fft_movement", "random"]},
+         [("placements[1]", "placement_not_allowed")]),
+        ({"format": "team4", "placements": ["random", "fft_movement", "best_against_best"]},
+         [("placements[2]", "placement_not_allowed")]),
+    ],
+)  # fmt: skip
+def test_a_forbidden_sequence_of_placements_is_a_located_400(api, registry, changes, errors):
+    from competitions.models import Tournament
+
+    response = as_role(api, registry, "club_manager").post(
+        URL, declaration(**changes), format="json"
+    )
+    assert response.status_code == 400
+    assert [(e["field"], e["code"]) for e in response.json()["errors"]] == errors
+    assert not Tournament.objects.exists()
+
+
+def test_a_placement_is_checked_whoever_declares(api, registry):
+    # The check is the service's: outside the caller's scope the refusal is the scope's.
+    response = as_role(api, registry, "club_manager").post(
+        URL, declaration(organizer_number=201, placements=["fft_movement"]), format="json"
+    )
+    assert response.status_code == 403

@@ -82,3 +82,50 @@ def tiebreak(best: int, prise: int = 0, garde: int = 0) -> dict:
         "best_position_score": best,
         "contracts_made": {"prise": prise, "garde": garde, "garde_sans": 0, "garde_contre": 0},
     }
+
+
+def staged_results(
+    entries: Sequence[Sequence[int]],
+    first: Sequence[int],
+    kept: int,
+    second: Sequence[int],
+    *,
+    divisor: int = 2,
+    deals: int = 20,
+) -> dict:
+    """Two sessions with eliminations (individual): ``first`` is entry i's session 1 score,
+    the best ``kept`` play session 2 and score ``second`` (in session 1's order), carrying
+    their session 1 score divided by ``divisor`` (a half rounded away from zero, the
+    default rulebook's). Places: those who played on first, by total; the eliminated after,
+    by their total when eliminated."""
+    n = len(entries)
+    ranked = sorted(range(n), key=lambda i: -first[i])
+    going_on, out = ranked[:kept], ranked[kept:]
+
+    def halved(score: int) -> int:
+        quotient, remainder = divmod(abs(score), divisor)
+        value = quotient + (1 if 2 * remainder >= divisor else 0)
+        return value if score >= 0 else -value
+
+    carried = {i: halved(first[i]) if divisor == 2 else first[i] for i in going_on}
+    totals = {i: carried[i] + second[k] for k, i in enumerate(going_on)}
+    totals.update({i: first[i] for i in out})
+    places = {i: 1 + sum(1 for j in going_on if totals[j] > totals[i]) for i in going_on}
+    places.update({i: kept + 1 + sum(1 for j in out if totals[j] > totals[i]) for i in out})
+    tables1, tables2 = math.ceil(n / 4), math.ceil(kept / 4)
+    return {
+        "format_version": 1,
+        "sessions": [
+            {"number": 1, "tables": tables1, "tables_of_three": 4 * tables1 - n, "deals": deals,
+             "entries": [{"number": i + 1, "score": first[i]} for i in range(n)]},
+            {"number": 2, "tables": tables2, "tables_of_three": 4 * tables2 - kept,
+             "deals": deals, "points_divisor": divisor,
+             "entries": [{"number": i + 1, "score": second[k], "carried": carried[i]}
+                         for k, i in enumerate(going_on)]},
+        ],
+        "entries": [
+            {"number": i + 1, "place": places[i], "total": totals[i],
+             "players": [{"licence_number": n} for n in entry]}
+            for i, entry in enumerate(entries)
+        ],
+    }  # fmt: skip

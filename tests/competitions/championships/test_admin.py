@@ -55,3 +55,25 @@ def test_the_zone_approves_through_an_admin_action(admin_client, registry, publi
     assert response.status_code == 200
     version.refresh_from_db()
     assert version.approved_at is not None
+
+
+def test_withdrawing_twice_in_the_admin_says_why_and_never_fails(
+    admin_client, api, registry, as_user, finals, enter_all, players
+):
+    """The service's conflict (already withdrawn) is a message by the entry, not a 500."""
+    from competitions.models import ChampionshipEntry
+
+    as_user("committee_staff")
+    enter_all(api, finals["individual"], [[n] for n in players(2, 101)])
+    entry = ChampionshipEntry.objects.order_by("number").first()
+    url = reverse("admin:competitions_championshipentry_changelist")
+    chosen = {"action": "withdraw", "_selected_action": [entry.pk]}
+    first = admin_client.post(url, chosen, follow=True)
+    assert [m.level_tag for m in first.context["messages"]] == ["success"]
+    entry.refresh_from_db()
+    assert entry.status == "withdrawn"
+    again = admin_client.post(url, chosen, follow=True)
+    assert again.status_code == 200
+    (refusal,) = again.context["messages"]
+    assert refusal.level_tag == "error"
+    assert str(refusal.message) == f"{entry}: L’inscrit {entry.number} est déjà retiré."

@@ -124,3 +124,34 @@ def test_a_player_without_role_may_not_declare(client, registry):
     assert client.get(URL).status_code == 403
     assert client.post(URL, declaration()).status_code == 403
     assert not Tournament.objects.exists()
+
+
+def test_the_placement_of_each_position_is_declared_and_checked(client, registry):
+    """Chapter 2: the placements the arbiter announces; a sequence the text forbids is a
+    form error in French on its field, and nothing is declared."""
+    client.force_login(registry.users["club_manager"])
+    response = client.post(
+        URL, declaration(placements="fft_movement, fft_movement, random, best_against_best")
+    )
+    assert response.status_code == 302
+    assert Tournament.objects.get().placements == [
+        "fft_movement", "fft_movement", "random", "best_against_best"
+    ]  # fmt: skip
+    response = client.post(
+        URL, declaration(name="Open 2", placements="random, fft_movement, tirage")
+    )
+    assert response.status_code == 400
+    errors = response.context["form"].errors["placements"]
+    assert errors == [
+        "Position 3\u00a0: «\u00a0tirage\u00a0» n’est pas une mise en place\u00a0; au choix\u00a0: "
+        "fft_movement, random, best_against_best."
+    ]
+    response = client.post(
+        URL, declaration(name="Open 2", placements="fft_movement, random, fft_movement")
+    )
+    assert response.status_code == 400
+    assert response.context["form"].errors["placements"] == [
+        "La position 3 ne peut pas revenir au mouvement FFT\u00a0: la position 2 a suivi un autre "
+        "placement, après lequel le mouvement FFT ne peut pas reprendre."
+    ]
+    assert Tournament.objects.count() == 1

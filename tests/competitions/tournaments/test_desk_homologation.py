@@ -157,7 +157,7 @@ def _points_column(html: str):
     """(licence number, PCN) of each player row of the review's ranking table."""
     import re
 
-    return re.findall(r"Joueur\d+ Camille \((\d+)\)</td>\s*<td>(\d+)</td>", html)
+    return re.findall(r'Joueur\d+ Camille \((\d+)\)</td>\s*<td class="num">(\d+)</td>', html)
 
 
 def test_homologate_the_revision_reviewed(client, registry, lyon):
@@ -170,6 +170,34 @@ def test_homologate_the_revision_reviewed(client, registry, lyon):
     assert lyon.homologated_revision.number == 1
     assert Allocation.objects.filter(tournament=lyon, current=True).count() == 12
     assert lyon.history.first().history_user == registry.users["zone_staff"]  # the audit
+
+
+def test_homologating_asks_for_a_confirmation_that_writes_nothing(
+    client, registry, twelve_results, lyon, rennes
+):
+    signed_in(client, registry, "committee_staff")
+    review = client.get(f"{QUEUE}{lyon.pk}/").content.decode()
+    assert f'href="{QUEUE}{lyon.pk}/homologuer/?revision=1"' in review
+    page = client.get(f"{QUEUE}{lyon.pk}/homologuer/", {"revision": 1})
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Homologuer « Open de Lyon »" in html
+    assert "ses 12 joueurs reçoivent les points" in html
+    assert "Confirmer : homologuer la révision 1" in html
+    assert '<input type="hidden" name="revision" value="1">' in html
+    lyon.refresh_from_db()
+    assert lyon.status == "results_submitted"
+    assert not Allocation.objects.filter(tournament=lyon).exists()
+    # another committee's tournament: the 403, naming nothing of it
+    refused = client.get(f"{QUEUE}{rennes.pk}/homologuer/", {"revision": 1})
+    assert refused.status_code == 403
+    assert "Rennes" not in refused.content.decode()
+    # a newer revision came since the review: back to the review page, told why
+    results_submit(tournament=lyon, content=twelve_results([TOTALS[1], TOTALS[0], *TOTALS[2:]]),
+                   source="json", by=registry.users["club_manager"])  # fmt: skip
+    stale = client.get(f"{QUEUE}{lyon.pk}/homologuer/", {"revision": 1}, follow=True)
+    assert stale.redirect_chain == [(f"{QUEUE}{lyon.pk}/", 302)]
+    assert "La révision 2 est la dernière : lisez-la avant d’homologuer." in stale.content.decode()
 
 
 def test_a_stale_revision_is_refused_in_french_and_nothing_is_written(

@@ -232,3 +232,20 @@ def test_a_club_manager_may_not_type_a_championship_stage_s_results(client, regi
     assert client.get(f"/tournois/{stage.pk}/saisie/").status_code == 403
     client.force_login(registry.users["committee_staff"])
     assert client.get(f"/tournois/{stage.pk}/saisie/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_table_of_five_with_a_mort_is_typed(client, page, tournament):
+    """13 players at 3 tables, one of 5 where a player sits out each deal (fasc. 459)."""
+    rows = [*twelve_rows([*TOTALS[:-1], TOTALS[-1] + 100]),
+            {"not_licensed_1": "on", "name_1": "LEBLANC Hugo", "total": -100}]  # fmt: skip
+    data = form_data(rows)
+    data["sessions-0-tables_of_five"] = "1"
+    assert "Tables de 5 joueurs" in client.get(page).content.decode()
+    response = client.post(page, data)
+    assert response.status_code == 200, response.content.decode()
+    assert len(response.context["preview"].entries) == 13
+    data["sessions-0-tables_of_five"] = "0"
+    response = client.post(page, data)
+    codes = [p["code"] for p in response.context["sessions"].forms[0].problems]
+    assert "first_session_players_mismatch" in codes

@@ -393,7 +393,7 @@ def _codes(excinfo: pytest.ExceptionInfo[RuleViolation]) -> list[tuple[str, str]
         ({"tables": "5"}, [("tables", "wrong_type")]),
         ({"tables": 3, "entries": 10}, [("entries", "below_minimum_participation")]),
         ({"tables": 5, "entries": 11}, [("entries", "entries_do_not_fit_tables")]),
-        ({"tables": 3, "entries": 13}, [("entries", "entries_do_not_fit_tables")]),
+        ({"tables": 3, "entries": 16}, [("entries", "entries_do_not_fit_tables")]),
         (
             {"tables": 4, "entries": 4},
             [("entries", "below_minimum_participation"), ("entries", "entries_do_not_fit_tables")],
@@ -410,6 +410,14 @@ def test_refusals_locate_every_problem(kwargs: dict, problems: list[tuple[str, s
     with pytest.raises(RuleViolation) as excinfo:
         scale(Format.INDIVIDUAL, tables, stage, RULEBOOK, **arguments)
     assert _codes(excinfo) == problems
+
+
+def test_an_individual_table_of_five_with_a_mort_is_a_table_of_the_scale() -> None:
+    """13 players at 3 tables: one of them seats 5, a player sitting out each deal (fasc. 459)."""
+    assert scale(Format.INDIVIDUAL, 3, StageKind.ORDINARY, RULEBOOK, entries=13).value(1) == 120
+    with pytest.raises(RuleViolation) as excinfo:
+        scale(Format.DUO, 3, StageKind.ORDINARY, RULEBOOK, entries=7)  # 14 players
+    assert _codes(excinfo) == [("entries", "entries_do_not_fit_tables")]
 
 
 def test_a_place_must_be_positive() -> None:

@@ -227,3 +227,93 @@ def test_a_sheet_without_table_or_position_is_reported_once():
         ("score_sheets[0].table", "missing_field"),
         ("score_sheets[1].position", "not_a_positive_integer"),
     ]
+
+
+# A table of 5 inside a tournament (fasc. 459): each deal one player (le mort) sits out,
+# in turn in the direction of play (N, W, S, E, then the fifth seat here).
+TURN = ["N", "W", "S", "E", "5"]
+
+
+def garde(taker: str) -> dict[str, Any]:
+    return {"contract": "garde", "taker": taker, "oudlers": 2, "attack_points": 51}  # x = 70
+
+
+def thirteen_players() -> dict[str, Any]:
+    """Two tables of 4 and a table of 5 (players 9 to 13), five deals each."""
+    five = {"N": 9, "S": 10, "E": 11, "W": 12, "5": 13}
+    return {
+        "format_version": 1,
+        "score_sheets": [
+            sheet(1, {"N": 1, "S": 2, "E": 3, "W": 4}, *[GARDE_N] * 5),
+            sheet(2, {"N": 5, "S": 6, "E": 7, "W": 8}, *[PRISE_N] * 5),
+            sheet(
+                3,
+                five,
+                *[{**garde(TURN[(k + 1) % 5]), "sitting_out": TURN[k]} for k in range(4)],
+                {**garde("W"), "sitting_out": "5"},
+            ),
+        ],
+    }
+
+
+def test_a_tournament_with_a_table_of_five():
+    document = parse_score_sheets(thirteen_players(), format="individual")
+    session = document.sessions[0]
+    assert (session.tables, session.tables_of_three, session.tables_of_five) == (3, 0, 1)
+    assert session.players == 13
+    assert session.deals == 5
+    totals = {e.players[0].licence_number: e.total for e in document.entries}
+    # Table of 5: each player sits out one deal (0) and defends (-70) or takes (+210) the
+    # others; W (12) takes deals 1 and 5, N (9) takes none, S, E and 5 take one each.
+    assert [totals[p] for p in (9, 10, 11, 12, 13)] == [-280, 0, 0, 280, 0]
+    validated = validate(document, format="individual", licences=licensed(document))
+    assert validated.total_tables == 3
+
+
+def test_the_mort_out_of_turn_is_located_on_its_sheet():
+    sheets = thirteen_players()
+    sheets["score_sheets"][2]["deals"][1]["sitting_out"] = "E"  # W or 5 after N
+    assert refusal(lambda: parse_score_sheets(sheets, format="individual")) == [
+        ("score_sheets[2].deals[1].sitting_out", "sitting_out_out_of_turn")
+    ]
+
+
+def test_the_five_player_game_is_not_homologable():
+    sheets = thirteen_players()
+    called_king = {"contract": "garde", "taker": "N", "called_partner": "S", "oudlers": 2,
+                   "attack_points": 51}  # fmt: skip
+    sheets["score_sheets"][2]["deals"] = [called_king]
+    assert refusal(lambda: parse_score_sheets(sheets, format="individual")) == [
+        ("score_sheets[2].deals", "five_player_game_not_homologable")
+    ]
+
+
+def test_annulled_deals_are_not_played():
+    sheets = thirteen_players()
+    for item in sheets["score_sheets"][:2]:
+        item["deals"][0] = {**item["deals"][0], "annulled": True}
+        item["deals"].append({"contract": None})
+    five = sheets["score_sheets"][2]["deals"]
+    five.insert(1, {"contract": None, "sitting_out": "W"})  # all passed: W deals again
+    document = parse_score_sheets(sheets, format="individual")
+    # Tables 1 and 2 played 5 deals (one annulled, one passed), the table of 5 played 6
+    # (one passed, worth 0): the position's deals are its most complete table's.
+    assert document.sessions[0].deals == 6
+    five[0]["annulled"] = True  # N's deal annulled: W still sits out the next one
+    document = parse_score_sheets(sheets, format="individual")
+    assert document.sessions[0].deals == 5
+    assert {e.players[0].licence_number: e.total for e in document.entries}[12] == 70
+
+
+def test_a_declared_deal_count_that_contradicts_the_sheets_is_located():
+    sheets = thirteen_players()
+    sheets["score_sheets"][2]["deals"][0]["annulled"] = True
+    for item in sheets["score_sheets"][:2]:
+        item["deals"][0]["annulled"] = True
+    sheets["sessions"] = [{"number": 1, "deals": 4}]
+    assert parse_score_sheets(sheets, format="individual").sessions[0].deals == 4
+    sheets["sessions"] = [{"number": 1, "deals": 5}, {"number": 2, "deals": 5}]
+    assert refusal(lambda: parse_score_sheets(sheets, format="individual")) == [
+        ("sessions[0].deals", "deals_contradict_score_sheets"),
+        ("sessions[1].number", "session_without_score_sheets"),
+    ]

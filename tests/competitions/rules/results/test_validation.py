@@ -346,7 +346,16 @@ def test_thirteen_players_need_a_table_of_three_not_of_five():
     problems = messages(lambda: check(document))
     assert len(problems) == 1
     assert "13 players sit at 4 table(s), 3 of them of 3" in problems[0]
-    assert "Tables of 5 players are not homologable" in problems[0]
+    assert "A table of 5 is declared in tables_of_five" in problems[0]
+    assert "the 5-player game is not homologable" in problems[0]
+
+
+def test_thirteen_players_at_a_table_of_five_with_a_mort():
+    document = ranking(*[(0, 1)] * 13)
+    document["sessions"][0].update(tables=3, tables_of_three=0, tables_of_five=1)
+    assert check(document).total_tables == 3
+    document["sessions"][0].update(tables=3, tables_of_three=3, tables_of_five=1)
+    assert ("sessions[0].tables_of_five", "tables_of_five_exceed_tables") in codes(document)
 
 
 def test_a_later_session_cannot_have_more_tables_than_the_first(results):

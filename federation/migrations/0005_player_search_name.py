@@ -55,7 +55,7 @@ def drop_indexes(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("federation", "0003_sanctions"),
+        ("federation", "0004_club_address_and_playing_times"),
     ]
 
     operations = [

@@ -1,0 +1,13 @@
+"""``{{ player|public_name }}``: a player's name on a public page (federation.public_names)."""
+
+from django import template
+
+from federation import public_names
+from federation.models import Player
+
+register = template.Library()
+
+
+@register.filter
+def public_name(player: Player | None) -> str:
+    return public_names.public_name(player) if player is not None else ""
