@@ -105,14 +105,13 @@ def player_record(
     state = states[season.pk]
     snapshot: Any = None
     if state is not None:
-        if kind == selectors.LIVE:
-            snapshot = state.live
-        elif kind == selectors.OFFICIAL:
+        live = kind == selectors.LIVE or (kind != selectors.OFFICIAL and state.official is None)
+        if not live:
             snapshot = state.official
-        else:
-            snapshot = state.official or state.live
-        if kind != selectors.OFFICIAL and snapshot is not state.official and live_store.enabled():
+        elif live_store.enabled():
             snapshot = live_reads.live_ranking(season, state)  # the live reads (Redis)
+        else:
+            snapshot = state.live
     earlier = [s for s in seasons if s.start_date < season.start_date]
     before = earlier[0] if earlier else None
     held_state = states[before.pk] if before else None

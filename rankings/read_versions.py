@@ -5,9 +5,10 @@ and :func:`ranking_version` says which snapshot a reader of ``(season, kind)`` s
 the version of its content:
 
 - an **official** snapshot is immutable: its id is its version;
-- the **live** ranking's token is ``selectors.live_version`` (one more round trip): with
-  the Redis store (``rankings/live_store.py``), the inputs version and the store's
-  version and generation; without, the provisional snapshot and the season's inputs
+- the **live** ranking's token is ``selectors.live_version`` (``selectors.live_token``
+  from the state read here; with Redis, one round trip to the store): with the Redis
+  store (``rankings/live_store.py``), the inputs version and the store's version and
+  generation; without, the provisional snapshot and the season's inputs
   and live versions. A homologation, a correction, a licence move or a manual
   placement raises the inputs version in its transaction, and the store's update or
   the refresh follows, so the key changes when what readers see changes.
@@ -20,7 +21,7 @@ season and the previous season's series).
 Each process reuses the seasons' state it read for ``READ_VERSION_MAX_AGE_MS``
 milliseconds (default 200; 0: read it on every request): a cached read then costs no
 database round trip at all, and a reader sees a new version at most that long after it
-is committed (the live token is read on each request).
+is committed.
 
 Callers only read :class:`ReadVersion`.
 """
@@ -38,7 +39,7 @@ from django.utils import timezone
 
 from core.db_router import public_reads
 from federation.models import Season
-from rankings import live_store
+from rankings import live_store, selectors
 
 LIVE = "live"
 OFFICIAL = "official"
@@ -56,6 +57,7 @@ class SeasonState:
     official_id: int | None
     live_at: dt.datetime | None
     official_at: dt.datetime | None
+    has_ranking: bool = True  # the season has its ranking row (SeasonRanking)
 
 
 @dataclass(frozen=True)
@@ -94,11 +96,23 @@ def _read_states() -> list[SeasonState]:
     rows = Season.objects.order_by("-start_date").values_list(
         "pk", "name", "start_date", "end_date", "ranking__live_id", "ranking__live_version",
         "ranking__inputs_version", "ranking__official_id", "ranking__live__computed_at",
-        "ranking__official__computed_at",
+        "ranking__official__computed_at", "ranking__pk",
     )  # fmt: skip
     return [
-        SeasonState(pk, name, start, end, live, live_v or 0, inputs_v or 0, official, l_at, o_at)
-        for pk, name, start, end, live, live_v, inputs_v, official, l_at, o_at in rows
+        SeasonState(
+            pk,
+            name,
+            start,
+            end,
+            live,
+            live_v or 0,
+            inputs_v or 0,
+            official,
+            l_at,
+            o_at,
+            ranking is not None,
+        )
+        for pk, name, start, end, live, live_v, inputs_v, official, l_at, o_at, ranking in rows
     ]
 
 
@@ -148,12 +162,15 @@ def ranking_version(season: Season | str | None, kind: str | None) -> ReadVersio
 
 
 def _live_token(state: SeasonState) -> str:
-    """``selectors.live_version``: with Redis, the store's version and generation (the
-    live ranking readers see is read from it); without, the provisional snapshot's."""
-    from rankings import selectors  # selectors re-exports ranking_version
-
-    with public_reads():
-        return selectors.live_version(Season(pk=state.season_id, name=state.name))
+    """``selectors.live_version`` from the state already read: with Redis, the store's
+    version and generation (the live ranking readers see is read from it); without, the
+    provisional snapshot's. A season without a ranking row: "none"."""
+    if not state.has_ranking:
+        return "none"
+    return selectors.live_token(
+        state.season_id, state.inputs_version, state.live_version, state.live_id,
+        state.official_id,
+    )  # fmt: skip
 
 
 def snapshot_version(snapshot_id: int) -> str:

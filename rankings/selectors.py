@@ -38,7 +38,6 @@ from rankings.models import (
     RankingSnapshot,
     SeasonRanking,
 )
-from rankings.read_versions import ranking_version  # noqa: F401 (re-exported: the read cache's key)
 from rankings.rules.series import SeriesPolicy
 from rankings.search import COUNT_CAP, search_entries
 
@@ -88,9 +87,17 @@ def live_version(season: Season) -> str:
     )
     if state is None:
         return "none"
-    inputs, live, live_id, official = state
+    return live_token(season.pk, *state)
+
+
+def live_token(
+    season_id: int, inputs: int, live: int, live_id: int | None, official: int | None
+) -> str:
+    """:func:`live_version` from the season's ranking row already read (the read cache's
+    versions, ``rankings/read_versions.py``, read every season's row in one query); with
+    Redis, one round trip to the store."""
     if live_store.enabled():
-        meta = live_store.read_meta(season.pk)
+        meta = live_store.read_meta(season_id)
         store = f"{meta.version}.{meta.gen}" if meta else "unbuilt"
         return f"r{inputs}.{store}.o{official or 0}"
     return f"s{inputs}.{live}.{live_id or 0}.o{official or 0}"
