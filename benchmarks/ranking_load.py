@@ -1,28 +1,42 @@
-"""The ranking API and pages under concurrent load, on loopback, with a real WSGI server.
+"""The ranking API and pages under concurrent load, on loopback, with a real WSGI server,
+each target measured beside a constant-JSON view on the same gunicorn in the same run.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/fft_bench_ranking \
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/fft_bench_read \
+    CACHE_URL=redis://127.0.0.1:6379/10 \
         .venv/bin/python benchmarks/ranking_load.py [--duration 20] [--connections 16]
 
-Uses the synthetic season of ``benchmarks/ranking_recompute.py`` (run it first: it
-generates the season and its live ranking). Starts gunicorn on 127.0.0.1 (2 workers ×
-4 threads, DEBUG off) with that database, then for each target drives bounded
-concurrent requests for a fixed duration — with ``wrk`` if installed (``apt-get
-install wrk``), else a small generator of threads using ``http.client`` — and prints
-requests per second, median and p99 latency. Stops the server at the end.
+Uses the synthetic season of ``manage.py generate_ranking_season`` (150,000 players,
+2,000,000 allocations; run it first) and its live ranking. Starts gunicorn on 127.0.0.1
+(``--workers`` × ``--threads``, DEBUG off, settings ``benchmarks.bench_settings``: the
+site plus ``/bench/constant/``), with the read cache in ``CACHE_URL`` (Redis; emptied
+first), then for each target drives bounded concurrent requests for a fixed duration —
+with ``wrk`` if installed (``apt-get install wrk``), else a small generator of threads
+using ``http.client`` — and prints requests per second, median and p99 latency, and the
+ratio to the constant view measured just before it. Stops the server at the end.
+
+Two passes (``--passes``):
+
+- ``warm``: every URL of the target was read once before the measure (the read cache
+  holds it): what readers get between two changes of the ranking;
+- ``miss``: the read cache off (``READ_CACHE_TTL=0``): every request builds its answer
+  (the cost after each change, and of a URL nobody read yet).
 
 Targets (random players and pages of the 150,000-player ranking):
 
-- ``player API``: ``GET /api/pcn/ranking/players/<licence>/`` (place, series, points,
-  tournaments, history: the player lookup);
-- ``player page``: ``GET /classement/joueur/<licence>/`` (HTML with the SVG plot);
 - ``ranking API``: ``GET /api/pcn/ranking/?page=<n>`` (50 entries);
 - ``ranking page``: ``GET /classement/?page=<n>`` (HTML, 50 entries);
+- ``player API``: ``GET /api/pcn/ranking/players/<licence>/``;
+- ``player page``: ``GET /classement/joueur/<licence>/`` (HTML with the SVG plot);
+- ``search API``: ``GET /api/pcn/ranking/?q=<name>`` (a player's full name, or a common
+  last name that matches thousands: the count stops at 1,000);
+- ``search page``: ``GET /classement/?q=<name>`` (HTML);
 - ``committee page``: ``GET /classement/comite/<n>/`` (HTML).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import os
 import random
@@ -36,6 +50,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -47,7 +62,11 @@ django.setup()
 
 from django.db import connection  # noqa: E402
 
-from demo.management.commands.generate_ranking_season import season_names  # noqa: E402
+from core.folding import fold  # noqa: E402
+from demo.management.commands.generate_ranking_season import (  # noqa: E402
+    LAST_NAMES,
+    season_names,
+)
 from federation.models import Season  # noqa: E402
 from rankings.live_ranking import live_ranking_refresh  # noqa: E402
 from rankings.models import RankingEntry, SeasonRanking  # noqa: E402
@@ -71,35 +90,52 @@ def targets(season: Season, rng: random.Random) -> dict[str, list[str]]:
     )  # fmt: skip
     pages = state.live.player_count // 50
     sample = rng.sample(licences, 2000)
+    names = dict(
+        RankingEntry.objects.filter(snapshot_id=state.live_id, licence_number__in=sample[:1000])
+        .values_list("licence_number", "search_name")
+    )  # fmt: skip
+    queries = [quote(name) for name in names.values()] + [
+        quote(fold(rng.choice(LAST_NAMES)).split()[0]) for _ in range(1000)
+    ]
     name = season.name
     return {
-        "player API": [f"/api/pcn/ranking/players/{n}/?season={name}" for n in sample],
-        "player page": [f"/classement/joueur/{n}/?saison={name}" for n in sample],
         "ranking API": [
             f"/api/pcn/ranking/?season={name}&page={rng.randint(1, pages)}" for _ in range(2000)
         ],
         "ranking page": [
             f"/classement/?saison={name}&page={rng.randint(1, pages)}" for _ in range(2000)
         ],
+        "player API": [f"/api/pcn/ranking/players/{n}/?season={name}" for n in sample],
+        "player page": [f"/classement/joueur/{n}/?saison={name}" for n in sample],
+        "search API": [f"/api/pcn/ranking/?season={name}&q={q}" for q in queries],
+        "search page": [f"/classement/?saison={name}&q={q}" for q in queries],
         "committee page": [
             f"/classement/comite/{rng.choice(committees)}/?saison={name}" for _ in range(500)
         ],
     }
 
 
-def start_server(workers: int, threads: int) -> subprocess.Popen:
+def start_server(workers: int, threads: int, cache: bool) -> subprocess.Popen:
     env = {
         **os.environ,
+        "DJANGO_SETTINGS_MODULE": "benchmarks.bench_settings",
+        "READ_CACHE_TTL": "3600" if cache else "0",
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": "benchmark-only-secret-key-never-used-in-production-0123456789",
         "DJANGO_SECURE_SSL_REDIRECT": "0",  # plain HTTP on 127.0.0.1
-        "API_THROTTLE_ANON": "100000000/minute",  # one address sends the whole load
+        # The load comes from 65,536 client addresses (X-Forwarded-For, one trusted proxy):
+        # each stays under the production rate, as readers do, so every read is throttled
+        # (counted) as in production.
+        "TRUSTED_PROXY_COUNT": "1",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DATABASE_CONN_MAX_AGE": "60",
         "LOG_LEVEL": "WARNING",
     }
+    if not (ROOT / "var" / "static" / "staticfiles.json").exists():  # DEBUG off: the manifest
+        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+                       cwd=ROOT, env=env, check=True)  # fmt: skip
     server = subprocess.Popen(
-        [str(ROOT / ".venv" / "bin" / "gunicorn"), "config.wsgi", "-b", f"{HOST}:{PORT}",
+        [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi", "-b", f"{HOST}:{PORT}",
          "--workers", str(workers), "--threads", str(threads), "--worker-class", "gthread",
          "--log-level", "warning"],
         cwd=ROOT, env=env,
@@ -123,7 +159,11 @@ def with_wrk(paths: list[str], duration: int, connections: int) -> tuple[float, 
         + ",".join(f'"{p}"' for p in paths)
         + "}\n"
         + (
-            "request = function() return wrk.format('GET', paths[math.random(#paths)]) end\n"
+            "request = function()\n"
+            "  local client = '10.' .. math.random(0, 255) .. '.' .. math.random(0, 255) .. '.1'\n"
+            "  return wrk.format('GET', paths[math.random(#paths)],"
+            " {['X-Forwarded-For'] = client})\n"
+            "end\n"
             "response = function(status) if status ~= 200 then wrk.thread:stop() end end\n"
         )
     )
@@ -158,7 +198,8 @@ def with_threads(paths: list[str], duration: int, connections: int) -> tuple[flo
         mine = []
         while time.monotonic() < stop:
             started = time.perf_counter()
-            conn.request("GET", rng.choice(paths))
+            client = f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.1"
+            conn.request("GET", rng.choice(paths), headers={"X-Forwarded-For": client})
             response = conn.getresponse()
             response.read()
             mine.append((time.perf_counter() - started) * 1000)
@@ -182,33 +223,77 @@ def with_threads(paths: list[str], duration: int, connections: int) -> tuple[flo
     return len(latencies) / elapsed, statistics.median(latencies), p99
 
 
+def prime(paths: list[str], connections: int) -> None:
+    """Read every URL once (in parallel): the read cache then holds them all."""
+    chunks = [paths[i::connections] for i in range(connections)]
+
+    def read(chunk: list[str]) -> None:
+        conn = http.client.HTTPConnection(HOST, PORT, timeout=60)
+        for k, path in enumerate(chunk):
+            conn.request("GET", path, headers={"X-Forwarded-For": f"10.99.{k % 256}.{k // 256}"})
+            conn.getresponse().read()
+
+    threads = [threading.Thread(target=read, args=(c,)) for c in chunks]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def load_average() -> str:
+    with contextlib.suppress(OSError):
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    return "?"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--duration", type=int, default=20, help="seconds per target")
     parser.add_argument("--connections", type=int, default=16)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--passes", default="warm,miss", help="warm, miss or both")
+    parser.add_argument("--only", default="", help="comma-separated target names")
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("Run this benchmark on PostgreSQL (DATABASE_URL=postgres://…).")
+    if not os.environ.get("CACHE_URL"):
+        sys.exit("Give the read cache a Redis database: CACHE_URL=redis://127.0.0.1:6379/10")
     season = Season.objects.filter(name=season_names(2090)[1]).first()
     if season is None:
-        sys.exit("No synthetic season: run benchmarks/ranking_recompute.py first.")
+        sys.exit("No synthetic season: run manage.py generate_ranking_season first.")
     paths = targets(season, random.Random(7))
+    if args.only:
+        paths = {k: v for k, v in paths.items() if k in args.only.split(",")}
     connection.close()
+    from django.core.cache import cache
+
     tool = "wrk" if shutil.which("wrk") else "python threads"
     run = with_wrk if tool == "wrk" else with_threads
-    server = start_server(args.workers, args.threads)
-    try:
-        print(f"gunicorn {args.workers} workers × {args.threads} threads on {HOST}:{PORT}; "
-              f"{tool}, {args.connections} connections, {args.duration} s per target")  # fmt: skip
-        for name, urls in paths.items():
-            run(urls[:50], 3, args.connections)  # warm-up
-            rate, median, p99 = run(urls, args.duration, args.connections)
-            print(f"{name:15s} {rate:8.1f} req/s   median {median:7.1f} ms   p99 {p99:7.1f} ms")
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(30)
+    constant = ["/bench/constant/"]
+    for name in args.passes.split(","):
+        cache.clear()
+        server = start_server(args.workers, args.threads, cache=name == "warm")
+        try:
+            print(f"\n[{name}] gunicorn {args.workers} workers × {args.threads} threads; {tool}, "
+                  f"{args.connections} connections, {args.duration} s per target; "
+                  f"load average before: {load_average()}")  # fmt: skip
+            print(f"{'target':15s} {'req/s':>8s} {'median':>9s} {'p99':>9s}   "
+                  f"constant JSON same run: req/s, p99; ratio of rates")  # fmt: skip
+            for target, urls in paths.items():
+                if name == "warm":
+                    prime(urls, args.connections)
+                run(urls[:50], 2, args.connections)  # warm-up (connections, workers)
+                base_rate, _, base_p99 = run(constant, max(5, args.duration // 2),
+                                             args.connections)  # fmt: skip
+                rate, median, p99 = run(urls, args.duration, args.connections)
+                ratio = rate / base_rate
+                line = (f"{target:15s} {rate:8.1f} {median:7.1f}ms {p99:7.1f}ms   "
+                        f"{base_rate:8.1f} req/s {base_p99:6.1f}ms   {ratio:5.2f}")  # fmt: skip
+                print(line, flush=True)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait(30)
 
 
 if __name__ == "__main__":

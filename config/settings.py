@@ -128,6 +128,22 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
     )
 }
+# A read replica for the public reads of the ranking (core/db_router.py): a streaming
+# replica of the primary, e.g. postgres://reader@replica:5432/fft. Unset: one database.
+DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "")
+READ_REPLICA = bool(DATABASE_REPLICA_URL)
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = dj_database_url.parse(
+        DATABASE_REPLICA_URL, conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60"))
+    )
+DATABASE_ROUTERS = ["core.db_router.PublicReadsRouter"]
+# Behind PgBouncer in transaction mode (docker-compose.yml): a server connection changes
+# between transactions, so no server-side cursors (iterator() would lose its cursor) and
+# no prepared statements (psycopg prepares none with prepare_threshold None).
+if env_bool("DATABASE_POOLER_TRANSACTION_MODE", False):
+    for _alias in DATABASES.values():
+        _alias["DISABLE_SERVER_SIDE_CURSORS"] = True
+        _alias.setdefault("OPTIONS", {})["prepare_threshold"] = None
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # How long a ranking writer waits for a season's advisory lock before giving up (busy,
 # retry later) instead of waiting forever behind a long recompute (rankings/locks.py).
@@ -278,6 +294,15 @@ CACHES = {
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
+# The public ranking reads are cached by the version they show (core/http_cache.py): the
+# cache alias, and how long an entry lives (a backstop: a new version is a new key);
+# 0 turns the cache off (ETags and 304 answers stay).
+READ_CACHE_ALIAS = "default"
+READ_CACHE_TTL = int(os.environ.get("READ_CACHE_TTL", "3600"))
+READ_CACHE_LOCAL_ITEMS = int(os.environ.get("READ_CACHE_LOCAL_ITEMS", "2000"))  # per process
+# How long a process reuses the seasons' ranking versions it read (rankings/read_versions.py):
+# the most a reader may wait to see a new version; 0 reads them on every request.
+READ_VERSION_MAX_AGE_MS = int(os.environ.get("READ_VERSION_MAX_AGE_MS", "200"))
 
 # The live national ranking's order-statistics store (rankings/live_store.py): Redis sorted
 # sets kept in step with the standings. Default: the cache's Redis; "off" (or no Redis at

@@ -23,6 +23,21 @@ REST_FRAMEWORK = {
 # suite instead of falling back to English (core/messages).
 MESSAGES_STRICT = True
 
+# A test reads the ranking right after writing it: the versions are read on every request
+# (tests/rankings/test_read_cache.py sets its own age to test the reuse).
+READ_VERSION_MAX_AGE_MS = 0
+
+# A second real database standing for the read replica (tests/core/test_db_router.py,
+# which turns READ_REPLICA on): created only when a test asks for it.
+if "postgresql" in DATABASES["default"]["ENGINE"]:  # noqa: F405
+    _primary = DATABASES["default"]  # noqa: F405
+    DATABASES["replica"] = {  # noqa: F405
+        **_primary,
+        "NAME": f"{_primary['NAME']}_replica",
+        "TEST": {"NAME": f"test_{_primary['NAME']}_replica"},
+    }
+READ_REPLICA = False
+
 # The live ranking's Redis store is off whatever the environment says (a developer's
 # CACHE_URL would turn it on): its tests turn it on with the ``live_store_redis`` fixture
 # (tests/rankings/conftest.py), on the tests' Redis database.

@@ -154,6 +154,21 @@ class ClubAffiliation(models.Model):
         return f"{self.club} ({self.season})"
 
 
+class FoldedName(models.Func):
+    """A player's name folded for search, computed by the database: on PostgreSQL
+    ``fft_fold(last_name || ' ' || first_name)``, the SQL twin of :func:`core.folding.fold`
+    (created by ``federation/migrations/0005_player_search_name.py``); elsewhere only
+    lower case (the embedded SQLite searches the snapshot's own folded names instead)."""
+
+    arg_joiner = " || ' ' || "
+    template = "LOWER(%(expressions)s)"
+    output_field = models.CharField()
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        return self.as_sql(compiler, connection, template="fft_fold(%(expressions)s)",
+                           **extra_context)  # fmt: skip
+
+
 class Player(models.Model):
     """A person known to the federation, by their permanent licence number.
 
@@ -167,7 +182,15 @@ class Player(models.Model):
     birth_date = models.DateField(_("birth date"), null=True, blank=True)
     email = models.EmailField(_("e-mail"), blank=True)
     phone = models.CharField(_("phone"), max_length=30, blank=True)
-    history = HistoricalRecords(excluded_fields=["email", "phone"])
+    # Stable across snapshots: the public search reads it (rankings/search.py), with a
+    # trigram index and a prefix index on PostgreSQL (created by the migration).
+    search_name = models.GeneratedField(
+        expression=FoldedName("last_name", "first_name"),
+        output_field=models.CharField(max_length=210),
+        db_persist=True,
+        verbose_name=_("name for search"),
+    )
+    history = HistoricalRecords(excluded_fields=["email", "phone", "search_name"])
 
     class Meta:
         ordering = ["last_name", "first_name", "licence_number"]

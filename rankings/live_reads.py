@@ -22,8 +22,6 @@ from functools import lru_cache
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Func, Value
-from django.db.models.functions import Concat, Lower
 
 from federation.models import Club, Committee, Player, Season
 from rankings import live_store
@@ -224,26 +222,12 @@ def ordered(ranking: LiveRanking, licences: Sequence[int]) -> list[int]:
     return [n for _s, n in sorted(found)]
 
 
-def name_matches(season: Season, words: list[str]) -> list[int]:
-    """Licence numbers of the season's ranked players whose folded name holds every word
-    (PostgreSQL folds with ``translate``; elsewhere the case only)."""
-    from django.db import connection
+def name_matches(season: Season, text: str) -> list[int]:
+    """Licence numbers of the season's ranked players the text names: the same rules and
+    indexes as a snapshot's search (``rankings/search.py``, ``Player.search_name``)."""
+    from rankings.search import player_matches
 
-    from rankings.snapshots import _FOLDING
-
-    name: Any = Lower(Concat(F("last_name"), Value(" "), F("first_name")))
-    if connection.vendor == "postgresql":
-        singles = {chr(k): v for k, v in _FOLDING.items() if len(v) == 1}
-        for k, v in _FOLDING.items():
-            if len(v) != 1:
-                name = Func(name, Value(chr(k)), Value(v), function="REPLACE")
-        name = Func(
-            name, Value("".join(singles)), Value("".join(singles.values())), function="TRANSLATE"
-        )
-    players = Player.objects.filter(standings__season=season).annotate(folded=name)
-    for word in words:
-        players = players.filter(folded__contains=word)
-    return list(players.values_list("licence_number", flat=True))
+    return player_matches(Player.objects.filter(standings__season=season), text)
 
 
 _FULL: dict[tuple[int, str], list[RankingEntry]] = {}

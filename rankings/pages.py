@@ -3,10 +3,13 @@ on the server:
 the ranking (search, filters, pages), a player's page (place, series, points,
 tournaments, PCN over the seasons), a committee's and a club's ranking.
 
-Each page costs a fixed number of queries (tests/rankings/test_ranking_pages.py)."""
+Each page costs a fixed number of queries (tests/rankings/test_ranking_pages.py). An
+anonymous reader's page is cached by the version of the ranking it shows
+(``core/http_cache.py``): built once per version, then sent as stored."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from urllib.parse import urlencode
 
 from django.http import Http404
@@ -18,10 +21,11 @@ from django.views.decorators.http import require_GET
 
 from competitions.championships.titles import titles as championship_titles
 from core.digits import ascii_digits
+from core.http_cache import CSRF_PLACEHOLDER, cached_read
 from federation.access import scope_of
 from federation.models import Committee, Player, Season
-from rankings import selectors
-from rankings.models import RankingEntry, SeasonRanking
+from rankings import public_reads, read_versions, selectors
+from rankings.models import SeasonRanking
 from rankings.my_points import my_points
 from rankings.pcn_plot import SeasonPoint, pcn_plot_svg
 
@@ -59,6 +63,11 @@ def _seasons_with_ranking() -> list[Season]:
     return list(Season.objects.filter(pk__in=ids).order_by("-start_date"))
 
 
+def _shown(request) -> tuple[str | None, str | None]:
+    """The season name and kind a page shows (its ``saison`` and ``classement``)."""
+    return request.GET.get("saison"), KIND_PARAM.get(request.GET.get("classement", ""))
+
+
 def _season(request) -> Season:
     season = selectors.season_named(request.GET.get("saison"))
     if season is None:
@@ -66,8 +75,35 @@ def _season(request) -> Season:
     return season
 
 
-def _rows(entries: list[RankingEntry], labels) -> list[dict]:
-    return [{"entry": e, "label": _step_label(labels, e.step)} for e in entries]
+def _rows(rows: list[dict], labels) -> list[dict]:
+    """The page's lines from ``.values()`` rows, shaped as the template reads an entry."""
+    lines = []
+    for row in rows:
+        player = SimpleNamespace(last_name=row["player__last_name"],
+                                 first_name=row["player__first_name"])  # fmt: skip
+        club = (
+            SimpleNamespace(number=row["club__number"], name=row["club__name"])
+            if row["club__number"] is not None
+            else None
+        )
+        committee = SimpleNamespace(number=row["committee__number"])
+        entry = SimpleNamespace(**row, player=player, club=club, committee=committee)
+        lines.append({"entry": entry, "label": _step_label(labels, row["step"])})
+    return lines
+
+
+def _cached_page(request, namespace: str, season_name, kind, render_page):
+    """An anonymous reader's page through the read cache (core/http_cache.py), keyed by
+    the version of the ranking it shows; a signed-in reader's page (their name, their
+    export links) is built for them."""
+    version = read_versions.ranking_version(season_name, kind)
+    if request.user.is_authenticated or version is None:
+        return render_page({})
+    return cached_read(
+        request, namespace=namespace, version=f"{version.token}.{version.registry}",
+        build=lambda: render_page({"csrf_token": CSRF_PLACEHOLDER}),
+        modified=version.modified, html=True,
+    )  # fmt: skip
 
 
 def _ranking_context(request, *, committee=None, club=None) -> dict:
@@ -99,7 +135,8 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
     if snapshot is None:
         return context
     entries = selectors.ranking_entries(snapshot, filters)
-    count = selectors.entry_count(snapshot, filters, entries)
+    matches = public_reads.match_count(snapshot, filters, entries)
+    count = matches.value
     pages = max(1, -(-count // PAGE_SIZE))
     page = min(max(_int(request.GET.get("page")) or 1, 1), pages)
     start = (page - 1) * PAGE_SIZE
@@ -127,10 +164,11 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
         export = reverse("ranking-export") + "?" + urlencode(export_params)
     context.update(
         rows=_rows(
-            selectors.entries_page(entries, filters, start, PAGE_SIZE),
+            public_reads.entry_rows(entries, filters, start, PAGE_SIZE),
             selectors.step_labels(snapshot),
         ),
         count=count,
+        count_capped=matches.capped,
         page=page,
         pages=pages,
         previous_url=("?" + urlencode({**params, "page": page - 1})) if page > 1 else None,
@@ -150,39 +188,51 @@ def ranking_page(request):
             url += "?" + urlencode({"saison": request.GET["saison"]})
         if Player.objects.filter(licence_number=int(query)).exists():
             return redirect(url)
-    committee = selectors.committee_numbered(_int(request.GET.get("comite")))
-    context = _ranking_context(request, committee=committee)
-    context["committees"] = list(Committee.objects.order_by("number"))
-    context["title"] = gettext("National ranking")
-    return render(request, "rankings/ranking.html", context)
+
+    def render_page(extra: dict):
+        committee = selectors.committee_numbered(_int(request.GET.get("comite")))
+        context = _ranking_context(request, committee=committee)
+        context["committees"] = list(Committee.objects.order_by("number"))
+        context["title"] = gettext("National ranking")
+        return render(request, "rankings/ranking.html", {**context, **extra})
+
+    return _cached_page(request, "ranking-page", *_shown(request), render_page)
 
 
 @require_GET
 def committee_page(request, number: int):
     """/classement/comite/<n>/: the ranking of one committee's players."""
-    committee = selectors.committee_numbered(number)
-    if committee is None:
-        raise Http404(gettext("Unknown committee."))
-    context = _ranking_context(request, committee=committee)
-    context["title"] = gettext("Ranking of committee %(number)s – %(name)s") % {
-        "number": f"{committee.number:02d}",
-        "name": committee.name,
-    }
-    return render(request, "rankings/ranking.html", context)
+
+    def render_page(extra: dict):
+        committee = selectors.committee_numbered(number)
+        if committee is None:
+            raise Http404(gettext("Unknown committee."))
+        context = _ranking_context(request, committee=committee)
+        context["title"] = gettext("Ranking of committee %(number)s – %(name)s") % {
+            "number": f"{committee.number:02d}",
+            "name": committee.name,
+        }
+        return render(request, "rankings/ranking.html", {**context, **extra})
+
+    return _cached_page(request, "committee-page", *_shown(request), render_page)
 
 
 @require_GET
 def club_page(request, number: int):
     """/classement/club/<n>/: the ranking of one club's players."""
-    club = selectors.club_numbered(number)
-    if club is None:
-        raise Http404(gettext("Unknown club."))
-    context = _ranking_context(request, club=club)
-    context["title"] = gettext("Ranking of club %(number)s – %(name)s") % {
-        "number": club.number,
-        "name": club.name,
-    }
-    return render(request, "rankings/ranking.html", context)
+
+    def render_page(extra: dict):
+        club = selectors.club_numbered(number)
+        if club is None:
+            raise Http404(gettext("Unknown club."))
+        context = _ranking_context(request, club=club)
+        context["title"] = gettext("Ranking of club %(number)s – %(name)s") % {
+            "number": club.number,
+            "name": club.name,
+        }
+        return render(request, "rankings/ranking.html", {**context, **extra})
+
+    return _cached_page(request, "club-page", *_shown(request), render_page)
 
 
 def _season_points(record: selectors.PlayerRecord) -> list[SeasonPoint]:
@@ -205,9 +255,18 @@ def _season_points(record: selectors.PlayerRecord) -> list[SeasonPoint]:
 @require_GET
 def player_page(request, licence_number: int):
     """/classement/joueur/<licence>/: a player's place, series, points and tournaments."""
-    season = _season(request)
+
+    def render_page(extra: dict):
+        return _player_page(request, licence_number, extra)
+
+    return _cached_page(request, "player-page", *_shown(request), render_page)
+
+
+def _player_page(request, licence_number: int, extra: dict):
     kind = KIND_PARAM.get(request.GET.get("classement", ""))
-    record = selectors.player_record(licence_number, season, kind)
+    season, record = public_reads.player_record(licence_number, request.GET.get("saison"), kind)
+    if season is None:
+        raise Http404(gettext("Unknown season."))
     if record is None:
         raise Http404(gettext("No player with this licence number."))
     context_points = _season_points(record)
@@ -240,5 +299,6 @@ def player_page(request, licence_number: int):
         "titles": list(championship_titles().filter(player=record.player)),
         # « Mes points » (rankings/my_points.py): the live figures explained.
         "my_points": my_points(record.player, season, record=record),
+        **extra,
     }
     return render(request, "rankings/player.html", context)

@@ -43,6 +43,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from core.folding import _FOLDING, fold
 from federation.models import Player, Season, User
 from rankings import live_store
 from rankings.live_ranking import discard_provisional, live_ranking_refresh
@@ -60,7 +61,7 @@ from rankings.ranking_state import season_ranking
 from rankings.rules.national_ranking import StepSource, share_cutoff
 from rankings.rules.series import SERIES_NUMBERS, SeriesPolicy
 from rankings.series_policies import series_policy_in_force
-from rankings.snapshots import _FOLDING, ENTRY_COLUMNS, fold
+from rankings.snapshots import ENTRY_COLUMNS
 from rankings.standings import registry_drift, standings_write
 
 ENTRY = RankingEntry._meta.db_table

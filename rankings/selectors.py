@@ -39,7 +39,7 @@ from rankings.models import (
     SeasonRanking,
 )
 from rankings.rules.series import SeriesPolicy
-from rankings.snapshots import fold
+from rankings.search import COUNT_CAP, search_entries
 
 LIVE = "live"
 OFFICIAL = RankingKind.OFFICIAL.value
@@ -87,9 +87,17 @@ def live_version(season: Season) -> str:
     )
     if state is None:
         return "none"
-    inputs, live, live_id, official = state
+    return live_token(season.pk, *state)
+
+
+def live_token(
+    season_id: int, inputs: int, live: int, live_id: int | None, official: int | None
+) -> str:
+    """:func:`live_version` from the season's ranking row already read (the read cache's
+    versions, ``rankings/read_versions.py``, read every season's row in one query); with
+    Redis, one round trip to the store."""
     if live_store.enabled():
-        meta = live_store.read_meta(season.pk)
+        meta = live_store.read_meta(season_id)
         store = f"{meta.version}.{meta.gen}" if meta else "unbuilt"
         return f"r{inputs}.{store}.o{official or 0}"
     return f"s{inputs}.{live}.{live_id or 0}.o{official or 0}"
@@ -145,13 +153,7 @@ def ranking_entries(snapshot: Any, filters: RankingFilter) -> Any:
         entries = entries.filter(club_id=filters.club.pk)
     if filters.series is not None:
         entries = entries.filter(series=filters.series)
-    text = filters.query.strip()
-    if ascii_digits(text):
-        entries = entries.filter(licence_number=int(text))
-    elif text:
-        for word in fold(text).split():
-            entries = entries.filter(search_name__contains=word)
-    return entries
+    return search_entries(entries, filters.query)
 
 
 def entries_page(entries: Any, filters: RankingFilter, start: int, size: int) -> list[Any]:
@@ -172,6 +174,8 @@ def entry_count(snapshot: Any, filters: RankingFilter, entries: Any) -> int:
         return snapshot.player_count
     if filters.series and not (filters.committee or filters.club or filters.query):
         return int(snapshot.series_counts.get(str(filters.series), 0))
+    if filters.query.strip():  # a name search counts up to search.COUNT_CAP + 1
+        return entries.order_by()[: COUNT_CAP + 1].count()
     return entries.count()
 
 
@@ -224,10 +228,9 @@ class LiveQuery:
         elif text or committee is not None or club is not None:
             if ascii_digits(text):
                 candidates = live_reads.ordered(self.ranking, [int(text)])
-            elif text:
-                words = fold(text).split()
+            elif text:  # rankings/search.py's rules on Player.search_name
                 candidates = live_reads.ordered(
-                    self.ranking, live_reads.name_matches(self.ranking.season, words)
+                    self.ranking, live_reads.name_matches(self.ranking.season, text)
                 )
             else:
                 key = live_reads.group_key(self.ranking, committee, club)

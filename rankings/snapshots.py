@@ -10,13 +10,13 @@ stores the result (PostgreSQL ``COPY``; ``bulk_create`` elsewhere).
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.db import connection
 
+from core.folding import fold  # also re-exported: rankings.snapshots.fold (ranking_sql.py)
 from federation.models import Player, Season, User
 from rankings.models import (
     ManualPlacement,
@@ -29,37 +29,6 @@ from rankings.rules.national_ranking import PlayerStanding, Ranking, compute_ran
 from rankings.rules.series import ManualPlacement as Placement
 from rankings.rules.series import SeriesPolicy
 from rankings.series_policies import series_policy_in_force
-
-
-def _folding_table() -> dict[int, str]:
-    """Latin letters with diacritics → ASCII (œ → oe, ß → ss…), built once."""
-    table = {ord("œ"): "oe", ord("æ"): "ae", ord("ß"): "ss", ord("ø"): "o", ord("ł"): "l",
-             ord("đ"): "d", ord("’"): "'"}  # fmt: skip
-    for code in range(0xC0, 0x250):
-        char = chr(code)
-        if code in table or not char.islower():
-            continue
-        base = "".join(
-            c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)
-        )
-        if base and base != char and base.isascii():
-            table[code] = base
-    return table
-
-
-_FOLDING = _folding_table()
-
-
-def fold(text: str) -> str:
-    """Lower case without accents, for searching names as people type them
-    ("Lefèvre Élise" → "lefevre elise")."""
-    text = text.lower()
-    if text.isascii():
-        return text
-    text = text.translate(_FOLDING)
-    if text.isascii():
-        return text
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 @dataclass(frozen=True)

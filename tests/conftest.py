@@ -24,6 +24,19 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(autouse=True)
+def _empty_read_cache(request):
+    """Every test starts with an empty cache: the public reads' cache (core/http_cache.py)
+    keys on ids that a rolled-back test may hand out again."""
+    if request.config.pluginmanager.hasplugin("django"):
+        from django.core.cache import cache
+
+        from core.http_cache import recent
+
+        cache.clear()
+        recent.clear()
+
+
 @pytest.fixture
 def api():
     from rest_framework.test import APIClient

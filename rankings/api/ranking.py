@@ -12,6 +12,9 @@ Public:
 - ``GET /api/pcn/ranking/snapshots/``: the snapshots of a season (``season``).
 - ``GET /api/pcn/series-policies/<season>/``: the season's series policy in force.
 
+The ranking and a player's record are cached by the version of the ranking they show,
+with ETag/Last-Modified and 304s (``core/http_cache.py``, ``rankings/read_versions.py``).
+
 Staff: ``GET /api/pcn/ranking/export/`` (``format=csv|xlsx|pdf``, French headers,
 ``lang=en``: federation staff every committee, zone and committee staff theirs, club
 managers their clubs), ``PUT`` a series policy and
@@ -22,7 +25,7 @@ for the progress).
 
 from __future__ import annotations
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -31,12 +34,14 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.http_cache import JSON, cached_read
 from federation.access import scope_of
 from federation.models import Season
-from rankings import selectors
+from rankings import public_reads, read_versions, selectors
 from rankings.export_formats import XLSX, ranking_export_response
 from rankings.exports import FORMATS, LANGUAGES, ExportScopeError, export_target, ranking_table
 from rankings.manual_placements import manual_placement_remove, manual_placement_set
@@ -70,34 +75,6 @@ class RankingQuery(serializers.Serializer):
     page_size = serializers.IntegerField(
         required=False, min_value=1, max_value=MAX_PAGE_SIZE, default=50
     )
-
-
-class EntryOut(serializers.Serializer):
-    place = serializers.IntegerField()
-    licence_number = serializers.IntegerField()
-    last_name = serializers.CharField(source="player.last_name")
-    first_name = serializers.CharField(source="player.first_name")
-    committee = serializers.IntegerField(source="committee.number")
-    club = serializers.IntegerField(source="club.number", allow_null=True, default=None)
-    club_name = serializers.CharField(source="club.name", allow_null=True, default=None)
-    season_pcn = serializers.IntegerField()
-    season_pp = serializers.IntegerField()
-    carried_pcn = serializers.IntegerField()
-    carried_pp = serializers.IntegerField()
-    total_pcn = serializers.IntegerField()
-    total_pp = serializers.IntegerField()
-    tournaments = serializers.IntegerField()
-    place_in_committee = serializers.IntegerField()
-    place_in_club = serializers.IntegerField(allow_null=True)
-    step = serializers.CharField()
-    step_label = serializers.SerializerMethodField()
-    series = serializers.IntegerField()
-    season_step = serializers.CharField()
-    points_step = serializers.CharField()
-    step_source = serializers.CharField()
-
-    def get_step_label(self, entry) -> str:
-        return self.context["labels"].get(entry.step, (entry.step,))[0]
 
 
 def snapshot_out(snapshot) -> dict:
@@ -137,7 +114,23 @@ class RankingView(APIView):
 
     @extend_schema(parameters=[RankingQuery], responses=OpenApiTypes.OBJECT)
     def get(self, request):
-        query = RankingQuery(data=request.query_params.dict())
+        # The key is read from the raw parameters (a cached answer was valid when it was
+        # built; only 200s are stored), the parameters checked when the answer is built.
+        params = request.query_params
+        snapshot = params.get("snapshot", "")
+        if snapshot:
+            token = read_versions.snapshot_version(int(snapshot)) if snapshot.isdigit() else "-"
+            modified = None
+        else:
+            kind = params.get("kind")
+            version = read_versions.ranking_version(
+                params.get("season"), kind if kind in selectors.KINDS else None
+            )
+            token, modified = (version.token, version.modified) if version else ("-", None)
+        return cached_json(request, "ranking-api", token, self._payload, modified=modified)
+
+    def _payload(self) -> dict:
+        query = RankingQuery(data=self.request.query_params.dict())
         query.is_valid(raise_exception=True)
         data = query.validated_data
         if data.get("snapshot"):
@@ -152,22 +145,59 @@ class RankingView(APIView):
                 raise Http404(_("This season has no ranking yet."))
         filters = ranking_filter(data)
         entries = selectors.ranking_entries(snapshot, filters)
-        count = selectors.entry_count(snapshot, filters, entries)
+        count = public_reads.match_count(snapshot, filters, entries)
         size, page = data["page_size"], data["page"]
         start = (page - 1) * size
-        rows = selectors.entries_page(entries, filters, start, size)
-        return Response(
-            {
-                "snapshot": snapshot_out(snapshot),
-                "count": count,
-                "page": page,
-                "page_size": size,
-                "pages": max(1, -(-count // size)),
-                "results": EntryOut(
-                    rows, many=True, context={"labels": selectors.step_labels(snapshot)}
-                ).data,
-            }
-        )
+        rows = public_reads.entry_rows(entries, filters, start, size)
+        labels = selectors.step_labels(snapshot)
+        return {
+            "snapshot": snapshot_out(snapshot),
+            "count": count.value,
+            "count_capped": count.capped,
+            "page": page,
+            "page_size": size,
+            "pages": max(1, -(-count.value // size)),
+            "results": [entry_row_out(row, labels) for row in rows],
+        }
+
+
+def entry_row_out(row: dict, labels) -> dict:
+    """One line of the ranking from its ``.values()`` row (public_reads.ENTRY_COLUMNS)."""
+    return {
+        "place": row["place"],
+        "licence_number": row["licence_number"],
+        "last_name": row["player__last_name"],
+        "first_name": row["player__first_name"],
+        "committee": row["committee__number"],
+        "club": row["club__number"],
+        "club_name": row["club__name"],
+        "season_pcn": row["season_pcn"],
+        "season_pp": row["season_pp"],
+        "carried_pcn": row["carried_pcn"],
+        "carried_pp": row["carried_pp"],
+        "total_pcn": row["total_pcn"],
+        "total_pp": row["total_pp"],
+        "tournaments": row["tournaments"],
+        "place_in_committee": row["place_in_committee"],
+        "place_in_club": row["place_in_club"],
+        "step": row["step"],
+        "step_label": labels.get(row["step"], (row["step"],))[0],
+        "series": row["series"],
+        "season_step": row["season_step"],
+        "points_step": row["points_step"],
+        "step_source": row["step_source"],
+    }
+
+
+def cached_json(request, namespace: str, version: str, payload, *, modified=None):
+    """A public JSON read through the read cache (core/http_cache.py); the browsable API
+    (a browser's Accept) is answered uncached."""
+    if request.accepted_renderer.format != "json":
+        return Response(payload())
+    return cached_read(
+        request._request, namespace=namespace, version=version, modified=modified,
+        build=lambda: HttpResponse(JSONRenderer().render(payload()), content_type=JSON),
+    )  # fmt: skip
 
 
 def entry_out(entry, snapshot) -> dict | None:
@@ -214,52 +244,62 @@ class PlayerRankingView(APIView):
         responses=OpenApiTypes.OBJECT,
     )
     def get(self, request, licence_number: int):
-        season = season_or_404(request.query_params.get("season"))
         kind = request.query_params.get("kind")
         if kind not in (None, *selectors.KINDS):
             kind = None
-        record = selectors.player_record(licence_number, season, kind)
+        version = read_versions.ranking_version(request.query_params.get("season"), kind)
+        if version is None:
+            raise Http404(_("Unknown season."))
+        return cached_json(
+            request, "player-api", f"{version.token}.{version.registry}",
+            lambda: self._payload(request, licence_number, kind), modified=version.modified,
+        )  # fmt: skip
+
+    def _payload(self, request, licence_number: int, kind: str | None) -> dict:
+        season, record = public_reads.player_record(
+            licence_number, request.query_params.get("season"), kind
+        )
+        if season is None:
+            raise Http404(_("Unknown season."))
         if record is None:
             raise Http404(_("Unknown licence number."))
         licence = record.licence
-        return Response(
-            {
-                "licence_number": record.player.licence_number,
-                "last_name": record.player.last_name,
-                "first_name": record.player.first_name,
-                "season": season.name,
-                "club": licence.club.number if licence else None,
-                "club_name": licence.club.name if licence else None,
-                "committee": licence.club.committee.number if licence else None,
-                "ranking": entry_out(record.entry, record.snapshot) if record.snapshot else None,
-                "series_this_season": (
-                    entry_out(record.held, record.held_snapshot) if record.held_snapshot else None
-                ),
-                "tournaments": [
-                    {
-                        "tournament": a.tournament_id,
-                        "name": a.tournament.name,
-                        "date": a.tournament.date,
-                        "place": a.place,
-                        "pcn": a.pcn,
-                        "pp": a.pp,
-                    }
-                    for a in record.tournaments
-                ],
-                "official_history": [entry_out(e, e.snapshot) for e in record.history],
-                # « Mes points »: the live ranking's figures explained, the next step's need.
-                "my_points": my_points_out(my_points(record.player, season, record=record)),
-                "season_totals": [
-                    {
-                        "season": t.season.name,
-                        "pcn": t.pcn,
-                        "pp": t.pp,
-                        "tournaments": t.tournaments,
-                    }
-                    for t in record.season_totals
-                ],
-            }
-        )
+        return {
+            "licence_number": record.player.licence_number,
+            "last_name": record.player.last_name,
+            "first_name": record.player.first_name,
+            "season": season.name,
+            "club": licence.club.number if licence else None,
+            "club_name": licence.club.name if licence else None,
+            "committee": licence.club.committee.number if licence else None,
+            "ranking": entry_out(record.entry, record.snapshot) if record.snapshot else None,
+            "series_this_season": (
+                entry_out(record.held, record.held_snapshot) if record.held_snapshot else None
+            ),
+            "tournaments": [
+                {
+                    "tournament": a.tournament_id,
+                    "name": a.tournament.name,
+                    "date": a.tournament.date,
+                    "place": a.place,
+                    "pcn": a.pcn,
+                    "pp": a.pp,
+                }
+                for a in record.tournaments
+            ],
+            "official_history": [entry_out(e, e.snapshot) for e in record.history],
+            # « Mes points »: the live ranking's figures explained, the next step's need.
+            "my_points": my_points_out(my_points(record.player, season, record=record)),
+            "season_totals": [
+                {
+                    "season": t.season.name,
+                    "pcn": t.pcn,
+                    "pp": t.pp,
+                    "tournaments": t.tournaments,
+                }
+                for t in record.season_totals
+            ],
+        }
 
 
 OBJECT_LIST = {"type": "array", "items": {"type": "object", "additionalProperties": {}}}

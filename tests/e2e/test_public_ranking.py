@@ -71,3 +71,18 @@ def test_the_admin_lets_federation_staff_in_and_turns_a_club_manager_away(open_w
     expect(page).to_have_url(re.compile(r"/admin/$"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Administration")
     staff.shot("2-admin-accueille-la-federation")
+
+
+def test_a_stored_page_switches_language_in_another_browser(open_window, homologated_open):
+    """The ranking page one reader loaded is stored; a second browser gets the stored page
+    with its own CSRF token, so its language switch (a POST) is accepted."""
+    first = open_window("desktop", "first-reader")
+    first.page.goto("/classement/")
+    expect(first.page.get_by_role("heading", level=1)).to_have_text("Classement national")
+    second = open_window("phone", "second-reader")
+    page = second.page
+    page.goto("/classement/")  # from the read cache
+    expect(page.get_by_role("heading", level=1)).to_have_text("Classement national")
+    page.get_by_role("button", name="English").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("National ranking")
+    second.shot("1-english-from-a-stored-page")

@@ -1,0 +1,114 @@
+"""The search by name or licence number on the 150,000-player ranking, uncached: what a
+reader waits for when nobody asked that search since the ranking last changed.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/fft_bench_read \\
+        .venv/bin/python benchmarks/ranking_search.py [--queries 400]
+
+On the synthetic season of ``manage.py generate_ranking_season`` and its live ranking,
+times (one process, sequential) the first page of 50 matches plus the capped count
+(``rankings/search.py``), for four kinds of query: a player's full name (one match), a
+common last name (thousands of matches: the count stops at 1,000), two letters (a
+prefix) and a licence number. Prints the median and p99 of each kind, and the same run's
+old search (``search_name LIKE '%word%'`` on the snapshot's entries, exact count) on the
+same queries for the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.db import connection  # noqa: E402
+
+from core.folding import fold  # noqa: E402
+from demo.management.commands.generate_ranking_season import (  # noqa: E402
+    LAST_NAMES,
+    season_names,
+)
+from federation.models import Season  # noqa: E402
+from rankings import public_reads  # noqa: E402
+from rankings.models import RankingEntry, SeasonRanking  # noqa: E402
+from rankings.selectors import RankingFilter, ranking_entries  # noqa: E402
+
+
+def new_search(snapshot, text: str) -> int:
+    filters = RankingFilter(query=text)
+    entries = ranking_entries(snapshot, filters)
+    rows = public_reads.entry_rows(entries, filters, 0, 50)
+    public_reads.match_count(snapshot, filters, entries)
+    return len(rows)
+
+
+def old_search(snapshot, text: str) -> int:
+    """The search before issue 15: words in the snapshot's names, exact count."""
+    entries = RankingEntry.objects.filter(snapshot=snapshot).order_by("rank_order")
+    if text.isdigit():
+        entries = entries.filter(licence_number=int(text))
+    else:
+        for word in fold(text).split():
+            entries = entries.filter(search_name__contains=word)
+    rows = list(entries.values("licence_number", "player__last_name")[:50])
+    entries.count()
+    return len(rows)
+
+
+def timed(search, snapshot, queries: list[str]) -> list[float]:
+    times = []
+    for text in queries:
+        started = time.perf_counter()
+        search(snapshot, text)
+        times.append((time.perf_counter() - started) * 1000)
+    return sorted(times)
+
+
+def p99(times: list[float]) -> float:
+    return times[min(len(times) - 1, int(len(times) * 0.99))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--queries", type=int, default=400, help="queries of each kind")
+    args = parser.parse_args()
+    if connection.vendor != "postgresql":
+        sys.exit("Run this benchmark on PostgreSQL (DATABASE_URL=postgres://…).")
+    season = Season.objects.filter(name=season_names(2090)[1]).first()
+    state = SeasonRanking.objects.filter(season=season).select_related("live").first()
+    if state is None or state.live is None:
+        sys.exit("No synthetic season with a live ranking: run generate_ranking_season.")
+    snapshot = state.live
+    rng = random.Random(15)
+    entries = list(
+        RankingEntry.objects.filter(snapshot=snapshot).values_list("licence_number", "search_name")
+    )
+    picked = rng.sample(entries, args.queries)
+    kinds = {
+        "full name": [name for _, name in picked],
+        "common name": [fold(rng.choice(LAST_NAMES)).split()[0] for _ in range(args.queries)],
+        "two letters": [fold(rng.choice(LAST_NAMES))[:2] for _ in range(args.queries)],
+        "licence": [str(number) for number, _ in picked],
+    }
+    print(f"{snapshot.player_count} players in the live ranking; {args.queries} queries a kind; "
+          f"load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")  # fmt: skip
+    print(f"{'query':12s} {'median':>8s} {'p99':>8s}   {'old median':>10s} {'old p99':>8s}")
+    for kind, queries in kinds.items():
+        new = timed(new_search, snapshot, queries)
+        old = timed(old_search, snapshot, queries[: max(20, args.queries // 10)])
+        print(f"{kind:12s} {statistics.median(new):6.1f}ms {p99(new):6.1f}ms   "
+              f"{statistics.median(old):8.1f}ms {p99(old):6.1f}ms")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

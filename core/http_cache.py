@@ -1,0 +1,157 @@
+"""The read cache of public pages and API reads, and HTTP conditional GET.
+
+A view says *what* it shows — a version token (the identity of the data: a snapshot id,
+a live version…) — and how to build the body; this module does the rest:
+
+- the cache key is the namespace, the version, the path with its query (parameters
+  sorted), the language and the response type. A new version is a new key: nothing is
+  ever deleted, so a write can never leave a stale entry behind (old keys expire after
+  ``READ_CACHE_TTL`` seconds, a backstop for registry edits that carry no version, such
+  as a club renamed);
+- ``ETag`` (weak: the body of an HTML page carries the reader's own CSRF token) and
+  ``Last-Modified`` are sent with every answer, and a request whose ``If-None-Match``
+  (or ``If-Modified-Since``) matches gets a ``304 Not Modified`` without a body, without
+  reading the cache;
+- a miss builds the body once and stores it; only ``200`` answers are stored;
+- HTML pages are stored with a placeholder where the CSRF token goes, replaced by the
+  reader's own token on every answer (:data:`CSRF_PLACEHOLDER`).
+
+Two tiers: each process keeps the last ``READ_CACHE_LOCAL_ITEMS`` answers it sent in
+memory (no round trip on a hit: as the key holds the version, a process can never serve
+a stale version from it either), behind the ``READ_CACHE_ALIAS`` cache (Redis in
+production, shared by every web process; local memory by default). ``READ_CACHE_TTL =
+0`` turns both off (every read is built), keeping the ETags and 304s.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.http import http_date
+from django.utils.translation import get_language
+
+from core.db_router import public_reads
+
+CSRF_PLACEHOLDER = "csrf-token-placeholder-5b1f0e7c"
+"""Rendered in place of the CSRF token in a stored page (the template context's
+``csrf_token``), replaced by the reader's own token when the page is sent."""
+
+JSON = "application/json"
+HTML = "text/html; charset=utf-8"
+
+
+@dataclass(frozen=True)
+class Stored:
+    content_type: str
+    body: bytes
+
+
+def _ttl() -> int:
+    return int(getattr(settings, "READ_CACHE_TTL", 3600))
+
+
+class _Recent:
+    """The answers this process sent last (least recently used out), each until its TTL."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[str, tuple[float, Stored]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Stored | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                return None
+            if item[0] < time.monotonic():
+                del self._items[key]
+                return None
+            self._items.move_to_end(key)
+            return item[1]
+
+    def put(self, key: str, stored: Stored, ttl: int) -> None:
+        size = int(getattr(settings, "READ_CACHE_LOCAL_ITEMS", 2000))
+        with self._lock:
+            self._items[key] = (time.monotonic() + ttl, stored)
+            self._items.move_to_end(key)
+            while len(self._items) > size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+recent = _Recent()
+
+
+def cache_key(request: HttpRequest, namespace: str, version: str, variant: str = "") -> str:
+    query = urlencode(sorted(request.GET.lists()), doseq=True)
+    identity = "\x1f".join((namespace, version, request.path, query, get_language() or "", variant))
+    return f"read:{namespace}:{hashlib.sha1(identity.encode()).hexdigest()}"
+
+
+def _etag(key: str, version: str) -> str:
+    digest = hashlib.sha1(f"{key}|{version}".encode()).hexdigest()[:24]
+    return f'W/"{digest}"'
+
+
+def cached_read(
+    request: HttpRequest,
+    *,
+    namespace: str,
+    version: str,
+    build: Callable[[], HttpResponse],
+    modified: dt.datetime | None = None,
+    variant: str = "",
+    html: bool = False,
+) -> HttpResponse:
+    """The answer to a public read of ``version``: 304 if the client has it, else the
+    stored body, else ``build()`` (stored when it is a 200)."""
+    key = cache_key(request, namespace, version, variant)
+    etag = _etag(key, version)
+    last_modified = int(modified.timestamp()) if modified else None  # HTTP dates: seconds
+    not_modified = get_conditional_response(request, etag=etag, last_modified=last_modified)
+    if not_modified is not None:
+        return _headers(not_modified, etag, modified, html)
+    ttl = _ttl()
+    cache = caches[getattr(settings, "READ_CACHE_ALIAS", "default")]
+    stored = (recent.get(key) or cache.get(key)) if ttl else None
+    if stored is None:
+        with public_reads():
+            response = build()
+        if response.status_code != 200 or response.streaming:
+            return response
+        stored = Stored(response.get("Content-Type", JSON), response.content)
+        if ttl:
+            cache.set(key, stored, ttl)
+    if ttl:
+        recent.put(key, stored, ttl)
+    body = stored.body
+    if html and CSRF_PLACEHOLDER.encode() in body:
+        body = body.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode())
+    return _headers(HttpResponse(body, content_type=stored.content_type), etag, modified, html)
+
+
+def _headers(
+    response: HttpResponse, etag: str, modified: dt.datetime | None, html: bool
+) -> HttpResponse:
+    response["ETag"] = etag
+    if modified is not None:
+        response["Last-Modified"] = http_date(modified.timestamp())
+    # Revalidate every time (a new homologation is a new version); a page carries the
+    # reader's CSRF token, so only their own browser may keep it.
+    response["Cache-Control"] = "private, no-cache" if html else "public, no-cache"
+    patch_vary_headers(response, ("Accept-Language", "Cookie") if html else ("Accept-Language",))
+    return response

@@ -1,0 +1,192 @@
+"""The version of what a public ranking read shows: the identity the read cache keys on.
+
+One query reads every season with its ranking state (a row per season: a few dozen),
+and :func:`ranking_version` says which snapshot a reader of ``(season, kind)`` sees and
+the version of its content:
+
+- an **official** snapshot is immutable: its id is its version;
+- the **live** ranking's token is ``selectors.live_version`` (``selectors.live_token``
+  from the state read here; with Redis, one round trip to the store): with the Redis
+  store (``rankings/live_store.py``), the inputs version and the store's version and
+  generation; without, the provisional snapshot and the season's inputs
+  and live versions. A homologation, a correction, a licence move or a manual
+  placement raises the inputs version in its transaction, and the store's update or
+  the refresh follows, so the key changes when what readers see changes.
+
+The read cache (``core/http_cache.py``) puts the version in its keys and never deletes
+anything: a new version is a new key, old keys expire. ``registry`` is the version of
+every season's state at once (a player's page shows the official rankings of every
+season and the previous season's series).
+
+Each process reuses the seasons' state it read for ``READ_VERSION_MAX_AGE_MS``
+milliseconds (default 200; 0: read it on every request): a cached read then costs no
+database round trip at all, and a reader sees a new version at most that long after it
+is committed.
+
+Callers only read :class:`ReadVersion`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import threading
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.utils import timezone
+
+from core.db_router import public_reads
+from federation.models import Season
+from rankings import live_store, selectors
+
+LIVE = "live"
+OFFICIAL = "official"
+
+
+@dataclass(frozen=True)
+class SeasonState:
+    season_id: int
+    name: str
+    start_date: dt.date
+    end_date: dt.date
+    live_id: int | None
+    live_version: int
+    inputs_version: int
+    official_id: int | None
+    live_at: dt.datetime | None
+    official_at: dt.datetime | None
+    has_ranking: bool = True  # the season has its ranking row (SeasonRanking)
+
+
+@dataclass(frozen=True)
+class ReadVersion:
+    season_id: int
+    season_name: str
+    kind: str | None  # the kind of the snapshot shown (live / official), None: no snapshot
+    snapshot_id: int | None
+    token: str  # the identity of the ranking shown
+    registry: str  # the identity of every season's ranking state
+    modified: dt.datetime | None  # when the snapshot shown was computed
+
+
+_memo: tuple[float, list[SeasonState]] | None = None
+_memo_lock = threading.Lock()
+
+
+def season_states() -> list[SeasonState]:
+    """Every season with its ranking pointers, latest first: one query, or none when this
+    process read them less than ``READ_VERSION_MAX_AGE_MS`` ago."""
+    global _memo
+    max_age = int(getattr(settings, "READ_VERSION_MAX_AGE_MS", 200)) / 1000
+    now = time.monotonic()
+    with _memo_lock:
+        memo = _memo
+    if max_age > 0 and memo is not None and now - memo[0] < max_age:
+        return memo[1]
+    with public_reads():  # from the database the answers are built from (core/db_router.py)
+        states = _read_states()
+    with _memo_lock:
+        _memo = (now, states)
+    return states
+
+
+def _read_states() -> list[SeasonState]:
+    rows = Season.objects.order_by("-start_date").values_list(
+        "pk", "name", "start_date", "end_date", "ranking__live_id", "ranking__live_version",
+        "ranking__inputs_version", "ranking__official_id", "ranking__live__computed_at",
+        "ranking__official__computed_at", "ranking__pk",
+    )  # fmt: skip
+    return [
+        SeasonState(
+            pk,
+            name,
+            start,
+            end,
+            live,
+            live_v or 0,
+            inputs_v or 0,
+            official,
+            l_at,
+            o_at,
+            ranking is not None,
+        )
+        for pk, name, start, end, live, live_v, inputs_v, official, l_at, o_at, ranking in rows
+    ]
+
+
+def _current(states: list[SeasonState]) -> SeasonState | None:
+    """As ``federation.selectors.current_season``: the season containing today, else the
+    latest declared one."""
+    today = timezone.localdate()
+    for state in states:
+        if state.start_date <= today <= state.end_date:
+            return state
+    return states[0] if states else None
+
+
+def ranking_version(season: Season | str | None, kind: str | None) -> ReadVersion | None:
+    """The version of the ranking a reader of ``season`` (a season, its name, or None
+    for the current one) and ``kind`` (``live``, ``official``, None: official if
+    published, else live) sees; None for an unknown season. One query."""
+    states = season_states()
+    if isinstance(season, Season):
+        state = next((s for s in states if s.season_id == season.pk), None)
+    elif season:
+        state = next((s for s in states if s.name == season), None)
+    else:
+        state = _current(states)
+    if state is None:
+        return None
+    every = [(s.season_id, s.live_id, s.live_version, s.inputs_version, s.official_id)
+             for s in states]  # fmt: skip
+    registry = hashlib.sha1(repr(every).encode()).hexdigest()[:16]
+    shown_kind: str | None
+    if kind == LIVE or (kind != OFFICIAL and state.official_id is None):
+        snapshot_id, modified = state.live_id, state.live_at
+        live = _live_token(state)
+        if live_store.enabled():  # the store changes without a new snapshot: ETag only
+            modified = None
+            shown_kind = LIVE if live != "none" else None
+        else:
+            shown_kind = LIVE if snapshot_id else None
+        token = f"l{snapshot_id}.{live}"
+    else:
+        snapshot_id, modified = state.official_id, state.official_at
+        shown_kind = OFFICIAL if snapshot_id else None
+        token = f"o{snapshot_id}"
+    return ReadVersion(
+        state.season_id, state.name, shown_kind, snapshot_id, token, registry, modified
+    )
+
+
+def _live_token(state: SeasonState) -> str:
+    """``selectors.live_version`` from the state already read: with Redis, the store's
+    version and generation (the live ranking readers see is read from it); without, the
+    provisional snapshot's. A season without a ranking row: "none"."""
+    if not state.has_ranking:
+        return "none"
+    return selectors.live_token(
+        state.season_id, state.inputs_version, state.live_version, state.live_id,
+        state.official_id,
+    )  # fmt: skip
+
+
+def snapshot_version(snapshot_id: int) -> str:
+    """The version of a snapshot read by its id: an official one is immutable; a
+    provisional one is versioned as the live ranking of its season (one query)."""
+    from rankings.models import RankingSnapshot
+
+    with public_reads():
+        row = (
+            RankingSnapshot.objects.filter(pk=snapshot_id)
+            .values_list("kind", "season__ranking__live_version", "season__ranking__inputs_version")
+            .first()
+        )
+    if row is None:
+        return f"s{snapshot_id}.missing"
+    kind, live_version, inputs_version = row
+    if kind == "official":
+        return f"o{snapshot_id}"
+    return f"l{snapshot_id}.{live_version or 0}.{inputs_version or 0}"

@@ -1,0 +1,173 @@
+"""The cached read path (core/http_cache.py, rankings/read_versions.py): public ranking
+reads are stored under the version they show, answered again without building them,
+with ETag/Last-Modified and 304s; a new version is a new key; a player record costs at
+most five queries; a signed-in reader's page is theirs."""
+
+from __future__ import annotations
+
+import pytest
+
+from rankings import public_reads, read_versions
+from rankings.official_ranking import official_ranking_publish
+from rankings.recompute import full_recompute
+
+pytestmark = pytest.mark.django_db
+
+RANKING_API = "/api/pcn/ranking/"
+
+
+@pytest.fixture
+def ranked(registry, federation, add_tournament):
+    p = federation.players
+    add_tournament(registry.previous, {p[i]: (400 - 20 * i, 0) for i in range(10)},
+                   club=registry.clubs[101], arbiter=p[20])  # fmt: skip
+    official_ranking_publish(season=registry.previous)
+    add_tournament(registry.season, {p[i]: (300 - 10 * i, 0) for i in range(0, 20, 2)},
+                   club=registry.clubs[102], arbiter=p[21])  # fmt: skip
+    full_recompute(season=registry.season)
+    return federation
+
+
+def test_a_hit_is_not_built_again(api, ranked, django_assert_max_num_queries):
+    first = api.get(RANKING_API, {"page_size": 5})
+    assert first.status_code == 200
+    with django_assert_max_num_queries(1):  # the version only (READ_VERSION_MAX_AGE_MS = 0)
+        again = api.get(RANKING_API, {"page_size": 5})
+    assert again.content == first.content
+    assert again["ETag"] == first["ETag"]
+    assert again["Last-Modified"]
+    assert again["Cache-Control"] == "public, no-cache"
+    assert again.json()["results"][0]["last_name"]
+
+
+def test_conditional_get_answers_304(api, client, ranked):
+    first = api.get(RANKING_API)
+    not_modified = api.get(RANKING_API, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert not_modified.status_code == 304
+    assert not_modified.content == b""
+    since = api.get(RANKING_API, HTTP_IF_MODIFIED_SINCE=first["Last-Modified"])
+    assert since.status_code == 304
+    other = api.get(RANKING_API, {"page": 2}, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert other.status_code == 200  # another query, another tag
+    page = client.get("/classement/")
+    assert client.get("/classement/", HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 304
+
+
+def test_a_new_version_is_a_new_key(api, registry, ranked, add_tournament):
+    """A homologation and the refresh that follows change what readers see at once:
+    the key holds the version, nothing is deleted."""
+    player = ranked.players[1]  # no tournament this season yet
+    path = f"/api/pcn/ranking/players/{player.licence_number}/"
+    before = api.get(path).json()
+    assert before["tournaments"] == []
+    etag = api.get(path)["ETag"]
+    add_tournament(registry.season, {player: (900, 0)}, club=registry.clubs[101],
+                   arbiter=ranked.players[21])  # fmt: skip
+    full_recompute(season=registry.season)
+    after = api.get(path, HTTP_IF_NONE_MATCH=etag)
+    assert after.status_code == 200
+    assert [t["pcn"] for t in after.json()["tournaments"]] == [900]
+    assert after.json()["ranking"]["place"] == 1
+    assert api.get(RANKING_API, {"page_size": 1}).json()["results"][0]["licence_number"] == (
+        player.licence_number
+    )
+
+
+def test_refusals_are_not_stored(api, ranked):
+    assert api.get(RANKING_API, {"page": 0}).status_code == 400
+    assert api.get(RANKING_API, {"page": 0}).status_code == 400
+    assert api.get(RANKING_API, {"season": "1900-1901"}).status_code == 404
+    assert api.get("/api/pcn/ranking/players/999999/").status_code == 404
+    assert api.get(RANKING_API, {"snapshot": 999999}).status_code == 404
+
+
+def test_a_stored_page_carries_each_readers_own_csrf_token(ranked):
+    from django.test import Client
+
+    alice, bob = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    first = alice.get("/classement/")
+    assert first.context is not None  # built
+    second = bob.get("/classement/")
+    assert second.context is None  # stored: not rendered again
+    for reader, page in ((alice, first), (bob, second)):
+        html = page.content.decode()
+        assert "csrf-token-placeholder" not in html
+        token = html.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+        switched = reader.post("/i18n/setlang/", {"language": "en", "next": "/classement/",
+                                                  "csrfmiddlewaretoken": token})  # fmt: skip
+        assert switched.status_code == 302  # the reader's token is accepted
+    assert "Cookie" in second["Vary"]
+    assert second["Cache-Control"] == "private, no-cache"
+
+
+def test_languages_are_stored_apart(client, ranked):
+    french = client.get("/classement/").content.decode()
+    english = client.get("/classement/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Classement national" in french
+    assert "National ranking" in english
+
+
+def test_a_signed_in_readers_page_is_their_own(client, registry, ranked):
+    client.get("/classement/")  # stored for anonymous readers
+    client.force_login(registry.users["federation_staff"])
+    page = client.get("/classement/")
+    assert page.context is not None  # built for them
+    assert "/api/pcn/ranking/export/" in page.content.decode()
+    client.logout()
+    assert "/api/pcn/ranking/export/" not in client.get("/classement/").content.decode()
+
+
+def test_a_player_record_in_five_queries(registry, ranked, django_assert_max_num_queries):
+    player = ranked.players[0]
+    with django_assert_max_num_queries(5):
+        season, record = public_reads.player_record(player.licence_number, None)
+    assert season == registry.season
+    assert record is not None
+    assert record.entry is not None
+    assert record.entry.place == 1
+    assert record.held is not None  # the previous season's official ranking
+    assert [e.snapshot.season for e in record.history] == [registry.previous]
+    assert [a.pcn for a in record.tournaments] == [300]
+    assert [t.season for t in record.season_totals] == [registry.previous, registry.season]
+
+
+def test_player_pages_in_few_queries(api, client, ranked, django_assert_max_num_queries):
+    number = ranked.players[0].licence_number
+    with django_assert_max_num_queries(7):  # the version, the record (5), the policy
+        assert api.get(f"/api/pcn/ranking/players/{number}/").status_code == 200
+    with django_assert_max_num_queries(9):  # … the seasons for the season menu, the titles
+        assert client.get(f"/classement/joueur/{number}/").status_code == 200
+
+
+def test_versions_follow_the_ranking(registry, ranked, add_tournament):
+    live = read_versions.ranking_version(registry.season, "live")
+    official = read_versions.ranking_version(registry.previous.name, None)
+    assert live is not None
+    assert live.kind == "live"
+    assert live.snapshot_id
+    assert official is not None
+    assert official.kind == "official"
+    assert official.token == f"o{official.snapshot_id}"
+    assert read_versions.ranking_version("1900-1901", None) is None
+    add_tournament(registry.season, {ranked.players[3]: (50, 0)}, club=registry.clubs[101],
+                   arbiter=ranked.players[21])  # fmt: skip
+    full_recompute(season=registry.season)
+    assert read_versions.ranking_version(registry.season, "live").token != live.token
+
+
+def test_versions_are_reused_for_a_moment(registry, ranked, settings, django_assert_num_queries):
+    settings.READ_VERSION_MAX_AGE_MS = 60_000
+    read_versions.ranking_version(registry.season, None)
+    with django_assert_num_queries(0):
+        read_versions.ranking_version(registry.season, None)
+    settings.READ_VERSION_MAX_AGE_MS = 0
+    with django_assert_num_queries(1):
+        read_versions.ranking_version(registry.season, None)
+
+
+def test_the_cache_can_be_turned_off(api, ranked, settings, django_assert_max_num_queries):
+    settings.READ_CACHE_TTL = 0
+    first = api.get(RANKING_API)
+    second = api.get(RANKING_API, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert second.status_code == 304  # the tags stay
+    assert api.get(RANKING_API).content == first.content
