@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from competitions.championships import selectors
 from competitions.championships.qualification_status import ChampionshipQualification
@@ -84,12 +84,14 @@ def awaiting_approval(scope: Scope, season: Season) -> list[RegionalRulesVersion
     if not (scope.national or scope.zone_ids):
         return []
     zone = Q() if scope.national else Q(regional__committee__zone_id__in=scope.zone_ids)
-    versions = (
-        RegionalRulesVersion.objects.filter(zone, regional__championship__season=season)
-        .select_related("regional__committee", "regional__championship", "created_by")
-        .order_by("regional_id", "-version")
-        .distinct("regional_id")
-    )
+    latest = (
+        RegionalRulesVersion.objects.filter(regional_id=OuterRef("regional_id"))
+        .order_by("-version")
+        .values("version")[:1]
+    )  # a subquery, not DISTINCT ON: the embedded default (SQLite) runs this page too
+    versions = RegionalRulesVersion.objects.filter(
+        zone, regional__championship__season=season, version=Subquery(latest)
+    ).select_related("regional__committee", "regional__championship", "created_by")
     return sorted(
         (v for v in versions if v.approved_at is None),
         key=lambda v: (v.regional.championship.kind, v.regional.committee.number),
