@@ -38,11 +38,3 @@ def fold(text: str) -> str:
     if text.isascii():
         return text
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-
-
-def sql_translation() -> tuple[dict[str, str], str, str]:
-    """The folding table as PostgreSQL applies it after ``lower()``: the several-letter
-    replacements (``replace``), then one ``translate(from, to)`` for the one-letter ones."""
-    several = {chr(k): v for k, v in sorted(_FOLDING.items()) if len(v) != 1}
-    single = {chr(k): v for k, v in sorted(_FOLDING.items()) if len(v) == 1}
-    return several, "".join(single), "".join(single.values())
