@@ -414,3 +414,68 @@ class Sanction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} – {self.get_kind_display()} ({self.starts})"
+
+
+class NotificationKind(models.TextChoices):
+    """The e-mails a player may choose to receive (federation/notification_choices.py)."""
+
+    TOURNAMENT_HOMOLOGATED = "tournament_homologated", _("a tournament of mine is homologated")
+    STEP_CHANGED = "step_changed", _("my step changes at the official ranking")
+
+
+class NotificationSubscription(models.Model):
+    """A user's choice for one kind of e-mail: one row per (user, kind), ``enabled``
+    the opt-in. No row: not subscribed (nobody is subscribed by default)."""
+
+    user = models.ForeignKey(
+        User,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="notification_subscriptions",
+    )
+    kind = models.CharField(_("kind"), max_length=32, choices=NotificationKind.choices)
+    enabled = models.BooleanField(_("subscribed"), default=False)
+    changed_at = models.DateTimeField(_("changed at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("notification subscription")
+        verbose_name_plural = _("notification subscriptions")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind"], name="one_subscription_per_kind"),
+            models.CheckConstraint(
+                condition=Q(kind__in=NotificationKind.values), name="subscription_kind_known"
+            ),
+        ]
+        # the recipients' query: subscribed users of one kind
+        indexes = [
+            models.Index(
+                fields=["kind", "user"], condition=Q(enabled=True), name="subscribed_by_kind"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind}: {'on' if self.enabled else 'off'}"
+
+
+class NotificationSent(models.Model):
+    """One e-mail sent to one user about one object (``subject_key``: the tournament's
+    revision, the official ranking's snapshot): a retried task sends it no second time."""
+
+    user = models.ForeignKey(
+        User, verbose_name=_("user"), on_delete=models.CASCADE, related_name="+"
+    )
+    kind = models.CharField(_("kind"), max_length=32, choices=NotificationKind.choices)
+    subject_key = models.CharField(_("about"), max_length=64)
+    sent_at = models.DateTimeField(_("sent at"))
+
+    class Meta:
+        verbose_name = _("notification sent")
+        verbose_name_plural = _("notifications sent")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "kind", "subject_key"], name="one_notification_per_subject"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind} {self.subject_key}"

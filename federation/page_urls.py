@@ -4,10 +4,16 @@ views (their templates in templates/registration/), and the person's space."""
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from federation import pages
+from federation import notification_pages, pages
 
 urlpatterns = [
     path("", pages.my_space, name="my-space"),
+    path("notifications/", notification_pages.my_notifications, name="my-notifications"),
+    path(
+        "notifications/desabonnement/<str:token>/",
+        notification_pages.notification_unsubscribe_page,
+        name="notification-unsubscribe",
+    ),
     path("connexion/", auth_views.LoginView.as_view(), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path("mot-de-passe/", auth_views.PasswordChangeView.as_view(), name="password_change"),

@@ -3,6 +3,7 @@ from rest_framework.routers import DefaultRouter
 
 from federation.api import registry
 from federation.api.licence_imports import LicenceImportView
+from federation.api.notifications import NotificationChoicesView
 from federation.api.sanctions import SanctionList
 from federation.api.tokens import TokenDetail, TokenList
 
@@ -17,6 +18,7 @@ urlpatterns = [
     path("licensees/", registry.LicenseeList.as_view(), name="licensee-list"),
     path("players/<int:licence_number>/", registry.PlayerDetail.as_view(), name="player-detail"),
     path("me/", registry.Me.as_view(), name="me"),
+    path("me/notifications/", NotificationChoicesView.as_view(), name="my-notification-choices"),
     path("licence-imports/", LicenceImportView.as_view(), name="licence-import"),
     path("sanctions/", SanctionList.as_view(), name="sanction-list"),
     path("tokens/", TokenList.as_view(), name="token-list"),

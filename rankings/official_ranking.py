@@ -79,8 +79,11 @@ def official_ranking_publish(
 def _flip(season: Season, state: SeasonRanking, snapshot: RankingSnapshot) -> None:
     """Publish ``snapshot`` (in the transaction that wrote it) and send the rework of
     the following seasons on commit."""
+    replaced = state.official_id
     state.official = snapshot
     state.save(update_fields=["official"])
+    # the players who chose it: their step, if it changed (rankings/step_notices.py)
+    send_on_commit("rankings.email_step_changes", snapshot.pk, replaced)
     later = list(
         Season.objects.filter(start_date__gt=season.start_date).values_list("pk", flat=True)
     )

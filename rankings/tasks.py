@@ -11,12 +11,16 @@
 - ``nightly_ranking()``: Celery beat, every night (``CELERY_BEAT_SCHEDULE``).
 - ``fail_stale_runs()``: Celery beat, every five minutes: runs whose worker was lost
   are marked failed with the reason.
+- ``email_step_changes(snapshot_id, previous_id)`` and its chunks: the players who chose
+  it are e-mailed their new step (``rankings/step_notices.py``), each once.
 
 A run is claimed by one worker at a time (``rankings/recompute.py``); a task whose run
 a live worker holds (``RunBusy``) looks again once that claim could have gone stale.
 ``recompute_season`` and ``nightly_ranking`` create their runs under their task id: a
 redelivered or retried task finds its own runs again.
 """
+
+from smtplib import SMTPException
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
@@ -26,6 +30,7 @@ from rankings.live_ranking import live_ranking_refresh, live_totals_update
 from rankings.locks import SeasonBusy
 from rankings.models import RecomputeKind
 from rankings.recompute import RunBusy, fail_stale_runs, nightly, recompute_run, run_of_task
+from rankings.step_notices import step_notices_plan, step_notices_send
 
 # Retried: database connection errors, and a season's writer lock that stayed busy
 # longer than ADVISORY_LOCK_TIMEOUT_MS (another writer is still at work).
@@ -86,3 +91,21 @@ def nightly_ranking(self) -> list[str]:
 @shared_task(name="rankings.fail_stale_runs")
 def fail_stale_runs_task() -> int:
     return fail_stale_runs()
+
+
+MAIL_RETRY = {
+    "acks_late": True,
+    "autoretry_for": (OperationalError, InterfaceError, SMTPException, ConnectionError),
+    "retry_backoff": True,
+    "max_retries": 5,
+}
+
+
+@shared_task(name="rankings.email_step_changes", **MAIL_RETRY)
+def email_step_changes(snapshot_id: int, previous_id: int | None) -> int:
+    return step_notices_plan(snapshot_id=snapshot_id, previous_id=previous_id)
+
+
+@shared_task(name="rankings.email_step_changes_chunk", **MAIL_RETRY)
+def email_step_changes_chunk(snapshot_id: int, previous_id: int | None, user_ids: list[int]) -> int:
+    return step_notices_send(snapshot_id=snapshot_id, previous_id=previous_id, user_ids=user_ids)

@@ -244,6 +244,12 @@ def _tell_organiser_on_commit(
         by_id=by.pk,
         **details,
     )
+    if decision != Decision.REFUSED:  # the players who chose it: their result (player_notices)
+        send_on_commit(
+            "competitions.email_tournament_players",
+            tournament.pk,
+            tournament.homologated_revision_id,
+        )
 
 
 class StaleRevision(Conflict):
