@@ -114,7 +114,7 @@ def notification_choices_set(
                 )
             )
     if problems:
-        raise RuleViolation(*problems)
+        raise RuleViolation(problems)
     for kind, enabled in choices.items():
         _set(user.pk, kind, enabled)
     return _choices(user)
