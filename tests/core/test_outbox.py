@@ -128,6 +128,7 @@ def test_homologation_with_the_broker_down_answers_200_then_the_sweep_sends_its_
     assert set(OutboxMessage.objects.values_list("task", flat=True)) == {
         "rankings.refresh_season_totals",
         "competitions.email_tournament_decision",  # the club is told, after the commit too
+        "competitions.email_tournament_players",  # and the players who chose it
     }
     message = OutboxMessage.objects.get(task="rankings.refresh_season_totals")
     assert message.sent_at is None
