@@ -929,6 +929,10 @@ class _Generator:
         for username, (fields, user_roles, description) in specs.items():
             existing = User.objects.filter(username=username).first()
             if existing is not None:
+                if username == "joueur" and not existing.email:
+                    # « Mes notifications » e-mails the account's address: give it one
+                    existing.email = f"{username}@{DEMO_EMAIL_DOMAIN}"
+                    existing.save(update_fields=["email"])
                 registry.users[username] = DemoUser(existing, description, created=False)
                 continue
             user = User.objects.create(

@@ -243,6 +243,15 @@ def test_existing_user_is_left_alone_and_kept_by_reset():
     assert not User.objects.filter(username="ccr").exists()
 
 
+@pytest.mark.django_db
+def test_an_existing_demo_player_without_an_address_is_given_one():
+    """« Mes notifications » e-mails the account's address: the demo player can try it."""
+    User.objects.create_user("joueur", password="x")
+    build_demo_registry(seed=1, **SMALL)
+    assert User.objects.get(username="joueur").email == "joueur@fft-demo.example"
+    assert User.objects.get(username="joueur").check_password("x")  # otherwise untouched
+
+
 SEED_SMALL = ("--players", "300", "--clubs", "20", "--tournaments", "12")
 
 
