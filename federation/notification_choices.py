@@ -25,13 +25,16 @@ the second time.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
 from smtplib import SMTPException
+from typing import Any
 
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMessage, get_connection
 from django.db import connection, transaction
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
@@ -184,7 +187,7 @@ def notification_unsubscribe_by_token(*, token: str) -> tuple[User | None, str]:
 # --- sending each notice once ------------------------------------------------------------
 
 
-def subscribed_user_ids(kind: str) -> Iterable[int]:
+def subscribed_user_ids(kind: str) -> QuerySet[NotificationSubscription, Any]:
     """A filter's values: the users subscribed to ``kind`` (a subquery, not a list)."""
     return NotificationSubscription.objects.filter(kind=kind, enabled=True).values("user_id")
 
@@ -197,7 +200,7 @@ def _claim(kind: str, subject_key: str, user_ids: list[int]) -> set[int]:
     table = NotificationSent._meta.db_table
     now = timezone.now()
     rows = ", ".join(["(%s, %s, %s, %s)"] * len(user_ids))
-    params: list[object] = []
+    params: list[int | str | dt.datetime] = []
     for user_id in user_ids:
         params += [user_id, kind, subject_key, now]
     with connection.cursor() as cursor:

@@ -43,6 +43,7 @@ def _changed(snapshot_id: int, previous_id: int | None):
         player__user__is_active=True,
         player__user__in=subscribed_user_ids(KIND),
     ).exclude(player__user__email="")
+    before: F | Coalesce
     if previous_id is None:
         before = F("season_step")
     else:
