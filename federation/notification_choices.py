@@ -228,13 +228,13 @@ def notices_send_once(
     with transaction.atomic():
         claimed = _claim(kind, subject_key, user_ids)
         messages = {uid: message_for(uid) for uid in user_ids if uid in claimed}
-        with get_connection() as mail:
+        if any(message is not None for message in messages.values()):
             try:
-                for uid, message in messages.items():
-                    if message is not None:
-                        message.connection = mail
-                        mail.send_messages([message])
-                        sent.append(uid)
+                with get_connection() as mail:  # one connection for the whole chunk
+                    for uid, message in messages.items():
+                        if message is not None:
+                            mail.send_messages([message])
+                            sent.append(uid)
             except (SMTPException, ConnectionError, OSError) as error:
                 failure = error
         unsent = [uid for uid in claimed if uid not in sent]
