@@ -109,7 +109,8 @@ def test_submit_resubmit_homologate_and_points(
         response = api.post(f"/api/tournaments/{tournament.pk}/homologate/")
     assert response.status_code == 200, response.json()
     assert response.json()["status"] == "homologated"
-    assert len(callbacks) == 2  # the ranking update and the e-mail to the club, after commit
+    # the ranking update, the e-mail to the club and the players' notices, after commit
+    assert len(callbacks) == 3
 
     # 3 tables: first 120, coefficient 0.69, half of 12 players have a right to points.
     points = dict(

@@ -210,3 +210,29 @@ def test_a_real_worker_sends_the_players_notices(
     for nobody in ("camille3@example.org", "elise@example.org"):
         assert nobody not in text
     assert wait_for(lambda: NotificationSent.objects.filter(kind=KIND).count() == 1)
+
+
+@pytest.mark.django_db
+def test_a_chunk_costs_the_same_few_queries_whatever_its_size(
+    registry, twelve_players, submitted_tournament, django_assert_max_num_queries
+):
+    ids = []
+    for player in twelve_players:
+        user = User.objects.create_user(
+            f"j{player.licence_number}", email=f"{player.licence_number}@example.org", player=player
+        )
+        NotificationSubscription.objects.create(user=user, kind=KIND, enabled=True)
+        ids.append(user.pk)
+    with ranking_updates_deferred():  # no notices yet: the chunk below is the only send
+        tournament_homologate(
+            tournament=submitted_tournament, by=registry.users["federation_staff"]
+        )
+    submitted_tournament.refresh_from_db()
+    with django_assert_max_num_queries(6):
+        sent = player_notices.tournament_player_notices_send(
+            tournament_id=submitted_tournament.pk,
+            revision_id=submitted_tournament.homologated_revision_id,
+            user_ids=ids,
+        )
+    assert sent == 12
+    assert len(_players_mail()) == 12
