@@ -20,14 +20,15 @@ claims the recipients with one ``INSERT … ON CONFLICT DO NOTHING RETURNING`` i
 :class:`NotificationSent` and sends only the claimed ones, over one connection; if the
 mail server fails half-way, the claims of the unsent messages are dropped and the error
 raised, so the task's retry sends those and no other. A task run twice sends nothing
-the second time.
+the second time. An address the server refuses (``SMTPRecipientsRefused``) stays
+recorded and the others are sent: a bad address never holds up its chunk's retries.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
-from smtplib import SMTPException
+from smtplib import SMTPRecipientsRefused
 from typing import Any
 
 from django.conf import settings
@@ -223,7 +224,8 @@ def notices_send_once(
     ``subject_key``), over one connection; the number sent. ``message_for`` returning
     None skips the user (not recorded: a later run may send it)."""
     user_ids = sorted(set(user_ids))
-    sent: list[int] = []
+    sent: set[int] = set()
+    refused: set[int] = set()  # the server refused the address itself: kept, never retried
     failure: Exception | None = None
     with transaction.atomic():
         claimed = _claim(kind, subject_key, user_ids)
@@ -232,12 +234,17 @@ def notices_send_once(
             try:
                 with get_connection() as mail:  # one connection for the whole chunk
                     for uid, message in messages.items():
-                        if message is not None:
+                        if message is None:
+                            continue
+                        try:
                             mail.send_messages([message])
-                            sent.append(uid)
-            except (SMTPException, ConnectionError, OSError) as error:
+                        except SMTPRecipientsRefused:
+                            refused.add(uid)
+                            continue
+                        sent.add(uid)
+            except OSError as error:  # SMTPException, ConnectionError: the retry sends the rest
                 failure = error
-        unsent = [uid for uid in claimed if uid not in sent]
+        unsent = [uid for uid in claimed if uid not in sent and uid not in refused]
         if unsent:
             NotificationSent.objects.filter(
                 kind=kind, subject_key=subject_key, user_id__in=unsent

@@ -4,7 +4,7 @@ sent once even when a task runs again or the mail server fails half-way."""
 
 from __future__ import annotations
 
-from smtplib import SMTPServerDisconnected
+from smtplib import SMTPRecipientsRefused, SMTPServerDisconnected
 from urllib.parse import urlsplit
 
 import pytest
@@ -275,3 +275,23 @@ def test_a_skipped_recipient_is_not_recorded(player):
         == 0
     )
     assert not NotificationSent.objects.exists()
+
+
+def test_an_address_the_server_refuses_does_not_hold_up_the_others(registry, player, monkeypatch):
+    ids = sorted([player.pk, registry.users["arbiter"].pk, registry.users["club_manager"].pk])
+    original = EmailBackend.send_messages
+    bad = f"{ids[1]}@example.org"
+
+    def refuse_one(self, messages):
+        if messages[0].to == [bad]:
+            raise SMTPRecipientsRefused({bad: (550, b"no such user")})
+        return original(self, messages)
+
+    monkeypatch.setattr(EmailBackend, "send_messages", refuse_one)
+    sent = notices_send_once(kind=STEP, subject_key="s", user_ids=ids, message_for=_message)
+    assert sent == 2
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(
+        f"{i}@example.org" for i in (ids[0], ids[2])
+    )
+    # recorded: the retry of a later failure does not knock on that address again
+    assert NotificationSent.objects.filter(user_id=ids[1]).exists()
