@@ -8,7 +8,7 @@ from rest_framework import serializers
 from competitions.models import TournamentFormat
 from competitions.rules.engine.big_prize import BigPrizeFormula
 from competitions.rules.engine.movements import MovementKind, RepeatKind, ShortTableRule
-from competitions.rules.engine.penalties import Penalty, PenaltyKind
+from competitions.rules.engine.penalties import Penalty, PenaltyKind, RepeatScope
 from competitions.rules.engine.scoring import Contract, Deal, Poignee, Side
 from competitions.rules.engine.sheets import DealLine, ScoreSheet
 from competitions.rules.engine.standings import Entry, MemberResult, RankingMode, TieBreakData
@@ -380,3 +380,38 @@ class BigPrizePlanOut(serializers.Serializer):
     final_deals_per_position = serializers.IntegerField()
     positions = serializers.ListField(child=BigPrizeTableOut(many=True))
     finalist_entries = serializers.ListField(child=serializers.CharField(), allow_null=True)
+
+
+class OffenceCostIn(serializers.Serializer):
+    """An offence the arbiter is about to penalise (chapter 4)."""
+
+    licence_number = serializers.IntegerField(min_value=1, max_value=2_147_483_647)
+    kind = serializers.ChoiceField(choices=[k.value for k in PenaltyKind])
+    in_tournament = serializers.ListField(
+        child=serializers.ChoiceField(choices=[k.value for k in PenaltyKind]),
+        default=list,
+        max_length=200,
+        help_text="The kinds of the offences already recorded against this player in this "
+        "tournament (warnings included), in any order.",
+    )
+
+
+class OffenceCostOut(serializers.Serializer):
+    kind = serializers.CharField()
+    licence_number = serializers.IntegerField()
+    repeat_scope = serializers.ChoiceField(
+        choices=[s.value for s in RepeatScope],
+        help_text="The season's rulebook setting arbitration.repeat_scope.",
+    )
+    offence_number = serializers.IntegerField(help_text="1: a first offence; 2+: a repeat.")
+    repeat = serializers.BooleanField()
+    points = serializers.IntegerField(
+        allow_null=True,
+        help_text="null: late arrival (by the lateness) or the arbiter's judgement.",
+    )
+    amount_rule = serializers.CharField()
+    counted_in_tournament = serializers.IntegerField()
+    counted_before = serializers.IntegerField(
+        help_text="Offences in the season's earlier tournaments that count "
+        "(same_fault_same_season only)."
+    )
