@@ -569,46 +569,44 @@ def repeat_problems(
                 fits_first = True
                 if first != again:
                     first_only.append(i)
-        wrong: list[tuple[int, str, int]] = []  # (index, code, offence number at least)
+        wrong: list[tuple[int, bool, int]] = []  # (index, is a repeat, offence number)
         if before:
-            wrong = [(i, "penalty_first_amount_on_repeat", before + 1) for i in first_only]
+            wrong = [(i, True, before + 1) for i in first_only]
         elif len(first_only) > 1:
-            wrong = [(i, "penalty_first_amount_on_repeat", 2) for i in first_only[1:]]
+            wrong = [(i, True, 2) for i in first_only[1:]]
         elif not fits_first:
-            wrong = [(members[0], "penalty_repeat_amount_on_first", 1)]
-        for i, code, number in wrong:
+            wrong = [(members[0], False, 1)]
+        for i, repeat, number in wrong:
             p = penalties[i]
             expected = points_for_offence(p.kind, number, schedule)
-            if code == "penalty_first_amount_on_repeat":
-                message = (
+            params = {
+                "player": player,
+                "kind": p.kind.value,
+                "points": p.points,
+                "expected": expected,
+                "scope": scope.value,
+                "earlier": before,
+            }
+            at = f"{field}[{i}].points"
+            if repeat:
+                problem = Problem(
+                    at,
+                    "penalty_first_amount_on_repeat",
                     f"Player '{player}' has {len(members) + before - 1} other offence(s) that "
                     f"count for a repeat ({scope.value}): this '{p.kind}' penalty is a repeat "
-                    f"and costs {expected} points, got {p.points}."
+                    f"and costs {expected} points, got {p.points}.",
+                    params,
                 )
             else:
-                message = (
+                problem = Problem(
+                    at,
+                    "penalty_repeat_amount_on_first",
                     f"Player '{player}' has no earlier offence that counts for a repeat "
                     f"({scope.value}): one of the '{p.kind}' penalties is a first offence and "
-                    f"costs {expected} points, got {p.points}."
+                    f"costs {expected} points, got {p.points}.",
+                    params,
                 )
-            problems.append(
-                (
-                    i,
-                    Problem(
-                        f"{field}[{i}].points",
-                        code,
-                        message,
-                        {
-                            "player": player,
-                            "kind": p.kind.value,
-                            "points": p.points,
-                            "expected": expected,
-                            "scope": scope.value,
-                            "earlier": before,
-                        },
-                    ),
-                )
-            )
+            problems.append((i, problem))
     problems.sort(key=lambda item: item[0])
     return tuple(problem for _, problem in problems)
 
