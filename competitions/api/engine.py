@@ -152,7 +152,8 @@ class PenaltyCatalogue(EngineView):
 class PlanMovement(EngineView):
     """Produce a checked movement plan (chapter 2): Howell at 3 and 4 tables, the
     FFT movement from 5 tables with its special cases, tables of 3 when the
-    players are not a multiple of 4, teams starting at the second position.
+    players are not a multiple of 4 (or, on request, tables of 5 with a mort),
+    teams starting at the second position.
     Returns every position's tables, each starting number's personal sheet
     (position → table, orientation) and every repeat: who sits at a table of 3
     again, and when. A request the regulations cannot honour (too many positions
@@ -167,7 +168,9 @@ class PlanMovement(EngineView):
         season_choices = movements_in_force()
         rule = ShortTableRule(data.get("short_table_rule") or season_choices.short_table_rule)
         settings = MovementSettings(
-            short_table_rule=rule, team_position_limit=season_choices.team_position_limit
+            short_table_rule=rule,
+            team_position_limit=season_choices.team_position_limit,
+            tables_of_five=data["tables_of_five"],
         )
         plan = plan_movement(data["players"], data["positions"], fmt, settings)
         body = {
@@ -182,7 +185,14 @@ class PlanMovement(EngineView):
                 {
                     "position": seats.position,
                     "tables": [
-                        {"table": t.table, "N": t.north, "S": t.south, "E": t.east, "W": t.west}
+                        {
+                            "table": t.table,
+                            "N": t.north,
+                            "S": t.south,
+                            "E": t.east,
+                            "W": t.west,
+                            **({"fifth": t.fifth} if plan.fifth_players else {}),
+                        }
                         for t in seats.tables
                     ],
                 }
@@ -209,6 +219,10 @@ class PlanMovement(EngineView):
                 for repeat in plan.repeats
             ],
         }
+        if plan.fifth_players:
+            body["fifth_players"] = list(plan.fifth_players)
+            body["fifth_step"] = plan.fifth_step
+            body["homologable"] = plan.homologable
         if "seed" in data:
             size = {"individual": 1, "duo": 2, "team4": 4}[fmt.value]
             entrants = [

@@ -207,6 +207,14 @@ class MovementIn(serializers.Serializer):
         help_text="With a seed, starting numbers are drawn at random (reproducibly) for the "
         "entrants 1..n; without, entrant k takes starting number k.",
     )
+    tables_of_five = serializers.BooleanField(
+        default=False,
+        help_text="Individual only, players not a multiple of 4 (13 players at least): seat "
+        "the players beyond the full tables as the fifth player of a table (a mort sits out "
+        "each deal in turn, fasc. 457-459) instead of tables of 3. The fifth players move "
+        "up together by one step; their repeated meetings are listed in 'repeats'. Such a "
+        "tournament stays homologable (it plays the 4-player game).",
+    )
 
 
 class MovementTableOut(serializers.Serializer):
@@ -215,6 +223,11 @@ class MovementTableOut(serializers.Serializer):
     S = serializers.IntegerField(allow_null=True)
     E = serializers.IntegerField(allow_null=True)
     W = serializers.IntegerField(allow_null=True)
+    fifth = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Tables of 5 only: the fifth player (null: a table of 4).",
+    )
 
 
 class MovementPositionOut(serializers.Serializer):
@@ -234,8 +247,9 @@ class RepeatOut(serializers.Serializer):
     kind = serializers.ChoiceField(
         choices=[k.value for k in RepeatKind],
         help_text="'short_table': one player at a table of 3 at several positions; "
-        "'meeting': two players at one table at several positions (only the printed "
-        "3-table Howell does this).",
+        "'table_of_five': one player at a table of 5 at several positions; "
+        "'meeting': two players at one table at several positions (the printed "
+        "3-table Howell, and the fifth players of tables of 5).",
     )
     players = serializers.ListField(
         child=serializers.IntegerField(), help_text="One starting number, or the pair."
@@ -284,6 +298,21 @@ class MovementPlanOut(serializers.Serializer):
         "more than once; empty when nobody repeats.",
     )
     seating = SeatAssignmentOut(many=True, required=False, help_text="With a seed only.")
+    fifth_players = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Tables of 5 only: the starting numbers of the fifth players.",
+    )
+    fifth_step = serializers.IntegerField(
+        required=False,
+        help_text="Tables of 5 only: tables the fifth players move up by between positions.",
+    )
+    homologable = serializers.BooleanField(
+        required=False,
+        help_text="Tables of 5 only: true, a table of 5 with a mort keeps the tournament "
+        "homologable (« les tournois à 5 joueurs ne sont pas homologables », fasc. 461, is "
+        "the called-king game).",
+    )
 
 
 class PenaltyIn(serializers.Serializer):
