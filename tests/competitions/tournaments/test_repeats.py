@@ -226,3 +226,38 @@ def test_the_warning_is_in_french(
     (warning,) = [w for w in response.json()["warnings"] if w["code"].startswith("penalty_")]
     assert warning["field"] == "penalties[1].points"
     assert "est une récidive et coûte 200 points, pas 100" in warning["message"]
+
+
+def test_earlier_offences_are_read_in_one_query(
+    registry, twelve_players, twelve_results, slow_on_the_1st, django_assert_num_queries
+):
+    from competitions.rules.engine.penalties import RepeatScope
+
+    second = tournament_on(registry, 3, "Tournoi du 3")
+    submit(
+        registry,
+        second,
+        with_penalties(twelve_results, [(5001, "slowness", 200), (5002, "exposed_card", 0)]),
+    )
+    today = tournament_on(registry, 5, "Tournoi du 5")
+    with django_assert_num_queries(1):
+        found = earlier_offences(
+            tournament=today,
+            licence_numbers=[5001, 5002, 5003],
+            scope=RepeatScope.SAME_FAULT_SAME_SEASON,
+        )
+    assert {
+        n: [(e.kind.value, e.tournament) for e in offences] for n, offences in found.items()
+    } == {
+        5001: [("slowness", str(slow_on_the_1st.pk)), ("slowness", str(second.pk))],
+        5002: [("exposed_card", str(second.pk))],
+    }
+    with django_assert_num_queries(0):  # the tournament scopes read nothing
+        assert (
+            earlier_offences(
+                tournament=today,
+                licence_numbers=[5001],
+                scope=RepeatScope.ANY_FAULT_SAME_TOURNAMENT,
+            )
+            == {}
+        )
