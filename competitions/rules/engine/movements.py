@@ -395,8 +395,9 @@ class MovementPlan:
                 "number",
                 "unknown_number",
                 f"No player has starting number {number}: this plan seats numbers 1 to "
-                f"{4 * self.tables}" + (f" except {_listed(self.vacant)}." if self.vacant else "."),
-                {"number": number, "last": 4 * self.tables},
+                f"{4 * self.tables + len(self.fifth_players)}"
+                + (f" except {_listed(self.vacant)}." if self.vacant else "."),
+                {"number": number, "last": 4 * self.tables + len(self.fifth_players)},
             )
         lines = []
         for seats in self.positions:
