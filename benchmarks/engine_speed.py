@@ -4,7 +4,8 @@
 
 Prints the median (and min) time, over ``--runs`` runs, of (1) ranking 1,000 entries
 with penalties, abandons and article 29 tie-break data, plainly and as a championship;
-(2) planning a movement with the most positions for 117 to 120 players; (3) refusing a
+(2) planning a movement with the most positions for 117 to 120 players, and for 197 to 199
+players with tables of 5 (49 tables, 1 to 3 fifth players); (3) refusing a
 movement of 10⁹ positions (the refusal must not loop over them). Figures only: nothing is
 asserted (a timed assertion in a test fails on a busy machine); these figures replace the
 timed tests the suite used to hold.
@@ -22,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from competitions.rules.engine.movements import max_positions, plan_movement
+from competitions.rules.engine.movements import MovementSettings, max_positions, plan_movement
 from competitions.rules.engine.penalties import Penalty, PenaltyKind
 from competitions.rules.engine.standings import (
     Entry,
@@ -81,6 +82,14 @@ def plan_thirty_tables() -> None:
         plan_movement(120 - short, max_positions(120 - short))
 
 
+FIVES = MovementSettings(tables_of_five=True)
+
+
+def plan_with_tables_of_five() -> None:
+    for players in (197, 198, 199):
+        plan_movement(players, max_positions(players, settings=FIVES), settings=FIVES)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=7)
@@ -93,6 +102,7 @@ def main() -> None:
         lambda: rank(entries, RankingMode.CHAMPIONSHIP),
     )
     timed("plan the longest movement for 117-120 players", runs, plan_thirty_tables)
+    timed("plan 197-199 players with tables of 5 (longest)", runs, plan_with_tables_of_five)
     timed("refuse a movement of 10^9 positions", runs, refuse_huge)
 
 

@@ -32,6 +32,11 @@ tournament_urlpatterns = [
         results.ResultsPreviewView.as_view(),
         name="tournament-results-preview",
     ),
+    path(
+        "<int:pk>/offence-cost/",
+        engine.OffenceCost.as_view(),
+        name="tournament-offence-cost",
+    ),
     path("<int:pk>/revisions/", results.RevisionsView.as_view(), name="tournament-revisions"),
     path("<int:pk>/homologate/", results.HomologateView.as_view(), name="tournament-homologate"),
     path("<int:pk>/refuse/", results.RefuseView.as_view(), name="tournament-refuse"),

@@ -1,13 +1,16 @@
 """Engine endpoints an arbiter's or a club's software can call: score a deal,
 total a score sheet, plan a movement, rank entries, list penalties.
 
-Stateless and public: they compute, they store nothing.
+Stateless and public: they compute, they store nothing. One exception reads stored
+results: :class:`OffenceCost` (``/api/tournaments/<pk>/offence-cost/``), for the
+tournament's arbiter and managers.
 """
 
 from __future__ import annotations
 
 import random
 
+from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions
@@ -20,23 +23,27 @@ from competitions.api.engine_serializers import (
     DealScoreOut,
     MovementIn,
     MovementPlanOut,
+    OffenceCostIn,
+    OffenceCostOut,
     RankIn,
     ScoreDealIn,
     ScoreSheetIn,
     SheetTotalsOut,
 )
+from competitions.models import Tournament
 from competitions.rules.engine.big_prize import (
     check_big_prize_plan,
     final_positions,
     finalists_of,
 )
 from competitions.rules.engine.movements import MovementSettings, ShortTableRule, plan_movement
-from competitions.rules.engine.penalties import CATALOGUE, CURRENT_SCHEDULE
+from competitions.rules.engine.penalties import CATALOGUE, CURRENT_SCHEDULE, PenaltyKind
 from competitions.rules.engine.scoring import score_deal
 from competitions.rules.engine.seating import Entrant, random_seating
 from competitions.rules.engine.sheets import total_sheet
 from competitions.rules.engine.sitting_out import score_deal_sitting_out
 from competitions.rules.engine.standings import RankingMode, rank
+from competitions.tournaments import repeats
 from core.vocabulary import Format
 from rankings.rulebooks import movements_in_force
 
@@ -145,7 +152,8 @@ class PenaltyCatalogue(EngineView):
 class PlanMovement(EngineView):
     """Produce a checked movement plan (chapter 2): Howell at 3 and 4 tables, the
     FFT movement from 5 tables with its special cases, tables of 3 when the
-    players are not a multiple of 4, teams starting at the second position.
+    players are not a multiple of 4 (or, on request, tables of 5 with a mort),
+    teams starting at the second position.
     Returns every position's tables, each starting number's personal sheet
     (position → table, orientation) and every repeat: who sits at a table of 3
     again, and when. A request the regulations cannot honour (too many positions
@@ -160,7 +168,9 @@ class PlanMovement(EngineView):
         season_choices = movements_in_force()
         rule = ShortTableRule(data.get("short_table_rule") or season_choices.short_table_rule)
         settings = MovementSettings(
-            short_table_rule=rule, team_position_limit=season_choices.team_position_limit
+            short_table_rule=rule,
+            team_position_limit=season_choices.team_position_limit,
+            tables_of_five=data["tables_of_five"],
         )
         plan = plan_movement(data["players"], data["positions"], fmt, settings)
         body = {
@@ -175,7 +185,14 @@ class PlanMovement(EngineView):
                 {
                     "position": seats.position,
                     "tables": [
-                        {"table": t.table, "N": t.north, "S": t.south, "E": t.east, "W": t.west}
+                        {
+                            "table": t.table,
+                            "N": t.north,
+                            "S": t.south,
+                            "E": t.east,
+                            "W": t.west,
+                            **({"fifth": t.fifth} if plan.fifth_players else {}),
+                        }
                         for t in seats.tables
                     ],
                 }
@@ -202,6 +219,10 @@ class PlanMovement(EngineView):
                 for repeat in plan.repeats
             ],
         }
+        if plan.fifth_players:
+            body["fifth_players"] = list(plan.fifth_players)
+            body["fifth_step"] = plan.fifth_step
+            body["homologable"] = plan.homologable
         if "seed" in data:
             size = {"individual": 1, "duo": 2, "team4": 4}[fmt.value]
             entrants = [
@@ -281,3 +302,42 @@ class PlanBigPrize(EngineView):
             "finalist_entries": chosen,
         }
         return Response(body)
+
+
+class OffenceCost(APIView):
+    """What an offence costs a player now (chapter 4, *récidive*): its rank under the
+    season's ``arbitration.repeat_scope`` and its amount under the season's schedule. The
+    offences already recorded against the player in this tournament are given
+    (``in_tournament``: the results are not stored while it is played); under
+    ``same_fault_same_season`` the player's penalties in the season's earlier tournaments
+    are read from their stored results. For the tournament's arbiter, its organiser's
+    managers and the staff above them (403 for anyone else)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=OffenceCostIn, responses=OffenceCostOut)
+    def post(self, request, pk: int):
+        tournament = get_object_or_404(Tournament.objects.select_related("season"), pk=pk)
+        serializer = OffenceCostIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        cost = repeats.offence_cost(
+            tournament=tournament,
+            licence_number=data["licence_number"],
+            kind=PenaltyKind(data["kind"]),
+            in_tournament=[PenaltyKind(k) for k in data["in_tournament"]],
+            by=request.user,
+        )
+        return Response(
+            {
+                "kind": cost.kind.value,
+                "licence_number": cost.licence_number,
+                "repeat_scope": cost.scope.value,
+                "offence_number": cost.offence_number,
+                "repeat": cost.offence_number > 1,
+                "points": cost.points,
+                "amount_rule": cost.amount_rule.value,
+                "counted_in_tournament": cost.counted_in_tournament,
+                "counted_before": cost.counted_before,
+            }
+        )

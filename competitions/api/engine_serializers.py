@@ -8,7 +8,7 @@ from rest_framework import serializers
 from competitions.models import TournamentFormat
 from competitions.rules.engine.big_prize import BigPrizeFormula
 from competitions.rules.engine.movements import MovementKind, RepeatKind, ShortTableRule
-from competitions.rules.engine.penalties import Penalty, PenaltyKind
+from competitions.rules.engine.penalties import Penalty, PenaltyKind, RepeatScope
 from competitions.rules.engine.scoring import Contract, Deal, Poignee, Side
 from competitions.rules.engine.sheets import DealLine, ScoreSheet
 from competitions.rules.engine.standings import Entry, MemberResult, RankingMode, TieBreakData
@@ -207,6 +207,14 @@ class MovementIn(serializers.Serializer):
         help_text="With a seed, starting numbers are drawn at random (reproducibly) for the "
         "entrants 1..n; without, entrant k takes starting number k.",
     )
+    tables_of_five = serializers.BooleanField(
+        default=False,
+        help_text="Individual only, players not a multiple of 4 (13 players at least): seat "
+        "the players beyond the full tables as the fifth player of a table (a mort sits out "
+        "each deal in turn, fasc. 457-459) instead of tables of 3. The fifth players move "
+        "up together by one step; their repeated meetings are listed in 'repeats'. Such a "
+        "tournament stays homologable (it plays the 4-player game).",
+    )
 
 
 class MovementTableOut(serializers.Serializer):
@@ -215,6 +223,11 @@ class MovementTableOut(serializers.Serializer):
     S = serializers.IntegerField(allow_null=True)
     E = serializers.IntegerField(allow_null=True)
     W = serializers.IntegerField(allow_null=True)
+    fifth = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Tables of 5 only: the fifth player (null: a table of 4).",
+    )
 
 
 class MovementPositionOut(serializers.Serializer):
@@ -234,8 +247,9 @@ class RepeatOut(serializers.Serializer):
     kind = serializers.ChoiceField(
         choices=[k.value for k in RepeatKind],
         help_text="'short_table': one player at a table of 3 at several positions; "
-        "'meeting': two players at one table at several positions (only the printed "
-        "3-table Howell does this).",
+        "'table_of_five': one player at a table of 5 at several positions; "
+        "'meeting': two players at one table at several positions (the printed "
+        "3-table Howell, and the fifth players of tables of 5).",
     )
     players = serializers.ListField(
         child=serializers.IntegerField(), help_text="One starting number, or the pair."
@@ -284,6 +298,21 @@ class MovementPlanOut(serializers.Serializer):
         "more than once; empty when nobody repeats.",
     )
     seating = SeatAssignmentOut(many=True, required=False, help_text="With a seed only.")
+    fifth_players = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Tables of 5 only: the starting numbers of the fifth players.",
+    )
+    fifth_step = serializers.IntegerField(
+        required=False,
+        help_text="Tables of 5 only: tables the fifth players move up by between positions.",
+    )
+    homologable = serializers.BooleanField(
+        required=False,
+        help_text="Tables of 5 only: true, a table of 5 with a mort keeps the tournament "
+        "homologable (« les tournois à 5 joueurs ne sont pas homologables », fasc. 461, is "
+        "the called-king game).",
+    )
 
 
 class PenaltyIn(serializers.Serializer):
@@ -380,3 +409,38 @@ class BigPrizePlanOut(serializers.Serializer):
     final_deals_per_position = serializers.IntegerField()
     positions = serializers.ListField(child=BigPrizeTableOut(many=True))
     finalist_entries = serializers.ListField(child=serializers.CharField(), allow_null=True)
+
+
+class OffenceCostIn(serializers.Serializer):
+    """An offence the arbiter is about to penalise (chapter 4)."""
+
+    licence_number = serializers.IntegerField(min_value=1, max_value=2_147_483_647)
+    kind = serializers.ChoiceField(choices=[k.value for k in PenaltyKind])
+    in_tournament = serializers.ListField(
+        child=serializers.ChoiceField(choices=[k.value for k in PenaltyKind]),
+        default=list,
+        max_length=200,
+        help_text="The kinds of the offences already recorded against this player in this "
+        "tournament (warnings included), in any order.",
+    )
+
+
+class OffenceCostOut(serializers.Serializer):
+    kind = serializers.CharField()
+    licence_number = serializers.IntegerField()
+    repeat_scope = serializers.ChoiceField(
+        choices=[s.value for s in RepeatScope],
+        help_text="The season's rulebook setting arbitration.repeat_scope.",
+    )
+    offence_number = serializers.IntegerField(help_text="1: a first offence; 2+: a repeat.")
+    repeat = serializers.BooleanField()
+    points = serializers.IntegerField(
+        allow_null=True,
+        help_text="null: late arrival (by the lateness) or the arbiter's judgement.",
+    )
+    amount_rule = serializers.CharField()
+    counted_in_tournament = serializers.IntegerField()
+    counted_before = serializers.IntegerField(
+        help_text="Offences in the season's earlier tournaments that count "
+        "(same_fault_same_season only)."
+    )

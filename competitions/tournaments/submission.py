@@ -58,7 +58,7 @@ from competitions.rules.results.document import Reading, ResultsDocument
 from competitions.rules.results.json_format import read_json
 from competitions.rules.results.score_sheets import parse_score_sheets
 from competitions.rules.results.validation import LicenceStatus, ValidatedResults, validate
-from competitions.tournaments import access
+from competitions.tournaments import access, repeats
 from competitions.tournaments.homologation_conditions import declaration_problems
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
@@ -263,6 +263,12 @@ def results_check(
         more_problems=(*reading_problems, *conditions),
         tie_break_rules=has_tie_break_rules(rulebook, StageKind(tournament.stage)),
         eliminations=rulebook.eliminations,
+        repeat_scope=rulebook.arbitration.repeat_scope,
+        earlier_offences=repeats.earlier_offences(
+            tournament=tournament,
+            licence_numbers={p.licence_number for p in document.penalties},
+            scope=rulebook.arbitration.repeat_scope,
+        ),
     )
     suspended = suspension_warnings(document, registered.suspended_until)
     if suspended:

@@ -62,6 +62,7 @@ DYNAMIC: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("competitions/championships/calendar_checks.py", "p.code"): (RELOCATED, ()),
     ("competitions/championships/entries.py", "problem.code"): (RELOCATED, ()),
     ("competitions/dry_run.py", "p.code"): (RELOCATED, ()),
+    ("competitions/rules/results/validation.py", "problem.code"): (RELOCATED, ()),
     ("competitions/dry_run.py", "code"): (
         "a refusal resting on a private fact, reduced to its kind (PRIVATE_REASONS)",
         ("not_eligible_age", "not_eligible_suspension", "not_eligible_licence_date"),

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import combinations
 
@@ -71,7 +71,10 @@ class RepeatKind(StrEnum):
     SHORT_TABLE = "short_table"
     """One player at a table of 3 players at more than one position."""
     MEETING = "meeting"
-    """Two players at one table at more than one position (the printed 3-table Howell only)."""
+    """Two players at one table at more than one position (the printed 3-table Howell, and
+    the fifth player of a table of 5)."""
+    TABLE_OF_FIVE = "table_of_five"
+    """One player at a table of 5 (with a mort) at more than one position."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +243,12 @@ class MovementSettings:
     """The season's choice (rulebook ``movements.short_table_rule``); best effort by default."""
     team_position_limit: TeamPositionLimit = TeamPositionLimit.MOVEMENT_ROWS
     """The season's choice (rulebook ``movements.team_position_limit``)."""
+    tables_of_five: bool = False
+    """The organiser's choice for one tournament (fasc. 457: « certains petits tournois
+    libres dont le nombre de joueurs n'est pas multiple de 4 peuvent inclure des tables de 5
+    joueurs »): an individual field not a multiple of 4 seats its extra players as the fifth
+    of a table (one of them, le mort, sits out each deal in turn) instead of removing seats
+    for tables of 3."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,8 +260,12 @@ class TableSeats:
     south: int | None
     east: int | None
     west: int | None
+    fifth: int | None = None
+    """The fifth player of a table of 5 (a mort sits out each deal in turn), if any."""
 
     def number_at(self, orientation: Orientation) -> int | None:
+        if orientation is Orientation.FIFTH:
+            return self.fifth
         return self.seats[SEAT_ORDER.index(orientation)]
 
     @property
@@ -262,8 +275,8 @@ class TableSeats:
 
     @property
     def numbers(self) -> tuple[int, ...]:
-        """The players seated, in N, S, E, W order."""
-        return tuple(n for n in self.seats if n is not None)
+        """The players seated, in N, S, E, W (then fifth) order."""
+        return tuple(n for n in (*self.seats, self.fifth) if n is not None)
 
     @property
     def is_short(self) -> bool:
@@ -328,14 +341,37 @@ class MovementPlan:
     """Whether a player may sit at a table of 3 more than once (then reported)."""
     positions: tuple[PositionSeats, ...]
     repeats: tuple[Repeat, ...]
-    """Every player at a table of 3 more than once, then every pair meeting more than once
-    (:func:`repeats_of`)."""
+    """Every player at a table of 3 more than once, every player at a table of 5 more than
+    once, then every pair meeting more than once (:func:`repeats_of`)."""
+    fifth_players: tuple[int, ...] = ()
+    """With tables of 5: the starting numbers after ``4 × tables``, each the fifth player of
+    a table at every position (:attr:`MovementSettings.tables_of_five`)."""
+    fifth_step: int = 0
+    """With tables of 5: the tables the fifth players move up by between positions."""
 
     @property
     def numbers(self) -> tuple[int, ...]:
         """The starting numbers of the players present."""
         vacant = set(self.vacant)
-        return tuple(n for n in range(1, 4 * self.tables + 1) if n not in vacant)
+        return (
+            *(n for n in range(1, 4 * self.tables + 1) if n not in vacant),
+            *self.fifth_players,
+        )
+
+    @property
+    def homologable(self) -> bool:
+        """Always true: a table of 5 with a mort plays the 4-player game and keeps the
+        tournament homologable (docs/rankings-pcn.md R17); « les tournois à 5 joueurs ne
+        sont pas homologables » (fasc. 461) is the called-king game, which no plan seats."""
+        return True
+
+    def starting_seat_of(self, number: int) -> tuple[int, Orientation]:
+        """The table and seat of ``number`` at the plan's first row (a fifth player's
+        table at the first played position)."""
+        if number in self.fifth_players:
+            first = self.positions[0]
+            return next(t.table for t in first.tables if t.fifth == number), Orientation.FIFTH
+        return starting_seat(number)
 
     def position(self, position: int) -> PositionSeats:
         if not 1 <= position <= len(self.positions):
@@ -359,8 +395,9 @@ class MovementPlan:
                 "number",
                 "unknown_number",
                 f"No player has starting number {number}: this plan seats numbers 1 to "
-                f"{4 * self.tables}" + (f" except {_listed(self.vacant)}." if self.vacant else "."),
-                {"number": number, "last": 4 * self.tables},
+                f"{4 * self.tables + len(self.fifth_players)}"
+                + (f" except {_listed(self.vacant)}." if self.vacant else "."),
+                {"number": number, "last": 4 * self.tables + len(self.fifth_players)},
             )
         lines = []
         for seats in self.positions:
@@ -368,6 +405,8 @@ class MovementPlan:
                 if number in table.seats:
                     orientation = SEAT_ORDER[table.seats.index(number)]
                     lines.append(SheetLine(seats.position, table.table, orientation))
+                elif table.fifth == number:
+                    lines.append(SheetLine(seats.position, table.table, Orientation.FIFTH))
         return tuple(lines)
 
 
@@ -408,6 +447,8 @@ def plan_movement(
     """
     settings = settings or MovementSettings()
     format = Format(format)
+    if settings.tables_of_five and players % 4:
+        return _plan_with_fives(players, positions, format, settings)
     _check_request(players, positions, format, settings)
     attempt = _attempt(players, positions, format, settings)
     if isinstance(attempt, MovementPlan):
@@ -443,6 +484,11 @@ def max_positions(
     """The most played positions :func:`plan_movement` accepts for ``players`` (0 if none)."""
     settings = settings or MovementSettings()
     format = Format(format)
+    if settings.tables_of_five and players % 4:
+        # The fifth players never make a plan impossible (their meetings are reported): the
+        # limit is that of the full tables' movement.
+        _check_fives_request(players, 1, format, settings)
+        return max_positions(4 * (players // 4), format, replace(settings, tables_of_five=False))
     _check_request(players, 1, format, settings)
     tables = tables_for(players)
     howell = next((h for h in settings.howell if h.tables == tables), None)
@@ -525,6 +571,153 @@ def _check_request(
         )
     if problems:
         raise RuleViolation(problems)
+
+
+def _check_fives_request(
+    players: int, positions: int, format: Format, settings: MovementSettings
+) -> None:
+    """Tables of 5 seat an individual field of at least ``4 × min_tables + 1`` players."""
+    problems = []
+    if format is not Format.INDIVIDUAL:
+        problems.append(
+            Problem(
+                "tables_of_five",
+                "movement_tables_of_five_individual_only",
+                f"A {format} tournament cannot seat tables of 5: only an individual "
+                "tournament seats a fifth player who is « mort » in turn (partners start "
+                "and move together).",
+                {"format": str(format)},
+            )
+        )
+    tables = players // 4
+    if tables < settings.min_tables:
+        problems.append(
+            Problem(
+                "players",
+                "too_few_players_for_tables_of_five",
+                f"{players} players make {tables} tables of 4 and {players % 4} fifth "
+                f"player(s): the movements start at {settings.min_tables} tables, so tables "
+                f"of 5 need at least {4 * settings.min_tables + 1} players.",
+                {
+                    "players": players,
+                    "min_tables": settings.min_tables,
+                    "min_players": 4 * settings.min_tables + 1,
+                },
+            )
+        )
+    elif tables > settings.max_tables:
+        problems.append(
+            Problem(
+                "players",
+                "too_many_players",
+                f"{players} players need {tables} tables but the FFT movement is given for "
+                f"at most {settings.max_tables} tables.",
+                {"players": players, "tables": tables, "max_tables": settings.max_tables},
+            )
+        )
+    if positions < 1:
+        problems.append(
+            Problem(
+                "positions",
+                "no_positions",
+                f"{positions} positions requested: a tournament plays at least 1 position.",
+                {"positions": positions},
+            )
+        )
+    if problems:
+        raise RuleViolation(problems)
+
+
+def _plan_with_fives(
+    players: int, positions: int, format: Format, settings: MovementSettings
+) -> MovementPlan:
+    """``players // 4`` full tables play their own movement (refused as it would be for
+    that many players); the ``players % 4`` others are fifth players who start at the
+    highest tables (or spread over the room) and all move up by one step a position, so
+    that two of them never share a table. Among the steps and the two starts, the plan
+    takes the one making the fewest pairs meet again, then the fewest players sit at a
+    table of 5 twice, then three times (first step and start on a tie). Every repeat is
+    reported; a fifth player's meetings are never a fault of the plan (as far as possible,
+    not always: 4 new opponents at each position cannot always be found)."""
+    _check_fives_request(players, positions, format, settings)
+    tables, extra = divmod(players, 4)
+    base = plan_movement(
+        4 * tables, positions, Format.INDIVIDUAL, replace(settings, tables_of_five=False)
+    )
+    fifth = tuple(range(4 * tables + 1, 4 * tables + extra + 1))
+    at_tables = [tuple(t.numbers for t in seats.tables) for seats in base.positions]
+    starts_options = [
+        tuple(tables - j for j in range(extra)),
+        tuple(tables - j * (tables // extra) for j in range(extra)),
+    ]
+    best: tuple[tuple[int, int, int], int, tuple[int, ...]] | None = None
+    for step in range(1, tables):
+        for starts in dict.fromkeys(starts_options):
+            cost = _fifth_cost(at_tables, starts, step, tables)
+            if best is None or cost < best[0]:
+                best = (cost, step, starts)
+    assert best is not None  # tables >= 3: at least two steps
+    _, step, starts = best
+    seats = tuple(
+        PositionSeats(
+            position=position.position,
+            row=position.row,
+            moves=position.moves,
+            tables=tuple(
+                replace(
+                    table,
+                    fifth=next(
+                        (
+                            number
+                            for number, start in zip(fifth, starts, strict=True)
+                            if _fifth_table(start, step, p, tables) == table.table
+                        ),
+                        None,
+                    ),
+                )
+                for table in position.tables
+            ),
+        )
+        for p, position in enumerate(base.positions)
+    )
+    plan = replace(
+        base,
+        players=players,
+        positions=seats,
+        repeats=repeats_of(seats),
+        fifth_players=fifth,
+        fifth_step=step,
+    )
+    problems = check_plan(plan)
+    if problems:  # pragma: no cover - a fifth seat never breaks the full tables' plan
+        raise RuleViolation(problems)
+    return plan
+
+
+def _fifth_table(start: int, step: int, index: int, tables: int) -> int:
+    """The table of a fifth player starting at ``start`` at the ``index``-th position (from 0)."""
+    return (start - 1 + step * index) % tables + 1
+
+
+def _fifth_cost(
+    at_tables: Sequence[tuple[tuple[int, ...], ...]],
+    starts: tuple[int, ...],
+    step: int,
+    tables: int,
+) -> tuple[int, int, int]:
+    """Pairs meeting again, players at a table of 5 twice, three times or more."""
+    meetings: Counter[tuple[int, int]] = Counter()
+    at_five: Counter[int] = Counter()
+    for index, row in enumerate(at_tables):
+        for j, start in enumerate(starts):
+            for number in row[_fifth_table(start, step, index, tables) - 1]:
+                meetings[(j, number)] += 1
+                at_five[number] += 1
+    return (
+        sum(1 for n in meetings.values() if n > 1),
+        sum(1 for n in at_five.values() if n > 1),
+        sum(1 for n in at_five.values() if n > 2),
+    )
 
 
 def _attempt(
@@ -749,10 +942,12 @@ def _position_seats(
 
 
 def repeats_of(positions: Iterable[PositionSeats]) -> tuple[Repeat, ...]:
-    """Every player seated at a table of 3 at more than one position (by number), then every
-    pair of players at one table at more than one position (by pair), with the positions and
-    tables where it happens."""
+    """Every player seated at a table of 3 at more than one position (by number), every
+    player at a table of 5 at more than one position, then every pair of players at one
+    table at more than one position (by pair), with the positions and tables where it
+    happens."""
     short: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    five: dict[int, list[tuple[int, int]]] = defaultdict(list)
     meetings: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
     for seats in positions:
         for table in seats.tables:
@@ -760,10 +955,16 @@ def repeats_of(positions: Iterable[PositionSeats]) -> tuple[Repeat, ...]:
             if len(present) == 3:
                 for number in present:
                     short[number].append((seats.position, table.table))
+            if len(present) == 5:
+                for number in present:
+                    five[number].append((seats.position, table.table))
             for pair in combinations(sorted(present), 2):
                 meetings[pair].append((seats.position, table.table))
     found: list[tuple[RepeatKind, tuple[int, ...], list[tuple[int, int]]]] = sorted(
         (RepeatKind.SHORT_TABLE, (n,), seen) for n, seen in short.items() if len(seen) > 1
+    )
+    found += sorted(
+        (RepeatKind.TABLE_OF_FIVE, (n,), seen) for n, seen in five.items() if len(seen) > 1
     )
     found += sorted(
         (RepeatKind.MEETING, pair, seen) for pair, seen in meetings.items() if len(seen) > 1
@@ -803,6 +1004,7 @@ def check_plan(
             team_of[member] = index
     met: dict[tuple[int, int], tuple[int, int]] = {}
     first_short: dict[int, int] = {}
+    fifth_players = set(plan.fifth_players)  # their meetings are reported, never a fault
     for p, seats in enumerate(plan.positions):
         where = f"positions[{p}]"
         if seats.position != p + 1:
@@ -828,7 +1030,10 @@ def check_plan(
         seen: set[int] = set()
         for t, table in enumerate(seats.tables):
             at = f"{where}.tables[{t}]"
-            for orientation, number in zip(SEAT_ORDER, table.seats, strict=True):
+            for orientation, number in (
+                *zip(SEAT_ORDER, table.seats, strict=True),
+                (Orientation.FIFTH, table.fifth),
+            ):
                 if number is None:
                     continue
                 if number in expected and number not in seen:
@@ -922,7 +1127,12 @@ def check_plan(
                             },
                         )
                     )
-                elif (a, b) in met and not plan.repeats_allowed:
+                elif (
+                    (a, b) in met
+                    and not plan.repeats_allowed
+                    and a not in fifth_players
+                    and b not in fifth_players
+                ):
                     before_position, before_table = met[(a, b)]
                     problems.append(
                         Problem(
@@ -963,6 +1173,7 @@ _SEAT_FIELD = {
     Orientation.S: "south",
     Orientation.E: "east",
     Orientation.W: "west",
+    Orientation.FIFTH: "fifth",
 }
 
 

@@ -517,6 +517,100 @@ def penalty_problems(
     return tuple(problems)
 
 
+def _repeat_sensitive(kind: PenaltyKind) -> bool:
+    return CATALOGUE[kind].amount_rule in (
+        AmountRule.FIRST_THEN_REPEAT,
+        AmountRule.WARNING_THEN_FIXED,
+    )
+
+
+def repeat_problems(
+    penalties: Sequence[Penalty],
+    *,
+    scope: RepeatScope = RepeatScope.SAME_FAULT_SAME_TOURNAMENT,
+    earlier: Mapping[str, Sequence[EarlierOffence]] | None = None,
+    schedule: PenaltySchedule = CURRENT_SCHEDULE,
+    field: str = "penalties",
+) -> tuple[Problem, ...]:
+    """Amounts that contradict the offence numbers of one tournament's ``penalties``.
+
+    The results of a tournament list its penalties without their order, so the check asks
+    whether *some* order makes every amount right under ``scope`` (:func:`offence_number`):
+    within a group (the player and the kind; the player alone under
+    ``any_fault_same_tournament``) exactly one offence is the first, unless the player
+    has ``earlier`` offences of the group (other tournaments of the season, under
+    ``same_fault_same_season``): then every one is a repeat. Only the kinds whose amount
+    changes on a repeat (slowness, the warned kinds) can be wrong; an amount outside the
+    schedule is :func:`penalty_problems`' business and fits any rank here. Each problem
+    is located at ``{field}[i].points``, ``i`` the penalty's index in ``penalties``.
+    """
+    earlier = earlier or {}
+    groups: dict[tuple[str, PenaltyKind | None], list[int]] = {}
+    for i, penalty in enumerate(penalties):
+        key_kind = None if scope is RepeatScope.ANY_FAULT_SAME_TOURNAMENT else penalty.kind
+        groups.setdefault((penalty.player, key_kind), []).append(i)
+    problems: list[tuple[int, Problem]] = []
+    for (player, kind), members in groups.items():
+        before = 0
+        if scope is RepeatScope.SAME_FAULT_SAME_SEASON:
+            before = sum(1 for e in earlier.get(player, ()) if e.kind is kind)
+        first_only: list[int] = []  # amounts that fit a first offence and not a repeat
+        fits_first = False
+        for i in members:
+            p = penalties[i]
+            if not _repeat_sensitive(p.kind):
+                fits_first = True  # the same amount at any rank
+                continue
+            first = points_for_offence(p.kind, 1, schedule)
+            again = points_for_offence(p.kind, 2, schedule)
+            if p.points not in (first, again):
+                fits_first = True  # out of the schedule: warned elsewhere, fits any rank
+            elif p.points == first:
+                fits_first = True
+                if first != again:
+                    first_only.append(i)
+        wrong: list[tuple[int, bool, int]] = []  # (index, is a repeat, offence number)
+        if before:
+            wrong = [(i, True, before + 1) for i in first_only]
+        elif len(first_only) > 1:
+            wrong = [(i, True, 2) for i in first_only[1:]]
+        elif not fits_first:
+            wrong = [(members[0], False, 1)]
+        for i, repeat, number in wrong:
+            p = penalties[i]
+            expected = points_for_offence(p.kind, number, schedule)
+            params = {
+                "player": player,
+                "kind": p.kind.value,
+                "points": p.points,
+                "expected": expected,
+                "scope": scope.value,
+                "earlier": before,
+            }
+            at = f"{field}[{i}].points"
+            if repeat:
+                problem = Problem(
+                    at,
+                    "penalty_first_amount_on_repeat",
+                    f"Player '{player}' has {len(members) + before - 1} other offence(s) that "
+                    f"count for a repeat ({scope.value}): this '{p.kind}' penalty is a repeat "
+                    f"and costs {expected} points, got {p.points}.",
+                    params,
+                )
+            else:
+                problem = Problem(
+                    at,
+                    "penalty_repeat_amount_on_first",
+                    f"Player '{player}' has no earlier offence that counts for a repeat "
+                    f"({scope.value}): one of the '{p.kind}' penalties is a first offence and "
+                    f"costs {expected} points, got {p.points}.",
+                    params,
+                )
+            problems.append((i, problem))
+    problems.sort(key=lambda item: item[0])
+    return tuple(problem for _, problem in problems)
+
+
 def check_penalty(penalty: Penalty, schedule: PenaltySchedule = CURRENT_SCHEDULE) -> Penalty:
     """Return ``penalty`` unchanged if the schedule allows it; raise every problem otherwise."""
     problems = penalty_problems(penalty, schedule)

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from competitions.rules.engine.movements import MovementPlan, starting_seat
+from competitions.rules.engine.movements import MovementPlan
 from competitions.rules.engine.tables import Orientation
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
@@ -274,7 +274,7 @@ def _free_slots(plan: MovementPlan) -> list[tuple[int, ...]]:
     """Starting numbers an entrant takes together (the plan's teams, or one number each), in
     number order, removed seats skipped."""
     vacant = set(plan.vacant)
-    slots = plan.teams or tuple((n,) for n in range(1, 4 * plan.tables + 1))
+    slots = plan.teams or tuple((n,) for n in plan.numbers)  # fifth players last
     return [slot for slot in slots if vacant.isdisjoint(slot)]
 
 
@@ -282,10 +282,10 @@ def _table_one_slot(plan: MovementPlan) -> tuple[int, ...]:
     return plan.teams[0] if plan.teams else (1,)
 
 
-def _slot_kind(slot: tuple[int, ...]) -> Orientation:
-    """The orientation of a slot's first seat: N, S, E, W for a player, N (N/S) or E (E/W)
-    for a duo, N for a team of 4."""
-    return starting_seat(slot[0])[1]
+def _slot_kind(plan: MovementPlan, slot: tuple[int, ...]) -> Orientation:
+    """The orientation of a slot's first seat: N, S, E, W (or the fifth seat of a table of
+    5) for a player, N (N/S) or E (E/W) for a duo, N for a team of 4."""
+    return plan.starting_seat_of(slot[0])[1]
 
 
 def _grouped(entrants: list[Entrant], rng: random.Random) -> list[Entrant]:
@@ -319,7 +319,7 @@ def _spread(
     entrants start at different tables."""
     free: dict[Orientation, list[tuple[int, ...]]] = defaultdict(list)
     for slot in slots:
-        free[_slot_kind(slot)].append(slot)
+        free[_slot_kind(plan, slot)].append(slot)
     weight = {kind: len(kind_slots) for kind, kind_slots in free.items()}
     total = sum(weight.values())
     credit = dict.fromkeys(weight, 0)
@@ -336,7 +336,7 @@ def _spread(
         def preference(
             slot: tuple[int, ...], entrant: Entrant = entrant, kind: Orientation = kind
         ) -> tuple[int, int, int]:
-            table = starting_seat(slot[0])[0]
+            table = plan.starting_seat_of(slot[0])[0]
             return (
                 committees_at[table][entrant.committee],
                 zones_at[table][entrant.zone],
@@ -345,7 +345,7 @@ def _spread(
 
         slot = min(free[kind], key=preference)
         free[kind].remove(slot)
-        table = starting_seat(slot[0])[0]
+        table = plan.starting_seat_of(slot[0])[0]
         cursor[kind] = table % plan.tables
         committees_at[table][entrant.committee] += 1
         zones_at[table][entrant.zone] += 1
@@ -357,6 +357,6 @@ def _seating(plan: MovementPlan, pairs: Iterable[tuple[Entrant, tuple[int, ...]]
     assignments = []
     for entrant, slot in pairs:
         for number, player in zip(slot, entrant.players, strict=True):
-            table, orientation = starting_seat(number)
+            table, orientation = plan.starting_seat_of(number)
             assignments.append(SeatAssignment(number, table, orientation, player, entrant.id))
     return Seating(plan.tables, tuple(sorted(assignments, key=lambda a: a.number)))

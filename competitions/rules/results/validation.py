@@ -26,10 +26,13 @@ from types import MappingProxyType
 from competitions.rules.engine.eliminations import EliminatedOrder, divided
 from competitions.rules.engine.penalties import (
     CURRENT_SCHEDULE,
+    EarlierOffence,
     Penalty,
     PenaltyKind,
     PenaltySchedule,
+    RepeatScope,
     penalty_problems,
+    repeat_problems,
 )
 from competitions.rules.engine.standings import (
     Contender,
@@ -148,6 +151,8 @@ class _Check:
         self.format = fmt
         self.licences = licences
         self.schedule = schedule
+        self.repeat_scope = RepeatScope.SAME_FAULT_SAME_TOURNAMENT
+        self.earlier_offences: Mapping[int, Sequence[EarlierOffence]] = {}
         self.errors: list[Problem] = []
         self.warnings: list[Problem] = []
         self.sessions: dict[int, tuple[int, SessionResult]] = {}
@@ -196,6 +201,8 @@ def validate(
     more_problems: Sequence[Problem] = (),
     tie_break_rules: bool = False,
     eliminations: Eliminations | None = None,
+    repeat_scope: RepeatScope = RepeatScope.SAME_FAULT_SAME_TOURNAMENT,
+    earlier_offences: Mapping[int, Sequence[EarlierOffence]] | None = None,
 ) -> ValidatedResults:
     """Check ``document`` whole; raise RuleViolation with every error, else return it validated.
 
@@ -222,6 +229,10 @@ def validate(
     level on every figure share a place. ``eliminations``: the season's choices for
     sessions with eliminations (:class:`~rankings.rules.rulebook.Eliminations`; the
     current regulation's when omitted), used when the sessions list their entries.
+    ``repeat_scope`` (the season's ``arbitration.repeat_scope``) and ``earlier_offences``
+    (licence number → the player's offences in the season's earlier tournaments, read only
+    under ``same_fault_same_season``): a first-offence amount on a repeat, or a repeat
+    amount with no first offence, is a warning (:func:`repeat_problems`).
     """
     try:
         fmt = Format(format)
@@ -233,6 +244,8 @@ def validate(
             {"value": str(format), "formats": ", ".join(f.value for f in Format)},
         ) from None
     check = _Check(document, fmt, licences, penalty_schedule, registry_names, confirmed)
+    check.repeat_scope = repeat_scope
+    check.earlier_offences = earlier_offences or {}
     check.tie_break_rules = tie_break_rules
     if eliminations is not None:
         check.eliminations = eliminations
@@ -561,6 +574,7 @@ def _check_name(check: _Check, player: PlayerResult, number: int, where: str) ->
 
 
 def _check_penalties(check: _Check) -> None:
+    judged: list[tuple[int, Penalty]] = []  # penalties of a known kind, for the repeats
     for k, penalty in enumerate(check.document.penalties):
         at = f"penalties[{k}]"
         if penalty.licence_number not in check.player_at and not check.gaps.entries_incomplete:
@@ -593,6 +607,7 @@ def _check_penalties(check: _Check) -> None:
             )
             continue
         record = Penalty(str(penalty.licence_number), kind, penalty.points, penalty.reason or "-")
+        judged.append((k, record))
         for problem in penalty_problems(record, check.schedule, at):
             if problem.code == "amount_not_in_schedule":
                 check.warn(
@@ -602,6 +617,19 @@ def _check_penalties(check: _Check) -> None:
                     points=penalty.points,
                     kind=str(kind),
                 )
+    earlier = {str(n): offences for n, offences in check.earlier_offences.items()}
+    records = [record for _, record in judged]
+    for problem in repeat_problems(
+        records, scope=check.repeat_scope, earlier=earlier, schedule=check.schedule
+    ):
+        index = int(problem.field.split("[", 1)[1].split("]", 1)[0])
+        k = judged[index][0]
+        check.warn(
+            f"penalties[{k}].points",
+            problem.code,
+            f"{problem.message} The amount is kept as recorded by the arbiter.",
+            **problem.params,
+        )
 
 
 # ---------------------------------------------------------------------------

@@ -69,6 +69,8 @@ FRENCH: dict[str, str] = {
     "player_missing": "Les joueurs {players} n’ont pas de place en position {position}.",
     # --- seating (seating.py) -------------------------------------------------------------
     "unknown_player": "Ce joueur est inconnu.",
+    "movement_tables_of_five_individual_only": "Un tournoi {format} ne peut pas avoir de tables de 5\xa0: seul un tournoi individuel assoit un cinquième joueur, «\xa0mort\xa0» à tour de rôle (les partenaires commencent et se déplacent ensemble).",
+    "too_few_players_for_tables_of_five": "{players} joueurs font moins de {min_tables} tables de 4\xa0: les mouvements commencent à {min_tables} tables, les tables de 5 demandent donc au moins {min_players} joueurs.",
     "placement_not_allowed": "Ce placement n’est pas permis pour ce type de tournoi : le placement des meilleurs contre les meilleurs est réservé aux tournois individuels ; les tournois par équipes suivent le mouvement FFT.",
     "unknown_champion": "Le champion sortant {champion} ne figure pas parmi les inscrits.",
     "champion_seat_removed": "La place du champion à la table 1 (numéro {number}) est retirée pour une table de 3 joueurs : l’article 25 ne peut pas s’appliquer.",

@@ -55,6 +55,8 @@ FRENCH: dict[str, str] = {
     "not_licensed_this_season": "{name} ({licence_number}) n’a pas de licence pour la saison du tournoi\xa0: classé, mais sans points.",
     "licence_name_mismatch": "La licence {licence_number} est celle de «\xa0{registry_name}\xa0» dans le fichier des licenciés, pas de «\xa0{name}\xa0»\xa0: corrigez le numéro, ou confirmez que c’est bien cette personne.",
     "penalty_player_not_in_results": "La pénalité vise la licence {licence_number}, qui ne joue pas dans ces résultats.",
+    "penalty_first_amount_on_repeat": "La licence {player} a d’autres fautes qui comptent pour une récidive ({scope})\xa0: cette pénalité «\xa0{kind}\xa0» est une récidive et coûte {expected} points, pas {points}\xa0; le montant est conservé tel que l’arbitre l’a inscrit.",
+    "penalty_repeat_amount_on_first": "La licence {player} n’a aucune faute antérieure qui compte pour une récidive ({scope})\xa0: une des pénalités «\xa0{kind}\xa0» est une première faute et coûte {expected} points, pas {points}\xa0; le montant est conservé tel que l’arbitre l’a inscrit.",
     "penalty_amount_not_in_schedule": "Le montant de {points} points pour «\xa0{kind}\xa0» diffère du barème des pénalités\xa0; il est conservé tel que l’arbitre l’a inscrit.",
     "missing_position_scores": "{who} n’a aucun score de position alors que d’autres joueurs en ont\xa0: donnez-les pour tous les joueurs ou pour aucun.",
     "missing_position_score": "{who} n’a pas de score pour (séance/position) {missing}, que d’autres ont jouées\xa0; seule une entrée qui a abandonné peut manquer des positions (article 27).",

@@ -159,3 +159,62 @@ def test_the_season_rulebook_decides_what_the_team_limit_counts(api, registry):
     allowed = api.post(PLAN, duos, format="json")
     assert allowed.status_code == 200, allowed.json()
     assert len(allowed.json()["positions"]) == 7
+
+
+def repeats_with_fives(body: dict) -> list[dict]:
+    """Tables of 5: players at one more than once, then pairs meeting again (an
+    independent count from the positions)."""
+    five: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    meetings: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
+    for position in body["positions"]:
+        for table in position["tables"]:
+            present = sorted(table[o] for o in ("N", "S", "E", "W", "fifth") if table[o])
+            assert len(present) in (4, 5)
+            if len(present) == 5:
+                for number in present:
+                    five[number].append((position["position"], table["table"]))
+            for pair in combinations(present, 2):
+                meetings[pair].append((position["position"], table["table"]))
+    found = [("table_of_five", [n], seen) for n, seen in sorted(five.items())]
+    found += [("meeting", list(pair), seen) for pair, seen in sorted(meetings.items())]
+    return [
+        {"kind": k, "players": p, "positions": [x for x, _ in s], "tables": [t for _, t in s]}
+        for k, p, s in found
+        if len(s) > 1
+    ]
+
+
+@pytest.mark.parametrize(("players", "positions"), [(13, 6), (22, 5), (50, 7), (93, 7)])
+def test_tables_of_five_on_request(api, players, positions):
+    response = api.post(
+        PLAN,
+        {"players": players, "positions": positions, "tables_of_five": True, "seed": 7},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["tables"] == players // 4
+    assert body["vacant_numbers"] == []
+    assert body["fifth_players"] == list(range(4 * (players // 4) + 1, players + 1))
+    assert body["homologable"] is True
+    assert body["repeats"] == repeats_with_fives(body)
+    assert len(body["personal_sheets"]) == players
+    assert sorted(s["number"] for s in body["seating"]) == list(range(1, players + 1))
+    fifth_sheet = body["personal_sheets"][str(players)]
+    assert {line["orientation"] for line in fifth_sheet} == {"5"}
+
+
+def test_tables_of_five_refusals_are_precise_400s(api):
+    duo = api.post(
+        PLAN,
+        {"players": 26, "positions": 3, "format": "duo", "tables_of_five": True},
+        format="json",
+    )
+    assert duo.status_code == 400
+    assert [(e["field"], e["code"]) for e in duo.json()["errors"]] == [
+        ("tables_of_five", "movement_tables_of_five_individual_only")
+    ]
+    assert "tournoi duo ne peut pas avoir de tables de 5" in duo.json()["errors"][0]["message"]
+    few = api.post(PLAN, {"players": 11, "positions": 3, "tables_of_five": True}, format="json")
+    assert few.status_code == 400
+    assert few.json()["errors"][0]["code"] == "too_few_players_for_tables_of_five"

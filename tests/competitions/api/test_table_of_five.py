@@ -125,3 +125,35 @@ def test_annulled_deals_are_not_counted_and_a_wrong_declared_count_is_located(
     response = submit(api, tournament, document)
     assert response.status_code == 201, response.json()
     assert ResultSession.objects.get(revision__tournament=tournament).deals == 9
+
+
+def test_the_planned_movement_with_a_table_of_five_is_played_and_homologated(
+    api, registry, players, declare_tournament
+):
+    """From the planner to the PCN: 13 players, three positions of the plan with tables of
+    5 (2 × 4 + 5), starting number n played by licence 7000 + n, every sheet sent."""
+    plan = api.post(
+        "/api/engine/movements/plan/",
+        {"players": 13, "positions": 3, "tables_of_five": True},
+        format="json",
+    ).json()
+    assert plan["homologable"] is True
+    sheets = []
+    for position in plan["positions"]:
+        for table in position["tables"]:
+            seats = {o: 7000 + table[o] for o in "NSEW"}
+            if table["fifth"] is None:
+                deals = [garde("N")] * 5
+            else:
+                seats["5"] = 7000 + table["fifth"]
+                deals = [{**garde(TURN[(k + 1) % 5]), "sitting_out": TURN[k]} for k in range(5)]
+            sheets.append(sheet(table["table"], seats, deals, position["position"]))
+    tournament = declare_tournament()
+    response = submit(api, tournament, {"format_version": 1, "score_sheets": sheets})
+    assert response.status_code == 201, response.json()
+    session = ResultSession.objects.get(revision__tournament=tournament)
+    assert (session.tables, session.tables_of_three, session.tables_of_five) == (3, 0, 1)
+    api.force_authenticate(registry.users["committee_staff"])
+    response = api.post(f"/api/tournaments/{tournament.pk}/homologate/")
+    assert response.status_code == 200, response.json()
+    assert response.json()["status"] == "homologated"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from datetime import timedelta
 
@@ -14,15 +15,19 @@ from competitions.rules.engine.penalties import (
     CURRENT_SCHEDULE,
     SCORE_SHEET_KINDS,
     AmountRule,
+    EarlierOffence,
     FalseDealDiscovery,
     Penalty,
     PenaltyKind,
     PenaltySchedule,
+    RepeatScope,
     check_penalty,
     false_deal_points,
     late_arrival,
+    offence_number,
     penalty_problems,
     points_for_offence,
+    repeat_problems,
     score_sheet_fault,
 )
 from core.problems import RuleViolation
@@ -279,3 +284,149 @@ def test_penalty_check_follows_the_season_schedule() -> None:
     penalty = Penalty("p1", PenaltyKind.SLOWNESS, 300, "second warning for slowness")
     assert penalty_problems(penalty, season) == ()
     assert penalty_problems(penalty, CURRENT_SCHEDULE) != ()
+
+
+# --- repeats (récidive): amounts against offence numbers --------------------------------
+
+SLOW = PenaltyKind.SLOWNESS
+EXPOSED = PenaltyKind.EXPOSED_CARD
+FALSE_DEAL = PenaltyKind.FALSE_DEAL
+
+
+def _p(player: str, kind: PenaltyKind, points: int) -> Penalty:
+    return Penalty(player, kind, points, "noted")
+
+
+def _codes(problems: tuple) -> list[tuple[str, str]]:
+    return [(p.field, p.code) for p in problems]
+
+
+def test_a_first_offence_then_its_repeat_is_consistent_in_any_order() -> None:
+    for penalties in (
+        [_p("a", SLOW, 100), _p("a", SLOW, 200), _p("a", SLOW, 200)],
+        [_p("a", SLOW, 200), _p("a", SLOW, 100)],
+        [_p("a", EXPOSED, 100), _p("a", EXPOSED, 0)],
+    ):
+        assert repeat_problems(penalties) == ()
+
+
+def test_two_first_amounts_of_one_fault_flag_the_second() -> None:
+    penalties = [_p("a", SLOW, 100), _p("b", SLOW, 100), _p("a", SLOW, 100)]
+    problems = repeat_problems(penalties)
+    assert _codes(problems) == [("penalties[2].points", "penalty_first_amount_on_repeat")]
+    assert problems[0].params["expected"] == 200
+
+
+def test_a_repeat_amount_without_a_first_offence_is_flagged() -> None:
+    problems = repeat_problems([_p("a", EXPOSED, 100)])
+    assert _codes(problems) == [("penalties[0].points", "penalty_repeat_amount_on_first")]
+    assert problems[0].params["expected"] == 0
+
+
+def test_the_scope_decides_what_counts() -> None:
+    # Slowness then an exposed card: two faults of different kinds in one tournament.
+    penalties = [_p("a", SLOW, 100), _p("a", EXPOSED, 0)]
+    assert repeat_problems(penalties, scope=RepeatScope.SAME_FAULT_SAME_TOURNAMENT) == ()
+    assert repeat_problems(penalties, scope=RepeatScope.SAME_FAULT_SAME_SEASON) == ()
+    assert _codes(repeat_problems(penalties, scope=RepeatScope.ANY_FAULT_SAME_TOURNAMENT)) == [
+        ("penalties[1].points", "penalty_first_amount_on_repeat")
+    ]
+    # Under any_fault, a fixed fault may have been the first: the exposed card repeats it.
+    assert (
+        repeat_problems(
+            [_p("a", FALSE_DEAL, 100), _p("a", EXPOSED, 100)],
+            scope=RepeatScope.ANY_FAULT_SAME_TOURNAMENT,
+        )
+        == ()
+    )
+    # Slowness in an earlier tournament of the season: only the season scope counts it.
+    earlier = {"a": [EarlierOffence(SLOW, "t1")]}
+    alone = [_p("a", SLOW, 100)]
+    assert repeat_problems(alone, earlier=earlier) == ()
+    assert _codes(
+        repeat_problems(alone, scope=RepeatScope.SAME_FAULT_SAME_SEASON, earlier=earlier)
+    ) == [("penalties[0].points", "penalty_first_amount_on_repeat")]
+    assert (
+        repeat_problems(
+            [_p("a", SLOW, 200)], scope=RepeatScope.SAME_FAULT_SAME_SEASON, earlier=earlier
+        )
+        == ()
+    )
+
+
+def test_amounts_outside_the_schedule_are_left_to_penalty_problems() -> None:
+    assert repeat_problems([_p("a", SLOW, 150), _p("a", SLOW, 150)]) == ()
+
+
+def _consistent(
+    penalties: list[Penalty], scope: RepeatScope, earlier: dict[str, list[EarlierOffence]]
+) -> bool:
+    """Brute force: some order of each group prices every penalty right."""
+    groups: dict[tuple[str, PenaltyKind | None], list[Penalty]] = {}
+    for p in penalties:
+        kind = None if scope is RepeatScope.ANY_FAULT_SAME_TOURNAMENT else p.kind
+        groups.setdefault((p.player, kind), []).append(p)
+    for (player, kind), members in groups.items():
+        before = 0
+        if scope is RepeatScope.SAME_FAULT_SAME_SEASON:
+            before = sum(1 for e in earlier.get(player, ()) if e.kind is kind)
+
+        def fits(p: Penalty, rank: int) -> bool:
+            if CATALOGUE[p.kind].amount_rule not in (
+                AmountRule.FIRST_THEN_REPEAT,
+                AmountRule.WARNING_THEN_FIXED,
+            ):
+                return True
+            allowed = {points_for_offence(p.kind, 1), points_for_offence(p.kind, 2)}
+            return p.points not in allowed or p.points == points_for_offence(p.kind, rank)
+
+        if not any(
+            all(fits(p, before + j + 1) for j, p in enumerate(order))
+            for order in itertools.permutations(members)
+        ):
+            return False
+    return True
+
+
+_KINDS = [SLOW, EXPOSED, FALSE_DEAL, PenaltyKind.HANDFUL_PRESENTATION]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from("ab"), st.sampled_from(_KINDS), st.booleans()), max_size=5),
+    st.sampled_from(list(RepeatScope)),
+    st.lists(st.tuples(st.sampled_from("ab"), st.sampled_from(_KINDS)), max_size=2),
+)
+def test_a_warning_exactly_when_no_order_prices_every_penalty(
+    drawn: list[tuple[str, PenaltyKind, bool]],
+    scope: RepeatScope,
+    before: list[tuple[str, PenaltyKind]],
+) -> None:
+    penalties = [
+        _p(player, kind, points_for_offence(kind, 2 if repeat else 1))
+        for player, kind, repeat in drawn
+    ]
+    earlier: dict[str, list[EarlierOffence]] = {}
+    for player, kind in before:
+        earlier.setdefault(player, []).append(EarlierOffence(kind, "earlier"))
+    problems = repeat_problems(penalties, scope=scope, earlier=earlier)
+    assert (problems == ()) == _consistent(penalties, scope, earlier)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from(_KINDS)), max_size=8),
+    st.sampled_from(list(RepeatScope)),
+    st.randoms(use_true_random=False),
+)
+def test_penalties_priced_by_offence_number_are_never_flagged(
+    offences: list[tuple[str, PenaltyKind]], scope: RepeatScope, rnd
+) -> None:
+    seen: dict[str, list[EarlierOffence]] = {}
+    penalties = []
+    for player, kind in offences:
+        number = offence_number(kind, tournament="t", earlier=seen.get(player, []), scope=scope)
+        penalties.append(_p(player, kind, points_for_offence(kind, number)))
+        seen.setdefault(player, []).append(EarlierOffence(kind, "t"))
+    rnd.shuffle(penalties)
+    assert repeat_problems(penalties, scope=scope) == ()
