@@ -121,6 +121,14 @@ class AllocationIn(serializers.Serializer):
                 raise serializers.ValidationError(
                     {"national_final": _("Required for a national final.")}
                 )
+            final = NationalFinal(attrs["national_final"])
+            if attrs["format"] != final.format:
+                raise serializers.ValidationError(
+                    {
+                        "format": _("This national final is played in the %(format)s format.")
+                        % {"format": TournamentFormat(final.format).label}
+                    }
+                )
         elif not attrs.get("tables"):
             raise serializers.ValidationError(
                 {"tables": _("Required: the tables of each session.")}

@@ -119,3 +119,22 @@ def test_invalid_rulebook_is_refused_whole(api, registry):
     fields = {e["field"] for e in response.json()["errors"]}
     assert {"reduction.maximum", "floor"} <= fields, fields
     assert api.get("/api/pcn/rulebooks/2026-2027/").json()["version"] == 1
+
+
+@pytest.mark.parametrize(
+    ("final", "wrong_format"),
+    [("seniors", "duo"), ("individual", "team4"), ("duo", "individual"), ("team4", "duo")],
+)
+def test_national_final_in_another_format_is_a_located_400(api, registry, final, wrong_format):
+    response = api.post(
+        "/api/pcn/allocate/",
+        {
+            "format": wrong_format,
+            "stage": "national_final",
+            "national_final": final,
+            "ranking": [{"entry_id": "a", "place": 1}],
+        },
+        format="json",
+    )
+    assert response.status_code == 400
+    assert [e["field"] for e in response.json()["errors"]] == ["format"]
