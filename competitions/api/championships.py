@@ -82,7 +82,7 @@ from competitions.models import (
 from competitions.tournaments.selectors import tournaments
 from core.api_errors import problems_data
 from federation.access import scope_of
-from federation.models import Committee, Season
+from federation.models import Committee, Player, Season
 from federation.selectors import current_season, private_data_visible
 
 
@@ -171,12 +171,16 @@ class TitleFilter(django_filters.FilterSet):
     championship = django_filters.ChoiceFilter(
         field_name="championship__kind", choices=ChampionshipKindChoice.choices
     )
-    licence_number = django_filters.NumberFilter(field_name="player__licence_number")
+    licence_number = django_filters.NumberFilter(method="by_licence")
     committee = django_filters.NumberFilter(field_name="committee__number")
 
     class Meta:
         model = ChampionshipTitle
         fields = ["season", "championship", "title", "licence_number", "committee"]
+
+    def by_licence(self, queryset, name, value):
+        """A public list: a player who asked for anonymity is not found by their number."""
+        return queryset.filter(player__licence_number=value, player__name_hidden=False)
 
 
 class TitleList(generics.ListAPIView):
@@ -191,6 +195,10 @@ class TitleList(generics.ListAPIView):
     filterset_class = TitleFilter
     permission_classes = [permissions.AllowAny]
     http_method_names = ["get", "head", "options"]
+
+    def get_serializer_context(self):
+        hidden = Player.objects.filter(name_hidden=True).values_list("licence_number", flat=True)
+        return {**super().get_serializer_context(), "hidden_numbers": frozenset(hidden)}
 
 
 class ChampionshipDetail(generics.RetrieveAPIView):
