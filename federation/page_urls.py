@@ -8,6 +8,7 @@ from federation import pages
 
 urlpatterns = [
     path("", pages.my_space, name="my-space"),
+    path("confidentialite/", pages.privacy_page, name="privacy-page"),
     path("connexion/", auth_views.LoginView.as_view(), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path("mot-de-passe/", auth_views.PasswordChangeView.as_view(), name="password_change"),
