@@ -177,3 +177,21 @@ def test_exports_follow_the_rule_for_clubs_not_for_staff(api, public_season, hid
     assert ("Zarathoustra" in text) is named
     assert bool(NUMBER.search(text)) is named
     assert (ANONYMOUS in text) is not named
+
+
+def test_their_data_holds_their_results_points_and_ranking(api, public_season, hidden):
+    from federation.models import User
+
+    _hide(hidden, public_season.registry)
+    me = User.objects.create_user(username="ottilie", password="x", player=hidden)
+    api.force_authenticate(me)
+    data = api.get("/api/federation/me/data/").json()
+    t = public_season.homologated
+    assert [(r["tournament"], r["place"]) for r in data["tournament_results"]] == [(t.pk, 1)]
+    assert [(a["tournament"], a["place"], a["current"]) for a in data["allocations"]] == [
+        (t.pk, 1, True)
+    ]
+    assert data["ranking_lines"] and data["ranking_lines"][0]["place"] == 1
+    assert data["season_totals"][0]["tournaments"] == 1
+    assert data["privacy"]["name_hidden"] is True
+    assert data["privacy"]["recorded_by"] == "staff"
