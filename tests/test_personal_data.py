@@ -37,7 +37,8 @@ def test_the_player_reads_everything_about_themselves(api, registry, player_data
     assert data["accounts"][0]["username"] == "player"
     assert data["privacy"] == {"name_hidden": False, "recorded_at": None, "recorded_by": None}
     [token] = data["api_tokens"]
-    assert player_data.startswith(token["token_key"]) and len(token["token_key"]) < len(player_data)
+    assert player_data.startswith(token["token_key"])
+    assert len(token["token_key"]) < len(player_data)
     assert player_data not in response.content.decode()  # never the secret
     for key in ("tournament_results", "allocations", "season_totals", "ranking_lines",
                 "manual_placements", "championship_entries", "qualifications", "titles",
@@ -48,7 +49,7 @@ def test_the_player_reads_everything_about_themselves(api, registry, player_data
 
 
 @pytest.mark.parametrize(
-    "role, status",
+    ("role", "status"),
     [("player", 200), ("federation_staff", 200), ("arbiter", 404), ("club_manager", 404),
      ("committee_staff", 404), ("zone_staff", 404)],
 )  # fmt: skip

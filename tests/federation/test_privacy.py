@@ -10,6 +10,7 @@ pytestmark = pytest.mark.django_db
 
 # committee_staff covers committee 1 (clubs 101, 102), zone_staff zone 1 (the same);
 # player 1001 is licensed at club 101 this season, 2001 at club 201 (committee 2, zone 2).
+ANONYMOUS = "joueur ayant demandé l’anonymat"
 ALLOWED_FOR_1001 = ("player", "committee_staff", "zone_staff", "federation_staff")
 REFUSED_FOR_1001 = ("arbiter", "club_manager")
 
@@ -77,8 +78,8 @@ def test_public_names(registry):
         assert public_identity(player).licence_number is None
         row = public_row({"licence_number": 1001, "player__last_name": "Martin",
                           "player__first_name": "Élise", "player__name_hidden": True})  # fmt: skip
-        assert row == {"licence_number": None, "player__last_name": "joueur ayant demandé "
-                       "l’anonymat", "player__first_name": "", "player__name_hidden": True}  # fmt: skip
+        assert row == {"licence_number": None, "player__last_name": ANONYMOUS,
+                       "player__first_name": "", "player__name_hidden": True}  # fmt: skip
     with translation.override("en"):
         assert public_identity(player).name == "player who asked for anonymity"
 
@@ -87,7 +88,7 @@ def test_public_names(registry):
 
 
 @pytest.mark.parametrize(
-    "role, status",
+    ("role", "status"),
     [("player", 200), ("committee_staff", 200), ("zone_staff", 200), ("federation_staff", 200),
      ("arbiter", 404), ("club_manager", 404)],
 )  # fmt: skip
@@ -127,7 +128,8 @@ def test_the_registry_api_hides_a_hidden_player_from_the_public(api, registry):
     player_privacy_set(player=registry.players[1001], hidden=True, by=registry.users["player"])
     assert api.get("/api/federation/players/1001/").status_code == 404
     listed = api.get("/api/federation/licensees/", {"club": 101}).content.decode()
-    assert "1001" not in listed and "Martin" not in listed
+    assert "1001" not in listed
+    assert "Martin" not in listed
     assert "Lefèvre" in listed
     for role in ("player", "club_manager", "federation_staff"):
         api.force_authenticate(registry.users[role])

@@ -13,9 +13,7 @@ pytestmark = pytest.mark.django_db
 ANONYMOUS = "joueur ayant demandé l’anonymat"
 
 
-def test_the_live_store_reads_follow_the_rule(
-    client, live_store_redis, federation, add_tournament
-):
+def test_the_live_store_reads_follow_the_rule(client, live_store_redis, federation, add_tournament):
     from federation.privacy import player_privacy_set
     from rankings.recompute import full_recompute
 
@@ -43,7 +41,8 @@ def test_the_live_store_reads_follow_the_rule(
         ("/api/pcn/ranking/", {"kind": "live", "club": 101}),
     ]:
         text = client.get(url, query).content.decode()
-        assert "Joueur01" not in text and "JOUEUR01" not in text, (url, query)
+        assert "Joueur01" not in text, (url, query)
+        assert "JOUEUR01" not in text, (url, query)
         assert not number.search(text), (url, query)
     found = client.get("/api/pcn/ranking/", {"kind": "live", "q": str(target.licence_number)})
     assert found.json()["count"] == 0

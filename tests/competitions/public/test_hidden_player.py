@@ -96,8 +96,8 @@ def test_every_public_page_api_and_feed_names_them_not(client, public_season, hi
     assert client.get("/classement/?q=5001&page=1").context["rows"] == []
     assert client.get("/api/pcn/ranking/?q=5001").json()["count"] == 0
     assert client.get("/api/pcn/players/5001/tournaments/").json() == []
-    simulated = client.get("/api/pcn/simulation/", {"event": "regional_final", "tables": 20,
-                                                    "place": 2, "licence_number": 5001})  # fmt: skip
+    query = {"event": "regional_final", "tables": 20, "place": 2, "licence_number": 5001}
+    simulated = client.get("/api/pcn/simulation/", query)
     assert simulated.status_code == 400
     assert "no_player_with_licence" in simulated.content.decode()
     # the place stays, anonymous, without a link
@@ -142,7 +142,8 @@ def test_showing_them_again_is_a_new_version_too(client, public_season, hidden):
     _hide(hidden, public_season.registry)
     assert _leaks(client.get("/classement/").content.decode()) == []
     assert _leaks(client.get("/api/pcn/ranking/").content.decode()) == []
-    player_privacy_set(player=hidden, hidden=False, by=public_season.registry.users["federation_staff"])
+    staff = public_season.registry.users["federation_staff"]
+    player_privacy_set(player=hidden, hidden=False, by=staff)
     assert "ZARATHOUSTRA Ottilie" in client.get("/classement/").content.decode()
     assert "Zarathoustra" in client.get("/api/pcn/ranking/").content.decode()
     assert client.get("/classement/joueur/5001/").status_code == 200
@@ -166,7 +167,7 @@ def test_the_ranking_computation_is_unaffected(public_season, hidden):
     assert any(number == 5001 for number, *_ in before)
 
 
-@pytest.mark.parametrize("role, named", [("club_manager", False), ("committee_staff", True),
+@pytest.mark.parametrize(("role", "named"), [("club_manager", False), ("committee_staff", True),
                                          ("federation_staff", True)])  # fmt: skip
 def test_exports_follow_the_rule_for_clubs_not_for_staff(api, public_season, hidden, role, named):
     _hide(hidden, public_season.registry)
@@ -191,7 +192,8 @@ def test_their_data_holds_their_results_points_and_ranking(api, public_season, h
     assert [(a["tournament"], a["place"], a["current"]) for a in data["allocations"]] == [
         (t.pk, 1, True)
     ]
-    assert data["ranking_lines"] and data["ranking_lines"][0]["place"] == 1
+    assert data["ranking_lines"]
+    assert data["ranking_lines"][0]["place"] == 1
     assert data["season_totals"][0]["tournaments"] == 1
     assert data["privacy"]["name_hidden"] is True
     assert data["privacy"]["recorded_by"] == "staff"
