@@ -63,7 +63,7 @@ def player_privacy_set(*, player: Player, hidden: bool, by: Actor) -> Player:
         return locked
     locked.name_hidden = hidden
     locked.name_hidden_changed_at = timezone.now()
-    locked.name_hidden_changed_by = by if by.is_authenticated else None  # type: ignore[assignment]
+    locked.name_hidden_changed_by = by if by.is_authenticated else None
     locked._history_user = by  # type: ignore[attr-defined]
     locked._change_reason = "name hidden" if hidden else "name shown"  # type: ignore[attr-defined]
     locked.save(update_fields=["name_hidden", "name_hidden_changed_at", "name_hidden_changed_by"])
