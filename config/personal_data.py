@@ -47,9 +47,7 @@ from rankings.models import Allocation, ManualPlacement, PlayerSeasonTotal, Rank
 
 
 def _refused() -> NotFound:
-    return NotFound(
-        "No such player, or you may not read their data.", code="personal_data_not_found"
-    )
+    return NotFound("No such player, or you may not read their data.")
 
 
 def may_read_personal_data(by: Actor, player: Player) -> bool:

@@ -16,16 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.messages import localize
-from federation.models import Player
+from django.utils.translation import gettext
 
-ANONYMOUS_CODE = "anonymous_player"
-ANONYMOUS_ENGLISH = "player who asked for anonymity"
+from federation.models import Player
 
 
 def anonymous_name() -> str:
-    """The name a hidden player is shown by, in the active language (French first)."""
-    return localize(ANONYMOUS_CODE, ANONYMOUS_ENGLISH)
+    """The name a hidden player is shown by, in the active language: « joueur ayant
+    demandé l’anonymat » (locale/fr), "player who asked for anonymity" in English."""
+    return gettext("player who asked for anonymity")
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,11 @@ class PrivacyOut(serializers.Serializer):
 
 
 class PlayerPrivacy(APIView):
+    """A player's objection to appearing by name in public: GET reads it, PUT
+    `{"name_hidden": true}` records it (the player, federation staff, zone and committee
+    staff covering the player's current club; 404 for anyone else). A hidden player is
+    shown in public as « joueur ayant demandé l’anonymat », without licence number."""
+
     permission_classes = [permissions.IsAuthenticated]
 
     def _player(self, request, licence_number: int) -> Player:
