@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from core.errors import PermissionDenied
 from federation.access import Actor, Scope, scope_of
-from federation.models import Licence, Player
+from federation.models import Club, Licence, Player
 from federation.selectors import current_season
 
 
@@ -38,15 +38,19 @@ def may_set_privacy(scope: Scope, player: Player) -> bool:
         if season is not None
         else None
     )
-    club = licence.club if licence is not None else None
+    return sees_hidden_player(scope, player.pk, licence.club if licence is not None else None)
+
+
+def sees_hidden_player(scope: Scope, player_id: int, club: Club | None = None) -> bool:
+    """Does ``scope`` read a hidden player's page and record by name? The player, federation
+    staff, and zone or committee staff covering ``club`` (the player's club in the season
+    read, its committee loaded; None: none known). Not club managers: the public pages'
+    rule applies to them."""
+    if scope.national or (scope.player_id is not None and scope.player_id == player_id):
+        return True
     return club is not None and (
         club.committee_id in scope.committee_ids or club.committee.zone_id in scope.zone_ids
     )
-
-
-def sees_hidden_player(scope: Scope, player_id: int) -> bool:
-    """Does ``scope`` read a hidden player's public page by name (the player, staff)?"""
-    return scope.is_staff or (scope.player_id is not None and scope.player_id == player_id)
 
 
 @transaction.atomic

@@ -151,6 +151,7 @@ class RankingTable:
     subtitle: str
     header: list[str]
     labels: dict[str, str]
+    anonymous: str = ""  # how a player who asked for anonymity is named (public exports)
 
     @property
     def season(self) -> Season:
@@ -164,7 +165,7 @@ class RankingTable:
             row: list[object] = [entry[i] for i in _POSITIONS]
             row[_STEP] = self.labels.get(str(row[_STEP]), row[_STEP])
             if row[_LICENCE] in hidden:  # as on the public pages (federation.public_names)
-                row[_LICENCE], row[_LAST], row[_FIRST] = "", anonymous_name(), ""
+                row[_LICENCE], row[_LAST], row[_FIRST] = "", self.anonymous, ""
             yield row
 
     def file_name(self, extension: str) -> str:
@@ -215,4 +216,5 @@ def ranking_table(snapshot: RankingSnapshot, target: ExportTarget) -> RankingTab
         subtitle=subtitle,
         header=[_(msgid) for msgid, _field in COLUMNS],
         labels=labels,
+        anonymous=anonymous_name(),
     )

@@ -23,7 +23,7 @@ from competitions.championships.titles import titles as championship_titles
 from core.digits import ascii_digits
 from core.http_cache import CSRF_PLACEHOLDER, cached_read
 from federation.access import scope_of
-from federation.models import Committee, Player, Season
+from federation.models import Club, Committee, Player, Season
 from federation.privacy import sees_hidden_player
 from rankings import public_reads, read_versions, selectors
 from rankings.models import SeasonRanking
@@ -273,7 +273,7 @@ def _player_page(request, licence_number: int, extra: dict):
         raise Http404(gettext("Unknown season."))
     if record is None or (
         record.player.name_hidden
-        and not sees_hidden_player(scope_of(request.user), record.player.pk)
+        and not sees_hidden_player(scope_of(request.user), record.player.pk, _club(record))
     ):  # a player who asked for anonymity is unknown to the public (docs/privacy.md)
         raise Http404(gettext("No player with this licence number."))
     context_points = _season_points(record)
@@ -309,3 +309,8 @@ def _player_page(request, licence_number: int, extra: dict):
         **extra,
     }
     return render(request, "rankings/player.html", context)
+
+
+def _club(record) -> Club | None:
+    """The player's club in the season read (``record.licence``), for the staff covering it."""
+    return record.licence.club if record.licence is not None else None

@@ -249,8 +249,9 @@ class PlayerTournamentsView(APIView):
 
     @staticmethod
     def _shown(request, licence_number: int) -> Q:
-        """Everyone's allocations but a hidden player's, which only they and staff read."""
+        """Everyone's allocations but a hidden player's, which only they and federation
+        staff read here (docs/privacy.md)."""
         scope = scope_of(request.user)
-        if scope.is_staff:
+        if scope.national:
             return Q()
         return Q(player__name_hidden=False) | Q(player_id=scope.player_id)

@@ -40,7 +40,7 @@ from rest_framework.views import APIView
 
 from core.http_cache import JSON, cached_read
 from federation.access import scope_of
-from federation.models import Season
+from federation.models import Club, Season
 from federation.privacy import sees_hidden_player
 from federation.public_names import public_row
 from rankings import public_reads, read_versions, selectors
@@ -276,7 +276,7 @@ class PlayerRankingView(APIView):
             raise Http404(_("Unknown season."))
         if record is None or (
             record.player.name_hidden
-            and not sees_hidden_player(scope_of(request.user), record.player.pk)
+            and not sees_hidden_player(scope_of(request.user), record.player.pk, _club(record))
         ):  # a player who asked for anonymity is unknown to the public (docs/privacy.md)
             raise Http404(_("Unknown licence number."))
         licence = record.licence
@@ -560,3 +560,8 @@ class RecomputeView(APIView):
         return Response(
             run_out(get_object_or_404(RecomputeRun.objects.select_related("season"), pk=pk))
         )
+
+
+def _club(record) -> Club | None:
+    """The player's club in the season read (``record.licence``), for the staff covering it."""
+    return record.licence.club if record.licence is not None else None

@@ -6,8 +6,16 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from django.utils import translation
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _french():
+    with translation.override("fr"):
+        yield
+
 
 ANONYMOUS = "joueur ayant demandé l’anonymat"
 

@@ -5,9 +5,11 @@ after it."""
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
+from openpyxl import load_workbook
 
 pytestmark = pytest.mark.django_db
 
@@ -130,6 +132,14 @@ def test_the_player_and_staff_still_see_them(client, public_season, hidden):
         assert client.get("/api/pcn/ranking/players/5001/").status_code == 200
     client.force_login(registry.users["club_manager"])  # not staff: the public pages' rule
     assert client.get("/classement/joueur/5001/").status_code == 404
+    from federation.models import Role, RoleAssignment
+
+    other = User.objects.create_user(username="ccr-bretagne", password="x")
+    RoleAssignment.objects.create(user=other, role=Role.COMMITTEE_STAFF,
+                                  committee=registry.committees[2])  # fmt: skip
+    client.force_login(other)  # staff of another committee: out of scope
+    assert client.get("/classement/joueur/5001/").status_code == 404
+    assert client.get("/api/pcn/ranking/players/5001/").status_code == 404
     client.logout()
     # what a signed-in reader saw was never stored for the public
     assert client.get("/classement/joueur/5001/").status_code == 404
@@ -197,3 +207,20 @@ def test_their_data_holds_their_results_points_and_ranking(api, public_season, h
     assert data["season_totals"][0]["tournaments"] == 1
     assert data["privacy"]["name_hidden"] is True
     assert data["privacy"]["recorded_by"] == "staff"
+
+
+def test_a_club_export_in_english_names_them_in_english(api, public_season, hidden):
+    _hide(hidden, public_season.registry)
+    api.force_authenticate(public_season.registry.users["club_manager"])
+    response = api.get("/api/pcn/ranking/export/", {"club": 101, "format": "csv", "lang": "en"})
+    text = b"".join(response.streaming_content).decode("utf-8-sig")
+    assert "player who asked for anonymity" in text
+    assert ANONYMOUS not in text
+    xlsx = api.get("/api/pcn/ranking/export/", {"club": 101, "format": "xlsx"})
+    cells = [
+        str(cell)
+        for row in load_workbook(io.BytesIO(xlsx.content)).active.iter_rows(values_only=True)
+        for cell in row
+    ]
+    assert ANONYMOUS in cells
+    assert not [c for c in cells if _leaks(c)]
