@@ -13,6 +13,7 @@ place, points and club stay (the ranking is unchanged)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,3 +71,13 @@ def public_row(row: dict[str, Any], prefix: str = "player__") -> dict[str, Any]:
         f"{prefix}last_name": anonymous_name(),
         f"{prefix}first_name": "",
     }
+
+
+def hidden_numbers(numbers: Iterable[int]) -> frozenset[int]:
+    """Which of these licence numbers belong to players who asked for anonymity (one
+    query): for public reads that show licence numbers without names."""
+    wanted = {int(n) for n in numbers}
+    if not wanted:
+        return frozenset()
+    found = Player.objects.filter(licence_number__in=wanted, name_hidden=True)
+    return frozenset(found.values_list("licence_number", flat=True))

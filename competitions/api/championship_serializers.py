@@ -312,12 +312,13 @@ class SeatingOut(serializers.ModelSerializer):
 
 
 class PenaltyOut(serializers.ModelSerializer):
-    licence_number = serializers.IntegerField(source="player.licence_number")
+    """A penalty; for the public (``hidden`` in the context: the numbers of players who
+    asked for anonymity, docs/privacy.md), their licence numbers are left out."""
+
+    licence_number = serializers.SerializerMethodField()
     entry = serializers.IntegerField(source="entry.number")
     lateness_seconds = serializers.SerializerMethodField()
-    substitute_licence_number = serializers.IntegerField(
-        source="substitute.licence_number", default=None
-    )
+    substitute_licence_number = serializers.SerializerMethodField()
 
     class Meta:
         model = StagePenalty
@@ -336,6 +337,17 @@ class PenaltyOut(serializers.ModelSerializer):
 
     def get_lateness_seconds(self, penalty) -> int:
         return int(penalty.lateness.total_seconds())
+
+    def _shown(self, player) -> int | None:
+        if player is None or player.licence_number in self.context.get("hidden", ()):
+            return None
+        return player.licence_number
+
+    def get_licence_number(self, penalty) -> int | None:
+        return self._shown(penalty.player)
+
+    def get_substitute_licence_number(self, penalty) -> int | None:
+        return self._shown(penalty.substitute)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -83,6 +83,7 @@ from competitions.tournaments.selectors import tournaments
 from core.api_errors import problems_data
 from federation.access import scope_of
 from federation.models import Committee, Player, Season
+from federation.public_names import hidden_numbers
 from federation.selectors import current_season, private_data_visible
 
 
@@ -492,7 +493,16 @@ class StageSeatingView(APIView):
         seating = getattr(stage, "seating", None)
         if seating is None:
             raise Http404(_("No seating drawn yet."))
-        return Response(s.SeatingOut(seating).data)
+        data = s.SeatingOut(seating).data
+        if not scope_of(request.user).is_staff:  # the public: docs/privacy.md
+            hidden = hidden_numbers(a["licence_number"] for a in data["assignments"])
+            data["assignments"] = [
+                {**a, "licence_number": None} if a["licence_number"] in hidden else a
+                for a in data["assignments"]
+            ]
+            if data["champion"].isdigit() and int(data["champion"]) in hidden:
+                data["champion"] = ""
+        return Response(data)
 
     @extend_schema(request=s.SeatingIn, responses={201: s.SeatingOut})
     def post(self, request, pk: int):
@@ -514,8 +524,16 @@ class StagePenalties(APIView):
     @extend_schema(responses=s.PenaltyOut(many=True))
     def get(self, request, pk: int):
         stage = _stage(pk)
-        found = stage.penalties.select_related("player", "entry", "substitute")
-        return Response(s.PenaltyOut(found, many=True).data)
+        found = list(stage.penalties.select_related("player", "entry", "substitute"))
+        hidden: frozenset[int] = frozenset()
+        if not scope_of(request.user).is_staff:  # the public: docs/privacy.md
+            hidden = frozenset(
+                x.licence_number
+                for p in found
+                for x in (p.player, p.substitute)
+                if x is not None and x.name_hidden
+            )
+        return Response(s.PenaltyOut(found, many=True, context={"hidden": hidden}).data)
 
     @extend_schema(request=s.LateArrivalIn, responses={201: s.PenaltyOut})
     def post(self, request, pk: int):
@@ -580,6 +598,9 @@ class OutgoingChampion(APIView):
     def get(self, request, pk: int):
         championship = _championship(pk)
         numbers, final, problems = outgoing_champion_numbers(championship)
+        if numbers and not scope_of(request.user).is_staff:  # the public: docs/privacy.md
+            hidden = hidden_numbers(numbers)
+            numbers = [n for n in numbers if n not in hidden]
         return Response(
             {
                 "licence_numbers": numbers,
