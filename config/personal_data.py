@@ -331,15 +331,77 @@ SECTIONS = {
 """The readable page's sections, in the document's order (its keys: the JSON's)."""
 
 
+FIELDS = {
+    "licence_number": gettext_lazy("Licence number"),
+    "last_name": gettext_lazy("Last name"),
+    "first_name": gettext_lazy("First name"),
+    "birth_date": gettext_lazy("Birth date"),
+    "email": gettext_lazy("E-mail"),
+    "phone": gettext_lazy("Phone"),
+    "name_hidden": gettext_lazy("Name hidden from the public"),
+    "recorded_at": gettext_lazy("Recorded on"),
+    "recorded_by": gettext_lazy("Recorded by"),
+    "username": gettext_lazy("Username"),
+    "joined": gettext_lazy("Account created on"),
+    "last_login": gettext_lazy("Last sign-in"),
+    "roles": gettext_lazy("Roles"),
+    "token_key": gettext_lazy("Token (first characters)"),
+    "created": gettext_lazy("Created on"),
+    "expiry": gettext_lazy("Expires on"),
+    "season": gettext_lazy("Season"),
+    "club": gettext_lazy("Club"),
+    "club_name": gettext_lazy("Club name"),
+    "committee": gettext_lazy("Committee"),
+    "issued_on": gettext_lazy("Issued on"),
+    "grade": gettext_lazy("Grade"),
+    "kind": gettext_lazy("Kind"),
+    "starts": gettext_lazy("Starts"),
+    "ends": gettext_lazy("Ends"),
+    "reason": gettext_lazy("Reason"),
+    "tournament": gettext_lazy("Tournament"),
+    "name": gettext_lazy("Name"),
+    "date": gettext_lazy("Date"),
+    "name_as_submitted": gettext_lazy("Name as submitted"),
+    "entry": gettext_lazy("Entry"),
+    "place": gettext_lazy("Place"),
+    "total": gettext_lazy("Total"),
+    "abandoned": gettext_lazy("Withdrew"),
+    "pcn": "PCN",
+    "pp": "PP",
+    "current": gettext_lazy("Current"),
+    "tournaments": gettext_lazy("Tournaments"),
+    "snapshot": gettext_lazy("Ranking"),
+    "computed_at": gettext_lazy("Computed on"),
+    "total_pcn": gettext_lazy("Total PCN"),
+    "total_pp": gettext_lazy("Total PP"),
+    "step": gettext_lazy("Series"),
+    "series": gettext_lazy("Series number"),
+    "championship": gettext_lazy("Championship"),
+    "stage": gettext_lazy("Stage"),
+    "status": gettext_lazy("Status"),
+    "active": gettext_lazy("Active"),
+    "target": gettext_lazy("Qualified for"),
+    "right": gettext_lazy("Right"),
+    "title": gettext_lazy("Title"),
+}
+"""The readable page's words for the document's fields (the JSON keeps its keys)."""
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, list):  # an account's roles
+        return "; ".join(f"{v['role']} ({v['scope']})" if v["scope"] else v["role"] for v in value)
+    return value
+
+
 def _sections(data: dict[str, Any]) -> list[dict[str, Any]]:
     sections = []
     for key, title in SECTIONS.items():
         value = data[key]
         section: dict[str, Any] = {"key": key, "title": title, "fields": None, "rows": None}
         if isinstance(value, dict):
-            section["fields"] = value
+            section["fields"] = {FIELDS.get(k, k): _cell(v) for k, v in value.items()}
         elif value:
-            section["columns"] = list(value[0])
-            section["rows"] = [list(row.values()) for row in value]
+            section["columns"] = [FIELDS.get(k, k) for k in value[0]]
+            section["rows"] = [[_cell(v) for v in row.values()] for row in value]
         sections.append(section)
     return sections

@@ -81,7 +81,8 @@ def test_the_readable_page_and_the_download(client, registry, player_data,
     html = page.content.decode()
     assert page.status_code == 200
     for text in ("Mes données", "Identité", "Licences", "Sanctions", "Retard répété",
-                 "1001@example.org", "Tarot Club de Lyon", "Télécharger (JSON)"):  # fmt: skip
+                 "1001@example.org", "Tarot Club de Lyon", "Télécharger (JSON)",
+                 "Numéro de licence", "Date de naissance"):  # fmt: skip
         assert text in html, text
     download = client.get("/compte/mes-donnees/", {"format": "json"})
     assert download["Content-Disposition"] == 'attachment; filename="mes-donnees-1001.json"'
