@@ -13,6 +13,7 @@ from competitions.urls import (
     engine_urlpatterns,
     tournament_urlpatterns,
 )
+from config import personal_data
 from config.health import health
 from config.home import home
 
@@ -22,6 +23,7 @@ admin.site.index_title = "Administration"
 
 urlpatterns = [
     path("", home, name="home"),
+    path("compte/mes-donnees/", personal_data.my_data_page, name="my-data-page"),
     path("compte/", include("federation.page_urls")),
     path("healthz", health, name="health"),
     path("i18n/", include("django.conf.urls.i18n")),
@@ -31,6 +33,12 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/auth/", include("rest_framework.urls")),
+    path("api/federation/me/data/", personal_data.MyData.as_view(), name="my-data"),
+    path(
+        "api/federation/players/<int:licence_number>/data/",
+        personal_data.PlayerData.as_view(),
+        name="player-data",
+    ),
     path("api/federation/", include("federation.urls")),
     path("api/engine/", include(engine_urlpatterns)),
     path("api/tournaments/", include(tournament_urlpatterns)),

@@ -8,6 +8,7 @@ from knox.admin import AuthTokenAdmin as KnoxAuthTokenAdmin
 from knox.models import AuthToken
 from simple_history.admin import SimpleHistoryAdmin
 
+from competitions.admin import service_action
 from federation.access import scope_of
 from federation.models import (
     ArbiterAccreditation,
@@ -23,6 +24,7 @@ from federation.models import (
     User,
     Zone,
 )
+from federation.privacy import player_privacy_set
 from federation.sanctions import sanction_record
 
 
@@ -85,11 +87,27 @@ class LicenceInline(admin.TabularInline):
 
 @admin.register(Player)
 class PlayerAdmin(SimpleHistoryAdmin):
-    list_display = ["licence_number", "last_name", "first_name", "birth_date"]
+    """Players. Their privacy choice (docs/privacy.md) is read-only here and recorded by
+    the actions, through :func:`federation.privacy.player_privacy_set` (who and when)."""
+
+    list_display = ["licence_number", "last_name", "first_name", "birth_date", "name_hidden"]
     search_fields = ["=licence_number", "last_name", "first_name"]
-    list_filter = ["licences__season"]
+    list_filter = ["licences__season", "name_hidden"]
     inlines = [LicenceInline]
     ordering = ["last_name", "first_name"]
+    readonly_fields = ["name_hidden", "name_hidden_changed_at", "name_hidden_changed_by"]
+    actions = ["hide_name", "show_name"]
+
+    hide_name = service_action(
+        _("Hide the name on the public pages (the player's objection)"),
+        lambda player, by: player_privacy_set(player=player, hidden=True, by=by),
+        _("Players hidden"),
+    )
+    show_name = service_action(
+        _("Show the name on the public pages again"),
+        lambda player, by: player_privacy_set(player=player, hidden=False, by=by),
+        _("Players shown"),
+    )
 
 
 @admin.register(Licence)

@@ -190,6 +190,21 @@ class Player(models.Model):
         db_persist=True,
         verbose_name=_("name for search"),
     )
+    # The player's objection under the GDPR to appearing by name on the public pages,
+    # API and exports (federation/privacy.py, docs/privacy.md): when the current choice
+    # was recorded and by whom (the history keeps every earlier one).
+    name_hidden = models.BooleanField(_("name hidden from the public"), default=False)
+    name_hidden_changed_at = models.DateTimeField(
+        _("privacy choice recorded at"), null=True, blank=True, db_index=True
+    )
+    name_hidden_changed_by = models.ForeignKey(
+        "federation.User",
+        verbose_name=_("privacy choice recorded by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     history = HistoricalRecords(excluded_fields=["email", "phone", "search_name"])
 
     class Meta:

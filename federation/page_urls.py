@@ -14,6 +14,7 @@ urlpatterns = [
         notification_pages.notification_unsubscribe_page,
         name="notification-unsubscribe",
     ),
+    path("confidentialite/", pages.privacy_page, name="privacy-page"),
     path("connexion/", auth_views.LoginView.as_view(), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path("mot-de-passe/", auth_views.PasswordChangeView.as_view(), name="password_change"),

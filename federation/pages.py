@@ -2,7 +2,8 @@
 
 Federation staff → the staff desk (/bureau/, which links to the admin); club managers,
 committee and zone staff → their tournaments (staff get a link to the desk there); a
-player linked to a licence → their ranking page.
+player linked to a licence → their ranking page, which links to their privacy choice
+(/compte/confidentialite/) and their data (/compte/mes-donnees/, config/personal_data.py).
 Roles are read once through federation.access.scope_of."""
 
 from __future__ import annotations
@@ -10,11 +11,14 @@ from __future__ import annotations
 from axes.helpers import get_cool_off, get_failure_limit
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_http_methods
 
 from federation.access import scope_of
 from federation.models import Player
+from federation.privacy import player_privacy_set
 
 
 @require_GET
@@ -49,3 +53,19 @@ def locked_out(request, original_response=None, credentials=None):
         context,
         status=settings.AXES_HTTP_RESPONSE_CODE,
     )
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def privacy_page(request):
+    """/compte/confidentialite/: the signed-in player's choice to appear by name on the
+    public pages or not (federation/privacy.py), and the way to their data."""
+    scope = scope_of(request.user)
+    player = Player.objects.filter(pk=scope.player_id).first() if scope.player_id else None
+    if player is None:
+        raise Http404(gettext("This account is not linked to a licence."))
+    if request.method == "POST":
+        hidden = request.POST.get("name_hidden") == "1"
+        player_privacy_set(player=player, hidden=hidden, by=request.user)
+        return redirect("privacy-page")
+    return render(request, "registration/privacy.html", {"player": player})

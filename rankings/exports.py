@@ -5,7 +5,9 @@ Federation staff export every committee, zone staff the committees of their zone
 committee staff (CCR) their committees, club managers their clubs. The table holds
 what the public ranking pages show (no private fact); the step's source and the
 demotion limit, which only the federation's series computation reads, are left out.
-The formats (CSV streamed row by row, XLSX, printable PDF) are in
+A club manager's export is for the club's members and board, that is the public: players
+who asked for anonymity are named there as on the public pages (docs/privacy.md); staff
+exports name everyone. The formats (CSV streamed row by row, XLSX, printable PDF) are in
 ``rankings/export_formats.py``.
 """
 
@@ -22,7 +24,8 @@ from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
 from federation.access import Scope
-from federation.models import Club, Committee, Season
+from federation.models import Club, Committee, Player, Season
+from federation.public_names import anonymous_name
 from rankings.models import RankingSnapshot
 from rankings.selectors import EXPORT_FIELDS, export_entries, snapshot_kind, step_labels
 
@@ -44,6 +47,9 @@ class ExportTarget:
     committee: Committee | None = None
     club: Club | None = None
     club_ids: frozenset[int] | None = None
+    public: bool = False
+    """A club manager's export (posted on a club's board: to the public): players who
+    asked for anonymity are named as on the public pages (federation.public_names)."""
 
     @property
     def national(self) -> bool:
@@ -73,14 +79,14 @@ def export_target(
             raise ExportScopeError(_("Unknown club %(number)s.") % {"number": club_number})
         if not scope.covers_club(club):
             raise ExportScopeError(_("You may export only the ranking of your clubs."))
-        return ExportTarget(committee_ids={club.committee_id}, club=club)
+        return ExportTarget(committee_ids={club.committee_id}, club=club, public=not scope.is_staff)
     if not scope.is_staff:  # a club manager: their clubs
         if committee_number:
             raise ExportScopeError(_("You may export only the ranking of your clubs."))
         clubs = list(Club.objects.select_related("committee").filter(pk__in=scope.club_ids))
         if len(clubs) == 1:
-            return ExportTarget(committee_ids={clubs[0].committee_id}, club=clubs[0])
-        return ExportTarget(committee_ids=None, club_ids=frozenset(scope.club_ids))
+            return ExportTarget(committee_ids={clubs[0].committee_id}, club=clubs[0], public=True)
+        return ExportTarget(committee_ids=None, club_ids=frozenset(scope.club_ids), public=True)
     allowed = None
     if not scope.national:
         allowed = set(
@@ -121,6 +127,16 @@ COLUMNS = (
 )
 _POSITIONS = [EXPORT_FIELDS.index(field) for _msgid, field in COLUMNS]
 _STEP = [field for _msgid, field in COLUMNS].index("step")
+_LICENCE, _LAST, _FIRST = (
+    [field for _msgid, field in COLUMNS].index(name)
+    for name in ("licence_number", "player__last_name", "player__first_name")
+)
+
+
+def hidden_licence_numbers() -> frozenset[int]:
+    """The licence numbers of the players who asked for anonymity (a few: one query)."""
+    numbers = Player.objects.filter(name_hidden=True).values_list("licence_number", flat=True)
+    return frozenset(numbers)
 
 
 @dataclass(frozen=True)
@@ -135,6 +151,7 @@ class RankingTable:
     subtitle: str
     header: list[str]
     labels: dict[str, str]
+    anonymous: str = ""  # how a player who asked for anonymity is named (public exports)
 
     @property
     def season(self) -> Season:
@@ -143,9 +160,12 @@ class RankingTable:
     def rows(self) -> Iterator[list[object]]:
         club_ids = {self.target.club.pk} if self.target.club is not None else self.target.club_ids
         entries = export_entries(self.snapshot, self.target.committee_ids, club_ids)
+        hidden = hidden_licence_numbers() if self.target.public else frozenset()
         for entry in entries.iterator(chunk_size=5000):
             row: list[object] = [entry[i] for i in _POSITIONS]
             row[_STEP] = self.labels.get(str(row[_STEP]), row[_STEP])
+            if row[_LICENCE] in hidden:  # as on the public pages (federation.public_names)
+                row[_LICENCE], row[_LAST], row[_FIRST] = "", self.anonymous, ""
             yield row
 
     def file_name(self, extension: str) -> str:
@@ -196,4 +216,5 @@ def ranking_table(snapshot: RankingSnapshot, target: ExportTarget) -> RankingTab
         subtitle=subtitle,
         header=[_(msgid) for msgid, _field in COLUMNS],
         labels=labels,
+        anonymous=anonymous_name(),
     )

@@ -23,7 +23,8 @@ from competitions.championships.titles import titles as championship_titles
 from core.digits import ascii_digits
 from core.http_cache import CSRF_PLACEHOLDER, cached_read
 from federation.access import scope_of
-from federation.models import Committee, Player, Season
+from federation.models import Club, Committee, Player, Season
+from federation.privacy import sees_hidden_player
 from rankings import public_reads, read_versions, selectors
 from rankings.models import SeasonRanking
 from rankings.my_points import my_points
@@ -79,8 +80,11 @@ def _rows(rows: list[dict], labels) -> list[dict]:
     """The page's lines from ``.values()`` rows, shaped as the template reads an entry."""
     lines = []
     for row in rows:
-        player = SimpleNamespace(last_name=row["player__last_name"],
-                                 first_name=row["player__first_name"])  # fmt: skip
+        # Named on the page through federation.public_names (the ``public_identity`` filter).
+        player = SimpleNamespace(
+            last_name=row["player__last_name"], first_name=row["player__first_name"],
+            name_hidden=row["player__name_hidden"], licence_number=row["licence_number"],
+        )  # fmt: skip
         club = (
             SimpleNamespace(number=row["club__number"], name=row["club__name"])
             if row["club__number"] is not None
@@ -186,7 +190,7 @@ def ranking_page(request):
         url = reverse("ranking-player-page", args=[int(query)])
         if request.GET.get("saison"):
             url += "?" + urlencode({"saison": request.GET["saison"]})
-        if Player.objects.filter(licence_number=int(query)).exists():
+        if Player.objects.filter(licence_number=int(query), name_hidden=False).exists():
             return redirect(url)
 
     def render_page(extra: dict):
@@ -267,7 +271,10 @@ def _player_page(request, licence_number: int, extra: dict):
     season, record = public_reads.player_record(licence_number, request.GET.get("saison"), kind)
     if season is None:
         raise Http404(gettext("Unknown season."))
-    if record is None:
+    if record is None or (
+        record.player.name_hidden
+        and not sees_hidden_player(scope_of(request.user), record.player.pk, _club(record))
+    ):  # a player who asked for anonymity is unknown to the public (docs/privacy.md)
         raise Http404(gettext("No player with this licence number."))
     context_points = _season_points(record)
     labels = selectors.step_labels(record.snapshot) if record.snapshot else {}
@@ -302,3 +309,8 @@ def _player_page(request, licence_number: int, extra: dict):
         **extra,
     }
     return render(request, "rankings/player.html", context)
+
+
+def _club(record) -> Club | None:
+    """The player's club in the season read (``record.licence``), for the staff covering it."""
+    return record.licence.club if record.licence is not None else None

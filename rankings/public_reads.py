@@ -34,7 +34,8 @@ from rankings.models import (
 
 ENTRY_COLUMNS = (
     "place", "licence_number", "player__last_name", "player__first_name",
-    "committee__number", "club__number", "club__name", "season_pcn", "season_pp",
+    "player__name_hidden", "committee__number", "club__number", "club__name", "season_pcn",
+    "season_pp",
     "carried_pcn", "carried_pp", "total_pcn", "total_pp", "tournaments",
     "place_in_committee", "place_in_club", "step", "series", "season_step", "points_step",
     "step_source",
@@ -58,6 +59,7 @@ def live_row(entry: LiveEntry) -> dict[str, Any]:
     related = {
         "player__last_name": player.last_name if player else "",
         "player__first_name": player.first_name if player else "",
+        "player__name_hidden": player.name_hidden if player else False,
         "committee__number": committee.number if committee else None,
         "club__number": club.number if club else None,
         "club__name": club.name if club else None,

@@ -16,7 +16,9 @@ the version of its content:
 The read cache (``core/http_cache.py``) puts the version in its keys and never deletes
 anything: a new version is a new key, old keys expire. ``registry`` is the version of
 every season's state at once (a player's page shows the official rankings of every
-season and the previous season's series).
+season and the previous season's series) and of the players' privacy choices
+(``privacy``: the latest change of ``Player.name_hidden``, read in the same query): a
+player who objects to appearing by name is a new version of every read naming players.
 
 Each process reuses the seasons' state it read for ``READ_VERSION_MAX_AGE_MS``
 milliseconds (default 200; 0: read it on every request): a cached read then costs no
@@ -35,10 +37,11 @@ import time
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.db.models import Subquery
 from django.utils import timezone
 
 from core.db_router import public_reads
-from federation.models import Season
+from federation.models import Player, Season
 from rankings import live_store, selectors
 
 LIVE = "live"
@@ -58,6 +61,7 @@ class SeasonState:
     live_at: dt.datetime | None
     official_at: dt.datetime | None
     has_ranking: bool = True  # the season has its ranking row (SeasonRanking)
+    privacy: str = "p0"  # the version of the players' privacy choices (federation/privacy.py)
 
 
 @dataclass(frozen=True)
@@ -67,8 +71,9 @@ class ReadVersion:
     kind: str | None  # the kind of the snapshot shown (live / official), None: no snapshot
     snapshot_id: int | None
     token: str  # the identity of the ranking shown
-    registry: str  # the identity of every season's ranking state
+    registry: str  # the identity of every season's ranking state and privacy choices
     modified: dt.datetime | None  # when the snapshot shown was computed
+    privacy: str = "p0"  # the players' privacy choices: who is named (federation/privacy.py)
 
 
 _memo: tuple[float, list[SeasonState]] | None = None
@@ -93,27 +98,37 @@ def season_states() -> list[SeasonState]:
 
 
 def _read_states() -> list[SeasonState]:
-    rows = Season.objects.order_by("-start_date").values_list(
+    # The latest privacy choice, in the same query (an index on name_hidden_changed_at):
+    # a player hidden or shown again is a new version of every public read naming players.
+    latest_choice = Subquery(
+        Player.objects.filter(name_hidden_changed_at__isnull=False)
+        .order_by("-name_hidden_changed_at")
+        .values("name_hidden_changed_at")[:1]
+    )
+    rows = Season.objects.annotate(privacy=latest_choice).order_by("-start_date").values_list(
         "pk", "name", "start_date", "end_date", "ranking__live_id", "ranking__live_version",
         "ranking__inputs_version", "ranking__official_id", "ranking__live__computed_at",
-        "ranking__official__computed_at", "ranking__pk",
+        "ranking__official__computed_at", "ranking__pk", "privacy",
     )  # fmt: skip
-    return [
-        SeasonState(
-            pk,
-            name,
-            start,
-            end,
-            live,
-            live_v or 0,
-            inputs_v or 0,
-            official,
-            l_at,
-            o_at,
-            ranking is not None,
-        )
-        for pk, name, start, end, live, live_v, inputs_v, official, l_at, o_at, ranking in rows
-    ]
+    return [_state(*row) for row in rows]
+
+
+def _state(pk, name, start, end, live, live_v, inputs_v, official, l_at, o_at, ranking, privacy):
+    return SeasonState(
+        pk, name, start, end, live, live_v or 0, inputs_v or 0, official, l_at, o_at,
+        ranking is not None, _privacy_token(privacy),
+    )  # fmt: skip
+
+
+def _privacy_token(latest: dt.datetime | None) -> str:
+    return f"p{int(latest.timestamp() * 1_000_000)}" if latest else "p0"
+
+
+def privacy_version() -> str:
+    """The version of the players' privacy choices (``federation/privacy.py``), from the
+    seasons' state already read: for public reads keyed otherwise (a snapshot by id)."""
+    states = season_states()
+    return states[0].privacy if states else "p0"
 
 
 def _current(states: list[SeasonState]) -> SeasonState | None:
@@ -140,7 +155,7 @@ def ranking_version(season: Season | str | None, kind: str | None) -> ReadVersio
     if state is None:
         return None
     every = [(s.season_id, s.live_id, s.live_version, s.inputs_version, s.official_id)
-             for s in states]  # fmt: skip
+             for s in states] + [state.privacy]  # fmt: skip
     registry = hashlib.sha1(repr(every).encode()).hexdigest()[:16]
     shown_kind: str | None
     if kind == LIVE or (kind != OFFICIAL and state.official_id is None):
@@ -157,8 +172,9 @@ def ranking_version(season: Season | str | None, kind: str | None) -> ReadVersio
         shown_kind = OFFICIAL if snapshot_id else None
         token = f"o{snapshot_id}"
     return ReadVersion(
-        state.season_id, state.name, shown_kind, snapshot_id, token, registry, modified
-    )
+        state.season_id, state.name, shown_kind, snapshot_id, token, registry, modified,
+        state.privacy,
+    )  # fmt: skip
 
 
 def _live_token(state: SeasonState) -> str:

@@ -11,6 +11,9 @@ computed by PostgreSQL, the same in every snapshot), so the index serves every s
 - **words** (otherwise): every word is contained in the name, accents and case ignored,
   served by the trigram index (``pg_trgm``) for the words of three letters or more.
 
+A player who asked for anonymity (``Player.name_hidden``, docs/privacy.md) is found
+neither by name nor by licence number: the search is public.
+
 Results are in ranking order. Counting stops at :data:`COUNT_CAP` + 1 matches (the page
 says "plus de 1 000"): a count never reads the whole snapshot.
 
@@ -69,11 +72,11 @@ def search_entries(entries: QuerySet[RankingEntry], text: str) -> QuerySet[Ranki
     if ascii_digits(text):
         # Through the player (unique licence number), then the unique (snapshot, player)
         # index: an entry has no index on its own licence number column.
-        return entries.filter(player__licence_number=int(text))
+        return entries.filter(player__licence_number=int(text), player__name_hidden=False)
     lookups = _name_lookups(text, _name_field())
     if lookups is None:
         return entries
-    return entries.filter(lookups)
+    return entries.filter(lookups, player__name_hidden=False)
 
 
 def player_matches(players: QuerySet[Player], text: str) -> list[int]:
@@ -84,7 +87,7 @@ def player_matches(players: QuerySet[Player], text: str) -> list[int]:
     lookups = _name_lookups(text, "search_name")
     if lookups is None:
         return []
-    return list(players.filter(lookups).values_list("licence_number", flat=True))
+    return list(players.filter(lookups, name_hidden=False).values_list("licence_number", flat=True))
 
 
 def capped_count(entries: QuerySet[RankingEntry], text: str = "") -> SearchCount:

@@ -226,8 +226,9 @@ class LiveQuery:
         if clash:
             found = []
         elif text or committee is not None or club is not None:
-            if ascii_digits(text):
-                candidates = live_reads.ordered(self.ranking, [int(text)])
+            if ascii_digits(text):  # never a player who asked for anonymity (search.py)
+                shown = Player.objects.filter(licence_number=int(text), name_hidden=False)
+                candidates = live_reads.ordered(self.ranking, [int(text)] if shown.exists() else [])
             elif text:  # rankings/search.py's rules on Player.search_name
                 candidates = live_reads.ordered(
                     self.ranking, live_reads.name_matches(self.ranking.season, text)

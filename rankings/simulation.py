@@ -14,7 +14,9 @@ from typing import Any
 
 from core.problems import RuleViolation
 from core.vocabulary import Format
+from federation.access import Actor, scope_of
 from federation.models import Player, Season
+from federation.privacy import sees_hidden_player
 from rankings import live_reads, live_store, selectors
 from rankings.models import RankingEntry, RankingSnapshot, SeasonRanking, StepSource
 from rankings.my_points import live_line, live_snapshot, snapshot_policy
@@ -53,8 +55,16 @@ class Simulation:
     outcome: PlayerOutcome | None
 
 
-def _outcome(season: Season, licence_number: int, award: SimulatedAward) -> PlayerOutcome:
+def _outcome(
+    season: Season, licence_number: int, award: SimulatedAward, by: Actor | None
+) -> PlayerOutcome:
     player = Player.objects.filter(licence_number=licence_number).first()
+    if (
+        player is not None
+        and player.name_hidden
+        and not sees_hidden_player(scope_of(by), player.pk)
+    ):  # a player who asked for anonymity is unknown to the public (docs/privacy.md)
+        player = None
     if player is None:
         raise RuleViolation.single(
             "licence_number",
@@ -151,13 +161,14 @@ def simulate(
     place: int,
     entries: int | None = None,
     licence_number: int | None = None,
+    by: Actor | None = None,
 ) -> Simulation:
     """The PCN/PP of ``place`` in such a tournament under the season's rulebook, and, with
     a licence number, the player's place and step in the live ranking after it.
     Raises :class:`RuleViolation` naming each bad field."""
     version, rulebook = rulebook_in_force(season=season)
     award = simulate_award(event, fmt, tables, place, rulebook, entries=entries)
-    outcome = _outcome(season, licence_number, award) if licence_number is not None else None
+    outcome = _outcome(season, licence_number, award, by) if licence_number is not None else None
     return Simulation(season, version.version, award, outcome)
 
 

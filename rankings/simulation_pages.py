@@ -92,6 +92,7 @@ def simulation_page(request):
                 place=data["place"],
                 entries=data["inscrits"],
                 licence_number=data["licence"],
+                by=request.user,
             )
         except RuleViolation as refusal:
             for problem in refusal.problems:

@@ -19,6 +19,7 @@ from competitions.models import (
     StagePenalty,
     StageSeating,
 )
+from federation.public_names import public_identity, public_name
 
 # ---------------------------------------------------------------------------------------------
 # Outputs
@@ -56,9 +57,12 @@ class TitleOut(serializers.ModelSerializer):
     season = serializers.CharField(source="championship.season.name")
     championship = serializers.CharField(source="championship.kind")
     title_label = serializers.CharField(source="get_title_display")
-    licence_number = serializers.IntegerField(source="player.licence_number")
-    first_name = serializers.CharField(source="player.first_name")
-    last_name = serializers.CharField(source="player.last_name")
+    # Public: named through federation.public_names (a player who asked for anonymity:
+    # the anonymous name, no licence number).
+    licence_number = serializers.SerializerMethodField()
+    first_name = serializers.SerializerMethodField()
+    last_name = serializers.SerializerMethodField()
+    key = serializers.SerializerMethodField()
     committee = serializers.IntegerField(source="committee.number", allow_null=True, default=None)
     stage = serializers.IntegerField(source="stage_id")
     date = serializers.DateField(source="stage.tournament.date")
@@ -79,6 +83,21 @@ class TitleOut(serializers.ModelSerializer):
             "stage",
             "date",
         ]
+
+    def get_licence_number(self, title) -> int | None:
+        return public_identity(title.player).licence_number
+
+    def get_first_name(self, title) -> str:
+        return "" if title.player.name_hidden else title.player.first_name
+
+    def get_last_name(self, title) -> str:
+        return public_name(title.player) if title.player.name_hidden else title.player.last_name
+
+    def get_key(self, title) -> str:
+        """The team's licence numbers, less those of players who asked for anonymity
+        (``hidden_numbers`` in the context: one query for the list)."""
+        hidden = self.context.get("hidden_numbers", frozenset())
+        return "-".join(n for n in title.key.split("-") if n and int(n) not in hidden)
 
 
 class RulesVersionOut(serializers.Serializer):
@@ -176,10 +195,21 @@ class ChampionshipDetailOut(ChampionshipOut):
 
 
 class EntryPlayerOut(serializers.Serializer):
-    licence_number = serializers.IntegerField(source="player.licence_number")
+    """A player of an entry: by name for staff (the ``private`` context); for the public,
+    through federation.public_names (a player who asked for anonymity: no name, no number)."""
+
+    licence_number = serializers.SerializerMethodField()
     name = serializers.SerializerMethodField()
 
+    def _hidden(self, row) -> bool:
+        return row.player.name_hidden and not self.context.get("private")
+
+    def get_licence_number(self, row) -> int | None:
+        return None if self._hidden(row) else row.player.licence_number
+
     def get_name(self, row) -> str:
+        if self._hidden(row):
+            return public_name(row.player)
         return f"{row.player.first_name} {row.player.last_name.upper()}"
 
 
@@ -282,12 +312,13 @@ class SeatingOut(serializers.ModelSerializer):
 
 
 class PenaltyOut(serializers.ModelSerializer):
-    licence_number = serializers.IntegerField(source="player.licence_number")
+    """A penalty; for the public (``hidden`` in the context: the numbers of players who
+    asked for anonymity, docs/privacy.md), their licence numbers are left out."""
+
+    licence_number = serializers.SerializerMethodField()
     entry = serializers.IntegerField(source="entry.number")
     lateness_seconds = serializers.SerializerMethodField()
-    substitute_licence_number = serializers.IntegerField(
-        source="substitute.licence_number", default=None
-    )
+    substitute_licence_number = serializers.SerializerMethodField()
 
     class Meta:
         model = StagePenalty
@@ -306,6 +337,17 @@ class PenaltyOut(serializers.ModelSerializer):
 
     def get_lateness_seconds(self, penalty) -> int:
         return int(penalty.lateness.total_seconds())
+
+    def _shown(self, player) -> int | None:
+        if player is None or player.licence_number in self.context.get("hidden", ()):
+            return None
+        return player.licence_number
+
+    def get_licence_number(self, penalty) -> int | None:
+        return self._shown(penalty.player)
+
+    def get_substitute_licence_number(self, penalty) -> int | None:
+        return self._shown(penalty.substitute)
 
 
 # ---------------------------------------------------------------------------------------------

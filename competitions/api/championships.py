@@ -82,7 +82,8 @@ from competitions.models import (
 from competitions.tournaments.selectors import tournaments
 from core.api_errors import problems_data
 from federation.access import scope_of
-from federation.models import Committee, Season
+from federation.models import Committee, Player, Season
+from federation.public_names import hidden_numbers
 from federation.selectors import current_season, private_data_visible
 
 
@@ -171,12 +172,16 @@ class TitleFilter(django_filters.FilterSet):
     championship = django_filters.ChoiceFilter(
         field_name="championship__kind", choices=ChampionshipKindChoice.choices
     )
-    licence_number = django_filters.NumberFilter(field_name="player__licence_number")
+    licence_number = django_filters.NumberFilter(method="by_licence")
     committee = django_filters.NumberFilter(field_name="committee__number")
 
     class Meta:
         model = ChampionshipTitle
         fields = ["season", "championship", "title", "licence_number", "committee"]
+
+    def by_licence(self, queryset, name, value):
+        """A public list: a player who asked for anonymity is not found by their number."""
+        return queryset.filter(player__licence_number=value, player__name_hidden=False)
 
 
 class TitleList(generics.ListAPIView):
@@ -191,6 +196,10 @@ class TitleList(generics.ListAPIView):
     filterset_class = TitleFilter
     permission_classes = [permissions.AllowAny]
     http_method_names = ["get", "head", "options"]
+
+    def get_serializer_context(self):
+        hidden = Player.objects.filter(name_hidden=True).values_list("licence_number", flat=True)
+        return {**super().get_serializer_context(), "hidden_numbers": frozenset(hidden)}
 
 
 class ChampionshipDetail(generics.RetrieveAPIView):
@@ -484,7 +493,16 @@ class StageSeatingView(APIView):
         seating = getattr(stage, "seating", None)
         if seating is None:
             raise Http404(_("No seating drawn yet."))
-        return Response(s.SeatingOut(seating).data)
+        data = s.SeatingOut(seating).data
+        if not scope_of(request.user).is_staff:  # the public: docs/privacy.md
+            hidden = hidden_numbers(a["licence_number"] for a in data["assignments"])
+            data["assignments"] = [
+                {**a, "licence_number": None} if a["licence_number"] in hidden else a
+                for a in data["assignments"]
+            ]
+            if data["champion"].isdigit() and int(data["champion"]) in hidden:
+                data["champion"] = ""
+        return Response(data)
 
     @extend_schema(request=s.SeatingIn, responses={201: s.SeatingOut})
     def post(self, request, pk: int):
@@ -506,8 +524,16 @@ class StagePenalties(APIView):
     @extend_schema(responses=s.PenaltyOut(many=True))
     def get(self, request, pk: int):
         stage = _stage(pk)
-        found = stage.penalties.select_related("player", "entry", "substitute")
-        return Response(s.PenaltyOut(found, many=True).data)
+        found = list(stage.penalties.select_related("player", "entry", "substitute"))
+        hidden: frozenset[int] = frozenset()
+        if not scope_of(request.user).is_staff:  # the public: docs/privacy.md
+            hidden = frozenset(
+                x.licence_number
+                for p in found
+                for x in (p.player, p.substitute)
+                if x is not None and x.name_hidden
+            )
+        return Response(s.PenaltyOut(found, many=True, context={"hidden": hidden}).data)
 
     @extend_schema(request=s.LateArrivalIn, responses={201: s.PenaltyOut})
     def post(self, request, pk: int):
@@ -572,6 +598,9 @@ class OutgoingChampion(APIView):
     def get(self, request, pk: int):
         championship = _championship(pk)
         numbers, final, problems = outgoing_champion_numbers(championship)
+        if numbers and not scope_of(request.user).is_staff:  # the public: docs/privacy.md
+            hidden = hidden_numbers(numbers)
+            numbers = [n for n in numbers if n not in hidden]
         return Response(
             {
                 "licence_numbers": numbers,

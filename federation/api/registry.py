@@ -76,6 +76,7 @@ class LicenseeList(generics.ListAPIView):
 
     serializer_class = PublicLicenseeSerializer
     filter_backends: list = []
+    # Public: players who asked for anonymity are left out for readers who manage nothing.
 
     @extend_schema(
         parameters=[
@@ -103,6 +104,10 @@ class LicenseeList(generics.ListAPIView):
             qs = qs.filter(club__number=int(club))
         if ascii_digits(committee):
             qs = qs.filter(club__committee__number=int(committee))
+        if not scope_of(self.request.user).manages_anything:
+            # The public list: without the players who asked for anonymity (docs/privacy.md);
+            # clubs and staff, who record results by licence number, see everyone.
+            qs = qs.filter(player__name_hidden=False)
         return selectors.search_licences(qs, params.get("search", ""))
 
 
@@ -115,9 +120,11 @@ class PlayerDetail(APIView):
     @extend_schema(responses=PrivatePlayerSerializer)
     def get(self, request, licence_number: int):
         player = selectors.player_with_licences(licence_number)
-        if player is None:
-            raise Http404(_("No player with this licence number."))
         scope = scope_of(request.user)
+        if player is None or (
+            player.name_hidden and not scope.manages_anything and scope.player_id != player.pk
+        ):  # a player who asked for anonymity is unknown to the public (docs/privacy.md)
+            raise Http404(_("No player with this licence number."))
         licence = selectors.current_licence(player)
         private = sees_private_data(
             scope, player_id=player.pk, current_club=licence.club if licence else None

@@ -4,6 +4,7 @@ federation staff may publish a new rulebook version."""
 
 from __future__ import annotations
 
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -13,6 +14,7 @@ from rest_framework.views import APIView
 
 from competitions.models import TournamentFormat
 from core.vocabulary import Format, StageKind
+from federation.access import scope_of
 from rankings.api.ranking import season_or_404
 from rankings.rulebooks import rulebook_in_force, rulebook_update
 from rankings.rules.allocation import RankedEntry, allocate
@@ -244,9 +246,20 @@ class PlayerTournamentsView(APIView):
 
         allocations = (
             Allocation.objects.filter(player__licence_number=licence_number, current=True)
+            # a player who asked for anonymity is unknown to the public (docs/privacy.md)
+            .filter(self._shown(request, licence_number))
             .select_related("tournament", "season")
             .order_by("-tournament__date", "-tournament_id")
         )
         if "season" in request.query_params:
             allocations = allocations.filter(season__name=request.query_params["season"])
         return Response(PlayerTournamentOut(allocations, many=True).data)
+
+    @staticmethod
+    def _shown(request, licence_number: int) -> Q:
+        """Everyone's allocations but a hidden player's, which only they and federation
+        staff read here (docs/privacy.md)."""
+        scope = scope_of(request.user)
+        if scope.national:
+            return Q()
+        return Q(player__name_hidden=False) | Q(player_id=scope.player_id)

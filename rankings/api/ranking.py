@@ -40,7 +40,9 @@ from rest_framework.views import APIView
 
 from core.http_cache import JSON, cached_read
 from federation.access import scope_of
-from federation.models import Season
+from federation.models import Club, Season
+from federation.privacy import sees_hidden_player
+from federation.public_names import public_row
 from rankings import public_reads, read_versions, selectors
 from rankings.export_formats import XLSX, ranking_export_response
 from rankings.exports import FORMATS, LANGUAGES, ExportScopeError, export_target, ranking_table
@@ -120,13 +122,16 @@ class RankingView(APIView):
         snapshot = params.get("snapshot", "")
         if snapshot:
             token = read_versions.snapshot_version(int(snapshot)) if snapshot.isdigit() else "-"
+            token += "." + read_versions.privacy_version()  # who is named (federation/privacy.py)
             modified = None
         else:
             kind = params.get("kind")
             version = read_versions.ranking_version(
                 params.get("season"), kind if kind in selectors.KINDS else None
             )
-            token, modified = (version.token, version.modified) if version else ("-", None)
+            token, modified = (
+                (f"{version.token}.{version.privacy}", version.modified) if version else ("-", None)
+            )
         return cached_json(request, "ranking-api", token, self._payload, modified=modified)
 
     def _payload(self) -> dict:
@@ -162,7 +167,10 @@ class RankingView(APIView):
 
 
 def entry_row_out(row: dict, labels) -> dict:
-    """One line of the ranking from its ``.values()`` row (public_reads.ENTRY_COLUMNS)."""
+    """One line of the ranking from its ``.values()`` row (public_reads.ENTRY_COLUMNS),
+    the player named through ``federation.public_names`` (a hidden player: the anonymous
+    name, no licence number)."""
+    row = public_row(row)
     return {
         "place": row["place"],
         "licence_number": row["licence_number"],
@@ -186,6 +194,7 @@ def entry_row_out(row: dict, labels) -> dict:
         "season_step": row["season_step"],
         "points_step": row["points_step"],
         "step_source": row["step_source"],
+        "name_hidden": bool(row["player__name_hidden"]),
     }
 
 
@@ -250,6 +259,10 @@ class PlayerRankingView(APIView):
         version = read_versions.ranking_version(request.query_params.get("season"), kind)
         if version is None:
             raise Http404(_("Unknown season."))
+        if request.user.is_authenticated:
+            # A player who asked for anonymity is shown to themselves and to staff: a
+            # signed-in reader's answer is theirs, never stored for the public.
+            return Response(self._payload(request, licence_number, kind))
         return cached_json(
             request, "player-api", f"{version.token}.{version.registry}",
             lambda: self._payload(request, licence_number, kind), modified=version.modified,
@@ -261,7 +274,10 @@ class PlayerRankingView(APIView):
         )
         if season is None:
             raise Http404(_("Unknown season."))
-        if record is None:
+        if record is None or (
+            record.player.name_hidden
+            and not sees_hidden_player(scope_of(request.user), record.player.pk, _club(record))
+        ):  # a player who asked for anonymity is unknown to the public (docs/privacy.md)
             raise Http404(_("Unknown licence number."))
         licence = record.licence
         return {
@@ -544,3 +560,8 @@ class RecomputeView(APIView):
         return Response(
             run_out(get_object_or_404(RecomputeRun.objects.select_related("season"), pk=pk))
         )
+
+
+def _club(record) -> Club | None:
+    """The player's club in the season read (``record.licence``), for the staff covering it."""
+    return record.licence.club if record.licence is not None else None

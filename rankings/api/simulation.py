@@ -67,5 +67,6 @@ class SimulationView(APIView):
             place=data["place"],
             entries=data.get("entries"),
             licence_number=data.get("licence_number"),
+            by=request.user,
         )
         return Response(simulation_out(result))
