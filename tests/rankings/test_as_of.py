@@ -1,0 +1,177 @@
+"""The ranking as of a date (rankings/as_of.py) equals the pure core on the allocations
+filtered by hand; a player's places over the season equal their places in those
+rankings; the stored snapshot is reused per (season, day, inputs version)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pytest
+
+from core.problems import RuleViolation
+from rankings.as_of import (
+    AS_OF_KEEP,
+    PARIS,
+    day_end,
+    places_over_season,
+    ranking_as_of,
+    sample_days,
+)
+from rankings.models import RankingEntry, RankingKind, RankingSnapshot
+from rankings.ranking_state import inputs_changed
+from rankings.rules.national_ranking import PlayerStanding
+from rankings.snapshots import ENTRY_COLUMNS, RankingInputs, _entry_rows, compute, load_inputs
+from rankings.standings import standings_write
+
+pytestmark = pytest.mark.django_db
+
+
+def _paris(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time(hour, minute), tzinfo=PARIS)
+
+
+def _season_of_tournaments(federation, add_tournament, correct_tournament, rng):
+    """Tournaments homologated at random times of the season (some at 23:59 and 00:00,
+    Paris time, around the days the tests look at), one of them corrected later."""
+    registry, players = federation.registry, federation.players
+    season = registry.season
+    played: list[tuple[dt.datetime, dict]] = []
+    for _ in range(rng.randrange(4, 9)):
+        day = season.start_date + dt.timedelta(days=rng.randrange(0, 200))
+        at = _paris(day, *rng.choice([(0, 0), (12, 30), (23, 59)]))
+        chosen = rng.sample(players, rng.randrange(4, 12))
+        points = {p: (rng.choice([0, 50, 100, 100, rng.randrange(400)]), rng.choice([0, 0, 2]))
+                  for p in chosen}  # fmt: skip
+        tournament = add_tournament(
+            season, points, club=registry.clubs[101], arbiter=players[0], homologated_at=at
+        )
+        played.append((at, points, tournament))
+    # a correction (later than every homologation): its current figures count
+    at, _points, tournament = played[0]
+    corrected = {p: (rng.randrange(300), 1) for p in rng.sample(players, 5)}
+    correct_tournament(tournament, corrected)
+    played[0] = (at, corrected, tournament)
+    standings_write(season=season, player_ids=None)
+    return season, played
+
+
+def _by_hand(season, played, day: dt.date) -> list[tuple]:
+    """The pure core on the season's inputs, the season's points summed by hand from
+    the tournaments homologated before the end of ``day`` (Paris)."""
+    end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0), tzinfo=PARIS)
+    sums: dict[int, list[int]] = {}
+    for at, points, _tournament in played:
+        if at < end:
+            for player, (pcn, pp) in points.items():
+                total = sums.setdefault(player.pk, [0, 0, 0])
+                total[0] += pcn
+                total[1] += pp
+                total[2] += 1
+    inputs = load_inputs(season=season, inputs_version=0)
+    standings, facts = [], {}
+    for s in inputs.standings:
+        fact = inputs.facts[s.player]
+        pcn, pp, count = sums.get(fact.player_id, (0, 0, 0))
+        standings.append(
+            PlayerStanding(s.player, s.committee, s.club, pcn, pp, s.previous_pcn,
+                           s.previous_pp, s.previous_step, s.missed_seasons)
+        )  # fmt: skip
+        facts[s.player] = type(fact)(fact.player_id, count, fact.previous_step, fact.search_name)
+    hand = RankingInputs(season, inputs.policy_version, inputs.policy, 0, standings, facts,
+                         inputs.placements)  # fmt: skip
+    return [row[1:] for row in _entry_rows(0, hand, compute(hand))]
+
+
+def _stored(snapshot) -> list[tuple]:
+    return list(
+        RankingEntry.objects.filter(snapshot=snapshot)
+        .order_by("rank_order")
+        .values_list(*[c for c in ENTRY_COLUMNS if c != "snapshot_id"])
+    )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_ranking_as_of_a_day_equals_the_pure_core_on_the_filtered_allocations(
+    federation, add_tournament, correct_tournament, seed
+):
+    rng = random.Random(seed)
+    season, played = _season_of_tournaments(federation, add_tournament, correct_tournament, rng)
+    days = [at.date() for at, _p, _t in played]
+    days += [d - dt.timedelta(days=1) for d in days] + [season.start_date, season.end_date]
+    for day in rng.sample(days, 5):
+        snapshot = ranking_as_of(season=season, day=day)
+        assert snapshot.kind == RankingKind.AS_OF and snapshot.as_of == day
+        assert _stored(snapshot) == _by_hand(season, played, day), day
+
+
+def test_a_tournament_counts_from_its_homologation_day_in_paris(federation, add_tournament):
+    registry, p = federation.registry, federation.players
+    season = registry.season
+    day = dt.date(2026, 11, 14)
+    # homologated at 23:30 in Paris on the 14th (22:30 UTC): counts on the 14th
+    add_tournament(season, {p[1]: (300, 0)}, club=registry.clubs[101], arbiter=p[0],
+                   homologated_at=_paris(day, 23, 30))  # fmt: skip
+    # played on the 1st but homologated on the 15th at 00:10: not yet on the 14th
+    late = add_tournament(season, {p[2]: (500, 0)}, club=registry.clubs[101], arbiter=p[0],
+                          homologated_at=_paris(day + dt.timedelta(days=1), 0, 10))  # fmt: skip
+    late.date = dt.date(2026, 11, 1)
+    late.save(update_fields=["date"])
+    standings_write(season=season, player_ids=None)
+    first = {e.player_id: e for e in ranking_as_of(season=season, day=day).entries.all()}
+    assert first[p[1].pk].place == 1 and first[p[1].pk].season_pcn == 300
+    assert first[p[2].pk].season_pcn == 0
+    after = {e.player_id: e for e in
+             ranking_as_of(season=season, day=day + dt.timedelta(days=1)).entries.all()}  # fmt: skip
+    assert after[p[2].pk].place == 1 and after[p[1].pk].place == 2
+    assert day_end(day) == dt.datetime(2026, 11, 14, 23, 0, tzinfo=dt.UTC)
+
+
+def test_a_day_outside_the_season_is_refused(registry):
+    for day in (registry.season.start_date - dt.timedelta(days=1), dt.date(2027, 7, 1)):
+        with pytest.raises(RuleViolation) as refused:
+            ranking_as_of(season=registry.season, day=day)
+        assert refused.value.problems[0].field == "as_of"
+        assert refused.value.problems[0].code == "as_of_outside_season"
+
+
+def test_the_snapshot_is_reused_until_the_inputs_change(federation, add_tournament):
+    registry, p = federation.registry, federation.players
+    season = registry.season
+    add_tournament(season, {p[1]: (300, 0)}, club=registry.clubs[101], arbiter=p[0],
+                   homologated_at=_paris(dt.date(2026, 9, 1), 12))  # fmt: skip
+    standings_write(season=season, player_ids=None)
+    day = dt.date(2026, 10, 1)
+    first = ranking_as_of(season=season, day=day)
+    assert ranking_as_of(season=season, day=day).pk == first.pk
+    inputs_changed(season_id=season.pk)
+    second = ranking_as_of(season=season, day=day)
+    assert second.pk != first.pk
+    # the superseded one is gone, entries and all
+    assert not RankingSnapshot.objects.filter(pk=first.pk).exists()
+    assert not RankingEntry.objects.filter(snapshot_id=first.pk).exists()
+    # at most AS_OF_KEEP per season
+    for offset in range(AS_OF_KEEP + 2):
+        ranking_as_of(season=season, day=dt.date(2026, 7, 1) + dt.timedelta(days=offset))
+    assert RankingSnapshot.objects.filter(season=season, kind=RankingKind.AS_OF).count() == (
+        AS_OF_KEEP
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_places_over_the_season_equal_the_places_as_of_each_day(
+    federation, add_tournament, correct_tournament, seed
+):
+    rng = random.Random(100 + seed)
+    season, _played = _season_of_tournaments(federation, add_tournament, correct_tournament, rng)
+    days = sample_days(season, dt.date(2027, 2, 10))
+    assert days[0] == dt.date(2026, 7, 31) and days[-1] == dt.date(2027, 2, 9)
+    players = rng.sample(federation.players, 4)
+    for player in players:
+        points = places_over_season(season=season, player_id=player.pk, days=days)
+        assert [point.day for point in points] == days
+        for point in points:
+            entry = RankingEntry.objects.get(
+                snapshot=ranking_as_of(season=season, day=point.day), player=player
+            )
+            assert (point.place, point.total_pcn) == (entry.place, entry.total_pcn), point.day
