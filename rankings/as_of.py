@@ -141,9 +141,7 @@ def _compute(season: Season, day: dt.date, version: int) -> RankingSnapshot:
         )
     # SQLite, or inputs the core refuses (it raises their located problems)
     inputs = as_of_inputs(season=season, day=day, inputs_version=version)
-    return write_snapshot(
-        inputs=inputs, ranking=compute(inputs), kind=RankingKind.AS_OF, as_of=day
-    )
+    return write_snapshot(inputs=inputs, ranking=compute(inputs), kind=RankingKind.AS_OF, as_of=day)
 
 
 def as_of_inputs(*, season: Season, day: dt.date, inputs_version: int):

@@ -190,3 +190,18 @@ def snapshot_version(snapshot_id: int) -> str:
     if kind == "official":
         return f"o{snapshot_id}"
     return f"l{snapshot_id}.{live_version or 0}.{inputs_version or 0}"
+
+
+def as_of_version(season: str | None, day: dt.date) -> ReadVersion | None:
+    """The version of the ranking of ``season`` (its name, None: the current one) as of
+    ``day`` (``rankings/as_of.py``): the season's inputs version, with the day; None for
+    an unknown season. No query when the states are fresh."""
+    states = season_states()
+    state = next((s for s in states if s.name == season), None) if season else _current(states)
+    if state is None:
+        return None
+    every = [(s.season_id, s.live_id, s.live_version, s.inputs_version, s.official_id)
+             for s in states]  # fmt: skip
+    registry = hashlib.sha1(repr(every).encode()).hexdigest()[:16]
+    token = f"a{state.season_id}.{day.isoformat()}.{state.inputs_version}"
+    return ReadVersion(state.season_id, state.name, "as_of", None, token, registry, None)
