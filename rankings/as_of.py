@@ -66,7 +66,8 @@ AS_OF_STANDINGS = f"""(
     LEFT JOIN (
         SELECT a.player_id, SUM(a.pcn) AS pcn, SUM(a.pp) AS pp, COUNT(*) AS n
         FROM {ALLOCATION} a JOIN {TOURNAMENT} t ON t.id = a.tournament_id
-        WHERE a.season_id = %(season)s AND a."current" AND t.homologated_at < %(cutoff)s
+        WHERE a.season_id = %(season)s AND a."current" AND t.season_id = %(season)s
+          AND t.homologated_at < %(cutoff)s
         GROUP BY a.player_id
     ) t ON t.player_id = s.player_id
     WHERE s.season_id = %(season)s
@@ -268,7 +269,8 @@ def places_over_season(*, season: Season, player_id: int, days: list[dt.date]) -
         SELECT a.player_id, b.k AS bucket, SUM(a.pcn) AS pcn, SUM(a.pp) AS pp
         FROM {ALLOCATION} a JOIN {TOURNAMENT} t ON t.id = a.tournament_id
         CROSS JOIN LATERAL (SELECT MIN(k) AS k FROM cut WHERE t.homologated_at < cut.c) b
-        WHERE a.season_id = %(season)s AND a."current" AND t.homologated_at < %(last)s
+        WHERE a.season_id = %(season)s AND a."current" AND t.season_id = %(season)s
+          AND t.homologated_at < %(last)s
         GROUP BY 1, 2
     ), steps AS MATERIALIZED (
         SELECT b.player_id, b.bucket,
@@ -309,8 +311,7 @@ def places_over_season(*, season: Season, player_id: int, days: list[dt.date]) -
         "player": player_id,
     }
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL jit = off")
-        cursor.execute("SET LOCAL work_mem = '64MB'")
+        cursor.execute("SET LOCAL jit = off; SET LOCAL work_mem = '64MB'")  # one round trip
         cursor.execute(sql, params)
         rows = {k: (pcn, above, count) for k, pcn, above, count in cursor.fetchall()}
     points = []
