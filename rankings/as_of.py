@@ -15,10 +15,12 @@ How it is computed: :func:`rankings.ranking_sql.ranking_statement`, the statemen
 the official publication, over a subquery of the standings in which the season's
 points are the sums of those allocations (one statement; the pure core stays the
 reference: ``tests/rankings/test_as_of.py``). The result is stored as a snapshot of
-kind ``as_of`` keyed by (season, day, inputs version): every later read of that day
-(pages, filters, search, the API) is an index read of that snapshot, as for the
-official ranking. Snapshots of an older inputs version are deleted when a newer one
-is written, and at most :data:`AS_OF_KEEP` are kept per season.
+kind ``as_of`` keyed by (season, day, the fingerprint of that day's inputs,
+:func:`as_of_key`): every later read of that day (pages, filters, search, the API) is
+an index read of that snapshot, as for the official ranking, and a homologation after
+the day leaves it valid (only a back-dated correction, a registry change, the policy or
+the manual placements make a new one). A day's snapshot of other inputs is deleted when
+its new one is written; at most :data:`AS_OF_KEEP` are kept per season.
 
 :func:`places_over_season`: a player's place at the end of sampled days, in one
 statement (see its doc).
@@ -27,16 +29,19 @@ statement (see its doc).
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from django.db import connection, transaction
+from django.db.models import Count, Max
 
 from competitions.models import Tournament
 from core.problems import RuleViolation
 from federation.models import Season
 from rankings.models import (
     Allocation,
+    ManualPlacement,
     RankingEntry,
     RankingKind,
     RankingSnapshot,
@@ -98,39 +103,115 @@ def check_day(season: Season, day: dt.date, *, field: str = "as_of") -> None:
 
 
 def ranking_as_of(*, season: Season, day: dt.date) -> RankingSnapshot:
-    """The season's ranking as it stood at the end of ``day``: the stored snapshot of
-    the current inputs version, else computed and stored now (a read-through cache:
-    anyone may read it, so no permission)."""
+    """The season's ranking as it stood at the end of ``day``: the snapshot stored for
+    the day's inputs (:func:`as_of_key`), else computed and stored now (a read-through
+    cache: anyone may read it, so no permission)."""
     check_day(season, day)
-    version = season_ranking(season.pk).inputs_version
-    found = _stored(season, day, version)
+    key = as_of_key(season, day)
+    found = _stored(season, day, key)
     if found is not None:
         return found
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:  # one writer per season: no duplicate work
                 cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [AS_OF_LOCK, season.pk])
-        found = _stored(season, day, version)
+        found = _stored(season, day, key)
         if found is not None:
             return found
-        snapshot = _compute(season, day, version)
-        _discard_superseded(season, version, keep=snapshot.pk)
+        version = season_ranking(season.pk).inputs_version
+        snapshot = _compute(season, day, version, key)
+        _discard_superseded(season, day, keep=snapshot.pk)
     return RankingSnapshot.objects.select_related("season", "policy").get(pk=snapshot.pk)
 
 
-def _stored(season: Season, day: dt.date, version: int) -> RankingSnapshot | None:
+def _stored(season: Season, day: dt.date, key: str) -> RankingSnapshot | None:
     return (
         RankingSnapshot.objects.select_related("season", "policy")
-        .filter(season=season, kind=RankingKind.AS_OF, as_of=day, inputs_version=version)
+        .filter(season=season, kind=RankingKind.AS_OF, as_of=day, as_of_key=key)
         .first()
     )
 
 
-def _compute(season: Season, day: dt.date, version: int) -> RankingSnapshot:
+# --- the key: what a day's ranking is computed from ---------------------------------
+
+_KEYS_KEPT = 1024
+_season_parts: dict[tuple[int, int], str] = {}
+_day_parts: dict[tuple[int, dt.date, int], str] = {}
+_memo_lock = threading.Lock()
+
+
+def as_of_key(season: Season, day: dt.date) -> str:
+    """The fingerprint of the inputs of the ranking as of ``day``, so that a stored day
+    survives what does not change it (a tournament homologated after the day):
+
+    - the tournaments homologated by the end of the day: how many, and the highest
+      homologated revision id among them (a correction gives its tournament a new
+      revision, higher than every revision before it);
+    - the standings but their season points (licensees, committee, club, previous
+      official ranking and missed seasons), hashed;
+    - the series policy version and the manual placements.
+
+    Each process remembers it per (season, day, inputs version): computed again only
+    when the season's inputs version moves (index reads and one pass over the season's
+    standings; measured by the benchmark)."""
+    version = season_ranking(season.pk).inputs_version
+    with _memo_lock:
+        season_part = _season_parts.get((season.pk, version))
+        day_part = _day_parts.get((season.pk, day, version))
+    if season_part is None:
+        season_part = _season_part(season)
+        with _memo_lock:
+            if len(_season_parts) >= _KEYS_KEPT:
+                _season_parts.clear()
+            _season_parts[(season.pk, version)] = season_part
+    if day_part is None:
+        day_part = _day_part(season, day)
+        with _memo_lock:
+            if len(_day_parts) >= _KEYS_KEPT:
+                _day_parts.clear()
+            _day_parts[(season.pk, day, version)] = day_part
+    return f"{day_part}.{season_part}"
+
+
+def _day_part(season: Season, day: dt.date) -> str:
+    row = Tournament.objects.filter(season=season, homologated_at__lt=day_end(day)).aggregate(
+        count=Count("pk"), last=Max("homologated_revision_id")
+    )
+    return f"t{row['count']}.{row['last'] or 0}"
+
+
+REGISTRY_COLUMNS = (
+    "player_id, committee_id, COALESCE(club_id, 0), previous_step, previous_pcn, previous_pp, "
+    "COALESCE(previous_series, 0), missed_seasons"
+)
+
+
+def _season_part(season: Season) -> str:
+    policy_version, _policy = series_policy_in_force(season=season)
+    placements = ManualPlacement.objects.filter(season=season).aggregate(
+        count=Count("pk"), last=Max("updated_at")
+    )
+    last = placements["last"].timestamp() if placements["last"] else 0
+    if connection.vendor == "postgresql":
+        digest = f"SUM(hashtextextended(concat_ws(',', {REGISTRY_COLUMNS}), 0))"
+    else:  # SQLite (the embedded default): a weighted sum
+        digest = (
+            "SUM(player_id * 7 + committee_id * 13 + COALESCE(club_id, 0) * 17 + previous_pcn"
+            " * 19 + previous_pp * 23 + missed_seasons * 29 + length(previous_step) * 31)"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT COUNT(*), {digest} FROM {STANDING} WHERE season_id = %s", [season.pk]
+        )
+        count, total = cursor.fetchone()
+    return f"p{policy_version.pk}.m{placements['count']}.{last:.0f}.r{count}.{total or 0}"
+
+
+def _compute(season: Season, day: dt.date, version: int, key: str) -> RankingSnapshot:
     policy_version, policy = series_policy_in_force(season=season)
     cutoff = day_end(day)
     if sql_ranking_possible(season=season, policy=policy):
-        return write_ranking_snapshot(
+        snapshot = write_ranking_snapshot(
             season=season,
             kind=RankingKind.AS_OF,
             policy_version=policy_version,
@@ -140,9 +221,13 @@ def _compute(season: Season, day: dt.date, version: int) -> RankingSnapshot:
             standings_params={"cutoff": cutoff},
             as_of=day,
         )
-    # SQLite, or inputs the core refuses (it raises their located problems)
-    inputs = as_of_inputs(season=season, day=day, inputs_version=version)
-    return write_snapshot(inputs=inputs, ranking=compute(inputs), kind=RankingKind.AS_OF, as_of=day)
+    else:  # SQLite, or inputs the core refuses (it raises their located problems)
+        inputs = as_of_inputs(season=season, day=day, inputs_version=version)
+        snapshot = write_snapshot(
+            inputs=inputs, ranking=compute(inputs), kind=RankingKind.AS_OF, as_of=day
+        )
+    RankingSnapshot.objects.filter(pk=snapshot.pk).update(as_of_key=key)
+    return snapshot
 
 
 def as_of_inputs(*, season: Season, day: dt.date, inputs_version: int):
@@ -190,16 +275,18 @@ def as_of_inputs(*, season: Season, day: dt.date, inputs_version: int):
     )
 
 
-def _discard_superseded(season: Season, version: int, *, keep: int) -> None:
-    """Delete the season's as-of snapshots of older inputs versions (never read again:
-    the key has the version) and the oldest beyond :data:`AS_OF_KEEP`."""
+def _discard_superseded(season: Season, day: dt.date, *, keep: int) -> None:
+    """Delete the day's snapshots of other inputs (never read again: the key is the
+    inputs) and the season's oldest beyond :data:`AS_OF_KEEP`."""
     stored = list(
         RankingSnapshot.objects.filter(season=season, kind=RankingKind.AS_OF)
         .exclude(pk=keep)
         .order_by("-computed_at", "-pk")
-        .values_list("pk", "inputs_version")
+        .values_list("pk", "as_of")
     )
-    doomed = [pk for index, (pk, v) in enumerate(stored) if v < version or index >= AS_OF_KEEP - 1]
+    doomed = [
+        pk for index, (pk, as_of) in enumerate(stored) if as_of == day or index >= AS_OF_KEEP - 1
+    ]
     if doomed:
         RankingEntry.objects.filter(snapshot_id__in=doomed).delete()
         RankingSnapshot.objects.filter(pk__in=doomed, kind=RankingKind.AS_OF).delete()

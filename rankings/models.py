@@ -302,6 +302,9 @@ class RankingSnapshot(models.Model):
     # kind as_of: the ranking as it stood at the end of this day (Europe/Paris), computed
     # from ``inputs_version`` (rankings/as_of.py); a read cache, deleted when superseded.
     as_of = models.DateField(_("as of"), null=True, blank=True)
+    # kind as_of: the fingerprint of what that day's ranking is computed from (the key,
+    # rankings/as_of.py::as_of_key): a new homologation after the day leaves it unchanged.
+    as_of_key = models.CharField(_("inputs of the day"), max_length=120, blank=True)
 
     class Meta:
         ordering = ["-computed_at", "-id"]
@@ -318,9 +321,9 @@ class RankingSnapshot(models.Model):
                 | (~Q(kind=RankingKind.AS_OF) & Q(as_of__isnull=True)),
             ),
             models.UniqueConstraint(
-                fields=["season", "as_of", "inputs_version"],
+                fields=["season", "as_of", "as_of_key"],
                 condition=Q(kind=RankingKind.AS_OF),
-                name="one_as_of_snapshot_per_version",
+                name="one_as_of_snapshot_per_key",
             ),
         ]
 

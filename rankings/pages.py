@@ -16,9 +16,9 @@ from urllib.parse import urlencode
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 from django.views.decorators.http import require_GET
 
@@ -119,8 +119,10 @@ def _as_of(request, season: Season) -> tuple[dt.date | None, Problem | None]:
         return None, refused.problems[0]
     today = timezone.localdate(timezone=PARIS)
     if day >= today:
-        return None, Problem("au", "as_of_in_future", f"{raw} is not past yet.",
-                             {"date": raw, "latest": (today - dt.timedelta(days=1)).isoformat()})  # fmt: skip
+        latest = (today - dt.timedelta(days=1)).isoformat()
+        return None, Problem(
+            "au", "as_of_in_future", f"{raw} is not past yet.", {"date": raw, "latest": latest}
+        )
     return day, None
 
 

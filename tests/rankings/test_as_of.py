@@ -19,7 +19,6 @@ from rankings.as_of import (
     sample_days,
 )
 from rankings.models import RankingEntry, RankingKind, RankingSnapshot
-from rankings.ranking_state import inputs_changed
 from rankings.rules.national_ranking import PlayerStanding
 from rankings.snapshots import ENTRY_COLUMNS, RankingInputs, _entry_rows, compute, load_inputs
 from rankings.standings import standings_write
@@ -101,7 +100,8 @@ def test_the_ranking_as_of_a_day_equals_the_pure_core_on_the_filtered_allocation
     days += [d - dt.timedelta(days=1) for d in days] + [season.start_date, season.end_date]
     for day in rng.sample(days, 5):
         snapshot = ranking_as_of(season=season, day=day)
-        assert snapshot.kind == RankingKind.AS_OF and snapshot.as_of == day
+        assert snapshot.kind == RankingKind.AS_OF
+        assert snapshot.as_of == day
         assert _stored(snapshot) == _by_hand(season, played, day), day
 
 
@@ -119,11 +119,13 @@ def test_a_tournament_counts_from_its_homologation_day_in_paris(federation, add_
     late.save(update_fields=["date"])
     standings_write(season=season, player_ids=None)
     first = {e.player_id: e for e in ranking_as_of(season=season, day=day).entries.all()}
-    assert first[p[1].pk].place == 1 and first[p[1].pk].season_pcn == 300
+    assert first[p[1].pk].place == 1
+    assert first[p[1].pk].season_pcn == 300
     assert first[p[2].pk].season_pcn == 0
-    after = {e.player_id: e for e in
-             ranking_as_of(season=season, day=day + dt.timedelta(days=1)).entries.all()}  # fmt: skip
-    assert after[p[2].pk].place == 1 and after[p[1].pk].place == 2
+    next_day = ranking_as_of(season=season, day=day + dt.timedelta(days=1))
+    after = {e.player_id: e for e in next_day.entries.all()}
+    assert after[p[2].pk].place == 1
+    assert after[p[1].pk].place == 2
     assert day_end(day) == dt.datetime(2026, 11, 14, 23, 0, tzinfo=dt.UTC)
 
 
@@ -135,21 +137,40 @@ def test_a_day_outside_the_season_is_refused(registry):
         assert refused.value.problems[0].code == "as_of_outside_season"
 
 
-def test_the_snapshot_is_reused_until_the_inputs_change(federation, add_tournament):
+def test_a_stored_day_survives_later_homologations_not_a_backdated_correction(
+    federation, add_tournament, correct_tournament
+):
     registry, p = federation.registry, federation.players
     season = registry.season
-    add_tournament(season, {p[1]: (300, 0)}, club=registry.clubs[101], arbiter=p[0],
-                   homologated_at=_paris(dt.date(2026, 9, 1), 12))  # fmt: skip
+    early = add_tournament(season, {p[1]: (300, 0)}, club=registry.clubs[101], arbiter=p[0],
+                           homologated_at=_paris(dt.date(2026, 9, 1), 12))  # fmt: skip
     standings_write(season=season, player_ids=None)
     day = dt.date(2026, 10, 1)
     first = ranking_as_of(season=season, day=day)
     assert ranking_as_of(season=season, day=day).pk == first.pk
-    inputs_changed(season_id=season.pk)
+    # a tournament homologated after the day: the inputs version moves, the day's not
+    add_tournament(season, {p[2]: (900, 0)}, club=registry.clubs[101], arbiter=p[0],
+                   homologated_at=_paris(dt.date(2026, 10, 20), 12))  # fmt: skip
+    standings_write(season=season, player_ids=None)
+    assert ranking_as_of(season=season, day=day).pk == first.pk
+    # a correction of a tournament homologated by then: a new snapshot, the old one gone
+    correct_tournament(early, {p[1]: (100, 0), p[3]: (200, 0)})
+    standings_write(season=season, player_ids=None)
     second = ranking_as_of(season=season, day=day)
     assert second.pk != first.pk
-    # the superseded one is gone, entries and all
     assert not RankingSnapshot.objects.filter(pk=first.pk).exists()
     assert not RankingEntry.objects.filter(snapshot_id=first.pk).exists()
+    top = second.entries.order_by("rank_order").first()
+    assert (top.player_id, top.total_pcn) == (p[3].pk, 200)
+    # a licence moved to another club: the registry changed, a new snapshot
+    licence = p[3].licences.get(season=season)
+    moved_to = registry.clubs[102 if licence.club_id == registry.clubs[201].pk else 201]
+    licence.club = moved_to
+    licence.save(update_fields=["club"])
+    standings_write(season=season, player_ids=[p[3].pk])
+    third = ranking_as_of(season=season, day=day)
+    assert third.pk != second.pk
+    assert third.entries.get(player=p[3]).club_id == moved_to.pk
     # at most AS_OF_KEEP per season
     for offset in range(AS_OF_KEEP + 2):
         ranking_as_of(season=season, day=dt.date(2026, 7, 1) + dt.timedelta(days=offset))
@@ -165,7 +186,8 @@ def test_places_over_the_season_equal_the_places_as_of_each_day(
     rng = random.Random(100 + seed)
     season, _played = _season_of_tournaments(federation, add_tournament, correct_tournament, rng)
     days = sample_days(season, dt.date(2027, 2, 10))
-    assert days[0] == dt.date(2026, 7, 31) and days[-1] == dt.date(2027, 2, 9)
+    assert days[0] == dt.date(2026, 7, 31)
+    assert days[-1] == dt.date(2027, 2, 9)
     players = rng.sample(federation.players, 4)
     for player in players:
         points = places_over_season(season=season, player_id=player.pk, days=days)
