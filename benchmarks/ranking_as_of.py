@@ -60,8 +60,16 @@ from django.test import Client  # noqa: E402
 from core import http_cache  # noqa: E402
 from demo.management.commands.generate_ranking_season import season_names  # noqa: E402
 from federation.models import Season  # noqa: E402
-from rankings import read_versions  # noqa: E402
-from rankings.as_of import day_end, places_over_season, sample_days  # noqa: E402
+from rankings import (  # noqa: E402
+    as_of,
+    read_versions,
+)
+from rankings.as_of import (  # noqa: E402
+    day_end,
+    places_over_season,
+    ranking_as_of,
+    sample_days,
+)
 from rankings.models import (  # noqa: E402
     Allocation,
     RankingEntry,
@@ -120,29 +128,29 @@ def place_by_hand(season: Season, player_id: int, day: dt.date) -> tuple[int, in
     from the allocations of tournaments homologated before the end of ``day`` and the
     carried points taken from the live ranking (they do not depend on the day)."""
     live_id = RankingSnapshot.objects.filter(season=season, kind="provisional").latest("pk").pk
+    totals = f"""
+        SELECT e.player_id, e.carried_pcn + COALESCE(s.pcn, 0) AS pcn,
+               e.carried_pp + COALESCE(s.pp, 0) AS pp
+        FROM {RankingEntry._meta.db_table} e
+        LEFT JOIN (
+            SELECT a.player_id, SUM(a.pcn) AS pcn, SUM(a.pp) AS pp
+            FROM {Allocation._meta.db_table} a
+            JOIN competitions_tournament t ON t.id = a.tournament_id
+            WHERE a.season_id = %(season)s AND a."current" AND t.homologated_at < %(cutoff)s
+            GROUP BY a.player_id
+        ) s ON s.player_id = e.player_id
+        WHERE e.snapshot_id = %(live)s"""
+    params = {"season": season.pk, "cutoff": day_end(day), "live": live_id}
     with connection.cursor() as cursor:
+        cursor.execute(f"SELECT pcn, pp FROM ({totals}) x WHERE player_id = %(player)s",
+                       {**params, "player": player_id})  # fmt: skip
+        pcn, pp = cursor.fetchone()
         cursor.execute(
-            f"""
-            WITH sums AS MATERIALIZED (
-                SELECT a.player_id, SUM(a.pcn) AS pcn, SUM(a.pp) AS pp
-                FROM {Allocation._meta.db_table} a
-                JOIN competitions_tournament t ON t.id = a.tournament_id
-                WHERE a.season_id = %s AND a."current" AND t.homologated_at < %s
-                GROUP BY a.player_id
-            ), totals AS MATERIALIZED (
-                SELECT e.player_id, e.carried_pcn + COALESCE(s.pcn, 0) AS pcn,
-                       e.carried_pp + COALESCE(s.pp, 0) AS pp
-                FROM {RankingEntry._meta.db_table} e
-                LEFT JOIN sums s ON s.player_id = e.player_id
-                WHERE e.snapshot_id = %s
-            )
-            SELECT 1 + COUNT(*) FILTER (WHERE x.pcn > m.pcn OR (x.pcn = m.pcn AND x.pp > m.pp)),
-                   MAX(m.pcn)
-            FROM totals x CROSS JOIN (SELECT pcn, pp FROM totals WHERE player_id = %s) m
-            """,
-            [season.pk, day_end(day), live_id, player_id],
+            f"SELECT 1 + COUNT(*) FROM ({totals}) x "
+            "WHERE x.pcn > %(pcn)s OR (x.pcn = %(pcn)s AND x.pp > %(pp)s)",
+            {**params, "pcn": pcn, "pp": pp},
         )
-        place, pcn = cursor.fetchone()
+        (place,) = cursor.fetchone()
     return int(place), int(pcn)
 
 
@@ -173,8 +181,8 @@ def main() -> None:
 
     client = Client()
     base = f"/api/pcn/ranking/?season={season.name}"
-    days = [dt.date(args.year, 9, 30), dt.date(args.year, 12, 31), dt.date(args.year + 1, 3, 15),
-            dt.date(args.year + 1, 6, 29)]  # fmt: skip
+    days = [dt.date(args.year, 10, 15), dt.date(args.year + 1, 1, 15),
+            dt.date(args.year + 1, 4, 15)]  # fmt: skip
     today = season.end_date + dt.timedelta(days=1)
     settings.READ_VERSION_MAX_AGE_MS = 0
     live_built, live_hit, cold, stored, hit, plot = [], [], [], [], [], []
@@ -201,19 +209,26 @@ def main() -> None:
                 read_cache_on()
                 get(client, url)
                 hit.append(timed(lambda url=url: get(client, url)))
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT player_id FROM rankings_rankingentry WHERE snapshot_id = %s "
-                    "AND rank_order = ANY(%s) ORDER BY rank_order",
-                    [
-                        RankingSnapshot.objects.filter(season=season, kind="provisional")
-                        .latest("pk")
-                        .pk,
-                        [1, players // 2, players - 10],
-                    ],
-                )
-                sampled = [row[0] for row in cursor.fetchall()]
-            months = sample_days(season, today)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT player_id FROM rankings_rankingentry WHERE snapshot_id = %s "
+                "AND rank_order = ANY(%s) ORDER BY rank_order",
+                [
+                    RankingSnapshot.objects.filter(season=season, kind="provisional")
+                    .latest("pk")
+                    .pk,
+                    [1, players // 2, players - 10],
+                ],
+            )
+            sampled = [row[0] for row in cursor.fetchall()]
+        # the month ends (what the nightly task stores), then a player's place over them
+        months = sample_days(season, today)
+        month_ends = []
+        for month in months:
+            month_ends.append(timed(lambda m=month: ranking_as_of(season=season, day=m)))
+            print(f"  month end {month}: {month_ends[-1] * 1000:.0f} ms", file=sys.stderr,
+                  flush=True)  # fmt: skip
+        for _ in range(args.runs):
             for player_id in sampled:
                 plot.append(
                     timed(
@@ -222,9 +237,14 @@ def main() -> None:
                         )
                     )
                 )
+        key_fresh = []
+        for _ in range(args.runs):  # the day's key after the inputs moved (memo emptied)
+            as_of._season_parts.clear()
+            as_of._day_parts.clear()
+            key_fresh.append(timed(lambda: as_of.as_of_key(season, days[0])))
 
     # the check by hand, on the last day measured and a player from the middle
-    day = days[1]
+    day = dt.date(args.year, 12, 31)  # a month end: in the stored rankings and the plot
     snapshot = RankingSnapshot.objects.get(season=season, kind=RankingKind.AS_OF, as_of=day)
     entry = RankingEntry.objects.get(snapshot=snapshot, player_id=sampled[1])
     by_hand = place_by_hand(season, sampled[1], day)
@@ -244,8 +264,10 @@ def main() -> None:
           f"ratio {m(stored) / live:6.2f}")  # fmt: skip
     print(f"as of, read-cache hit                            {m(hit) * 1000:8.1f} ms   "
           f"ratio {m(hit) / live:6.2f}")  # fmt: skip
+    print(f"the day's key after the inputs moved (memo empty){m(key_fresh) * 1000:8.1f} ms")
+    print(f"a month end computed (nightly task), per day     {m(month_ends) * 1000:8.1f} ms")
     print(f"places over the season ({len(months)} points), one player  "
-          f"{m(plot) * 1000:8.1f} ms   ratio {m(plot) / live:6.1f}")  # fmt: skip
+          f"{m(plot) * 1000:8.1f} ms   ratio {m(plot) / live:6.2f}")  # fmt: skip
     same = entry.place == by_hand[0] == over[month_end].place
     print(f"check by hand as of {day}: stored place {entry.place} ({entry.total_pcn} PCN), "
           f"counted {by_hand[0]} ({by_hand[1]} PCN), places over the season "

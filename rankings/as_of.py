@@ -22,8 +22,10 @@ the day leaves it valid (only a back-dated correction, a registry change, the po
 the manual placements make a new one). A day's snapshot of other inputs is deleted when
 its new one is written; at most :data:`AS_OF_KEEP` are kept per season.
 
-:func:`places_over_season`: a player's place at the end of sampled days, in one
-statement (see its doc).
+:func:`places_over_season`: a player's place at the end of each month of the season,
+read from the stored month ends (one query); the month ends are computed in the
+background (``rankings.as_of_days``: every night for the current season, and when a
+page finds one missing).
 """
 
 from __future__ import annotations
@@ -33,12 +35,16 @@ import threading
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from django.core.cache import caches
 from django.db import connection, transaction
 from django.db.models import Count, Max
+from django.utils import timezone
 
 from competitions.models import Tournament
 from core.problems import RuleViolation
+from core.tasks import send_on_commit
 from federation.models import Season
+from federation.selectors import current_season
 from rankings.models import (
     Allocation,
     ManualPlacement,
@@ -47,15 +53,17 @@ from rankings.models import (
     RankingSnapshot,
     SeasonStanding,
 )
-from rankings.ranking_sql import ranking_statement, sql_ranking_possible, write_ranking_snapshot
+from rankings.ranking_sql import sql_ranking_possible, write_ranking_snapshot
 from rankings.ranking_state import season_ranking
 from rankings.rules.national_ranking import PlayerStanding
 from rankings.series_policies import series_policy_in_force
 from rankings.snapshots import compute, load_inputs, write_snapshot
 
 PARIS = ZoneInfo("Europe/Paris")
-AS_OF_KEEP = 16
-"""As-of snapshots kept per season (150,000 entries each at national scale)."""
+AS_OF_KEEP = 8
+"""As-of snapshots of days other than month ends kept per season (150,000 entries each
+at national scale); a month end's (the points of a player's place over the season) is
+kept until its inputs change: at most 8 + 12 per season."""
 AS_OF_LOCK = 0x46465403  # advisory lock key ("FFT" 03), with the season id
 
 ALLOCATION = Allocation._meta.db_table
@@ -275,18 +283,22 @@ def as_of_inputs(*, season: Season, day: dt.date, inputs_version: int):
     )
 
 
+def is_month_end(day: dt.date) -> bool:
+    return (day + dt.timedelta(days=1)).day == 1
+
+
 def _discard_superseded(season: Season, day: dt.date, *, keep: int) -> None:
     """Delete the day's snapshots of other inputs (never read again: the key is the
-    inputs) and the season's oldest beyond :data:`AS_OF_KEEP`."""
+    inputs) and, month ends apart, the season's oldest beyond :data:`AS_OF_KEEP`."""
     stored = list(
         RankingSnapshot.objects.filter(season=season, kind=RankingKind.AS_OF)
         .exclude(pk=keep)
         .order_by("-computed_at", "-pk")
         .values_list("pk", "as_of")
     )
-    doomed = [
-        pk for index, (pk, as_of) in enumerate(stored) if as_of == day or index >= AS_OF_KEEP - 1
-    ]
+    others = [(pk, as_of) for pk, as_of in stored if not is_month_end(as_of)]
+    doomed = {pk for pk, as_of in stored if as_of == day}
+    doomed |= {pk for pk, _as_of in others[AS_OF_KEEP - 1 :]}
     if doomed:
         RankingEntry.objects.filter(snapshot_id__in=doomed).delete()
         RankingSnapshot.objects.filter(pk__in=doomed, kind=RankingKind.AS_OF).delete()
@@ -325,109 +337,86 @@ def sample_days(season: Season, today: dt.date) -> list[dt.date]:
 
 
 def places_over_season(*, season: Season, player_id: int, days: list[dt.date]) -> list[PlacePoint]:
-    """The player's place at the end of each of ``days``, as :func:`ranking_as_of`
-    would give it, in one statement that never ranks the whole season per day.
-
-    A place is 1 + the number of players whose key (total PCN, then total PP when the
-    policy lets it break ties) is greater. Per player, the allocations are grouped by
-    the first sampled day that counts them (a bucket) and summed cumulatively over the
-    buckets (a window): each player's total is a step function known where it
-    changes. For each day, players who played by then are counted on the interval
-    (bucket, next bucket) of their cumulative total; players who had not keep their
-    carried points. Cost: one pass over the season's allocations, one row per playing
-    player and day, no sort of the season per day (PostgreSQL; elsewhere, the as-of
-    rankings themselves)."""
+    """The player's place at the end of each of ``days``, read from the stored rankings
+    as of those days (the latest stored for each day): one query, whatever the season's
+    size. A day not stored yet has no place (``None``): :func:`as_of_days_prepare`
+    has it computed in the background; ``rankings.as_of_days`` computes the month ends
+    of the current season every night, so a player's page never ranks the season."""
     if not days:
         return []
-    _version, policy = series_policy_in_force(season=season)
-    if connection.vendor != "postgresql":
-        return _places_by_snapshots(season, player_id, days)
-    cutoffs = [day_end(d) for d in days]
-    statement = ranking_statement(policy, select_only=True)
-    if policy.pp_breaks_ties:
-        better = "(x.pcn > m.pcn OR (x.pcn = m.pcn AND x.pp > m.pp))"
-    else:
-        better = "x.pcn > m.pcn"
-    sql = f"""
-    WITH cut AS (
-        SELECT k::int AS k, c FROM unnest(%(cutoffs)s::timestamptz[]) WITH ORDINALITY AS u(c, k)
-    ), carried AS MATERIALIZED ({_carried_sql(statement.sql)}
-    ), buckets AS (
-        SELECT a.player_id, b.k AS bucket, SUM(a.pcn) AS pcn, SUM(a.pp) AS pp
-        FROM {ALLOCATION} a JOIN {TOURNAMENT} t ON t.id = a.tournament_id
-        CROSS JOIN LATERAL (SELECT MIN(k) AS k FROM cut WHERE t.homologated_at < cut.c) b
-        WHERE a.season_id = %(season)s AND a."current" AND t.season_id = %(season)s
-          AND t.homologated_at < %(last)s
-        GROUP BY 1, 2
-    ), steps AS MATERIALIZED (
-        SELECT b.player_id, b.bucket,
-               LEAD(b.bucket, 1, %(after)s) OVER w AS next_bucket,
-               c.carried_pcn + SUM(b.pcn) OVER w AS pcn,
-               c.carried_pp + SUM(b.pp) OVER w AS pp
-        FROM buckets b JOIN carried c ON c.player_id = b.player_id
-        WINDOW w AS (PARTITION BY b.player_id ORDER BY b.bucket)
-    ), first_bucket AS MATERIALIZED (
-        SELECT player_id, MIN(bucket) AS bucket FROM steps GROUP BY 1
-    ), mine AS MATERIALIZED (
-        SELECT cut.k, COALESCE(s.pcn, c.carried_pcn) AS pcn, COALESCE(s.pp, c.carried_pp) AS pp
-        FROM cut CROSS JOIN carried c
-        LEFT JOIN steps s ON s.player_id = c.player_id AND cut.k >= s.bucket
-                         AND cut.k < s.next_bucket
-        WHERE c.player_id = %(player)s
-    ), played AS (
-        SELECT m.k, COUNT(*) AS n FROM mine m
-        JOIN steps x ON m.k >= x.bucket AND m.k < x.next_bucket AND {better}
-        GROUP BY m.k
-    ), waiting AS (
-        SELECT m.k, COUNT(*) AS n FROM mine m
-        JOIN (SELECT c.carried_pcn AS pcn, c.carried_pp AS pp, f.bucket FROM carried c
-              LEFT JOIN first_bucket f ON f.player_id = c.player_id) x
-          ON (x.bucket IS NULL OR x.bucket > m.k) AND {better}
-        GROUP BY m.k
+    stored = (
+        RankingSnapshot.objects.filter(season=season, kind=RankingKind.AS_OF, as_of__in=days)
+        .order_by("as_of", "-computed_at", "-pk")
+        .distinct("as_of")
+        .values_list("pk", flat=True)
+        if connection.vendor == "postgresql"
+        else _latest_by_day(season, days)
     )
-    SELECT m.k, m.pcn, COALESCE(p.n, 0) + COALESCE(w.n, 0), (SELECT COUNT(*) FROM carried)
-    FROM mine m LEFT JOIN played p ON p.k = m.k LEFT JOIN waiting w ON w.k = m.k
-    ORDER BY m.k
-    """
-    params = {
-        **statement.params,
-        "season": season.pk,
-        "cutoffs": cutoffs,
-        "last": cutoffs[-1],
-        "after": len(days) + 1,
-        "player": player_id,
+    rows = {
+        as_of: (place, pcn, count)
+        for as_of, place, pcn, count in RankingEntry.objects.filter(
+            snapshot_id__in=stored, player_id=player_id
+        ).values_list("snapshot__as_of", "place", "total_pcn", "snapshot__player_count")
     }
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL jit = off; SET LOCAL work_mem = '64MB'")  # one round trip
-        cursor.execute(sql, params)
-        rows = {k: (pcn, above, count) for k, pcn, above, count in cursor.fetchall()}
-    points = []
-    for index, day in enumerate(days, start=1):
-        if index in rows:
-            pcn, above, count = rows[index]
-            points.append(PlacePoint(day, int(above) + 1, int(pcn), int(count)))
-        else:  # not a licensee of the season
-            points.append(PlacePoint(day, None, 0, 0))
-    return points
-
-
-def _carried_sql(select: str) -> str:
-    """The ``base`` and ``totals`` steps of the generated ranking statement (each
-    licensee's carried PCN and PP, exactly as the ranking computes them), as a query."""
-    head, found, _rest = select.partition("), summed AS (")
-    assert found, "the ranking statement's steps changed"
-    return f"{head}) SELECT player_id, carried_pcn, carried_pp FROM totals"
-
-
-def _places_by_snapshots(season: Season, player_id: int, days: list[dt.date]) -> list[PlacePoint]:
     points = []
     for day in days:
-        snapshot = ranking_as_of(season=season, day=day)
-        entry = (
-            RankingEntry.objects.filter(snapshot=snapshot, player_id=player_id)
-            .values_list("place", "total_pcn")
-            .first()
-        )
-        place, pcn = entry if entry else (None, 0)
-        points.append(PlacePoint(day, place, pcn, snapshot.player_count))
+        place, pcn, count = rows.get(day, (None, 0, 0))
+        points.append(PlacePoint(day, place, pcn, count))
     return points
+
+
+def _latest_by_day(season: Season, days: list[dt.date]) -> list[int]:
+    latest: dict[dt.date, int] = {}
+    for pk, as_of in (
+        RankingSnapshot.objects.filter(season=season, kind=RankingKind.AS_OF, as_of__in=days)
+        .order_by("computed_at", "pk")
+        .values_list("pk", "as_of")
+    ):
+        latest[as_of] = pk
+    return list(latest.values())
+
+
+def missing_days(season: Season, days: list[dt.date]) -> list[dt.date]:
+    """The days with no stored ranking (one query)."""
+    stored = set(
+        RankingSnapshot.objects.filter(
+            season=season, kind=RankingKind.AS_OF, as_of__in=days
+        ).values_list("as_of", flat=True)
+    )
+    return [day for day in days if day not in stored]
+
+
+PREPARE_EVERY_S = 600
+
+
+def as_of_days_prepare(*, season: Season, days: list[dt.date]) -> bool:
+    """Have these days' rankings computed in the background (``rankings.as_of_days``),
+    at most once per ``PREPARE_EVERY_S`` per season and days (a page read may ask)."""
+    if not days:
+        return False
+    marker = f"as-of-prepare:{season.pk}:{','.join(d.isoformat() for d in days)}"
+    if not caches["default"].add(marker, 1, PREPARE_EVERY_S):
+        return False
+    send_on_commit("rankings.as_of_days", season.pk, [d.isoformat() for d in days])
+    return True
+
+
+def as_of_days_compute(*, season_id: int, days: list[str]) -> int:
+    """Compute (or find stored) the season's rankings as of these days; how many."""
+    season = Season.objects.get(pk=season_id)
+    done = 0
+    for text in days:
+        day = dt.date.fromisoformat(text)
+        if season.start_date <= day <= season.end_date:
+            ranking_as_of(season=season, day=day)
+            done += 1
+    return done
+
+
+def as_of_nightly_compute() -> int:
+    """Every night: the current season's month ends so far and yesterday (Paris)."""
+    season = current_season()
+    if season is None:
+        return 0
+    days = sample_days(season, timezone.localdate(timezone=PARIS))
+    return as_of_days_compute(season_id=season.pk, days=[d.isoformat() for d in days])

@@ -31,7 +31,14 @@ from core.problems import Problem, RuleViolation
 from federation.access import scope_of
 from federation.models import Committee, Player, Season
 from rankings import public_reads, read_versions, selectors
-from rankings.as_of import PARIS, check_day, places_over_season, ranking_as_of, sample_days
+from rankings.as_of import (
+    PARIS,
+    as_of_days_prepare,
+    check_day,
+    places_over_season,
+    ranking_as_of,
+    sample_days,
+)
 from rankings.models import SeasonRanking
 from rankings.my_points import my_points
 from rankings.pcn_plot import SeasonPoint, pcn_plot_svg
@@ -346,12 +353,15 @@ def _season_points(record: selectors.PlayerRecord) -> list[SeasonPoint]:
 
 def _places(record: selectors.PlayerRecord, season: Season) -> tuple[list[PlaceMark], str]:
     """The player's place at the end of each month of the season (and of yesterday),
-    from the rankings as of those days (one statement, ``as_of.places_over_season``),
-    with the SVG plot; nothing when the player is not a licensee of the season."""
+    read from the stored rankings as of those days (``as_of.places_over_season``, one
+    query), with the SVG plot; a day not stored yet is computed in the background
+    (shown on a later read); nothing when the player is not a licensee of the season."""
     if record.licence is None:
         return [], ""
     days = sample_days(season, timezone.localdate(timezone=PARIS))
     points = places_over_season(season=season, player_id=record.player.pk, days=days)
+    if any(p.players == 0 for p in points):  # a day not computed yet: in the background
+        as_of_days_prepare(season=season, days=[p.day for p in points if p.players == 0])
     marks = [PlaceMark(p.day, p.place, p.players) for p in points]
     name = f"{record.player.first_name} {record.player.last_name}"
     describe = "; ".join(

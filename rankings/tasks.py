@@ -11,6 +11,9 @@
 - ``nightly_ranking()``: Celery beat, every night (``CELERY_BEAT_SCHEDULE``).
 - ``fail_stale_runs()``: Celery beat, every five minutes: runs whose worker was lost
   are marked failed with the reason.
+- ``as_of_days(season_id, days)``: the season's rankings as of these days, stored
+  (``rankings/as_of.py``); ``as_of_nightly()``: Celery beat, every night: the current
+  season's month ends and yesterday.
 
 A run is claimed by one worker at a time (``rankings/recompute.py``); a task whose run
 a live worker holds (``RunBusy``) looks again once that claim could have gone stale.
@@ -22,6 +25,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from federation.models import Season
+from rankings.as_of import as_of_days_compute, as_of_nightly_compute
 from rankings.live_ranking import live_ranking_refresh, live_totals_update
 from rankings.locks import SeasonBusy
 from rankings.models import RecomputeKind
@@ -86,3 +90,13 @@ def nightly_ranking(self) -> list[str]:
 @shared_task(name="rankings.fail_stale_runs")
 def fail_stale_runs_task() -> int:
     return fail_stale_runs()
+
+
+@shared_task(name="rankings.as_of_days", **RETRY)
+def as_of_days(season_id: int, days: list[str]) -> int:
+    return as_of_days_compute(season_id=season_id, days=days)
+
+
+@shared_task(name="rankings.as_of_nightly", **RETRY)
+def as_of_nightly() -> int:
+    return as_of_nightly_compute()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from unittest import mock
 
 import pytest
 
@@ -13,7 +14,10 @@ from core.problems import RuleViolation
 from rankings.as_of import (
     AS_OF_KEEP,
     PARIS,
+    as_of_days_compute,
+    as_of_days_prepare,
     day_end,
+    missing_days,
     places_over_season,
     ranking_as_of,
     sample_days,
@@ -179,21 +183,59 @@ def test_a_stored_day_survives_later_homologations_not_a_backdated_correction(
     )
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_places_over_the_season_equal_the_places_as_of_each_day(
+@pytest.mark.parametrize("seed", range(3))
+def test_places_over_the_season_are_read_from_the_stored_month_ends(
     federation, add_tournament, correct_tournament, seed
 ):
     rng = random.Random(100 + seed)
-    season, _played = _season_of_tournaments(federation, add_tournament, correct_tournament, rng)
+    season, played = _season_of_tournaments(federation, add_tournament, correct_tournament, rng)
     days = sample_days(season, dt.date(2027, 2, 10))
     assert days[0] == dt.date(2026, 7, 31)
     assert days[-1] == dt.date(2027, 2, 9)
-    players = rng.sample(federation.players, 4)
-    for player in players:
-        points = places_over_season(season=season, player_id=player.pk, days=days)
-        assert [point.day for point in points] == days
-        for point in points:
-            entry = RankingEntry.objects.get(
-                snapshot=ranking_as_of(season=season, day=point.day), player=player
-            )
-            assert (point.place, point.total_pcn) == (entry.place, entry.total_pcn), point.day
+    player = rng.choice(federation.players)
+    assert missing_days(season, days) == days
+    assert {p.place for p in places_over_season(season=season, player_id=player.pk, days=days)} == {
+        None
+    }
+    assert as_of_days_compute(season_id=season.pk, days=[d.isoformat() for d in days]) == len(days)
+    assert missing_days(season, days) == []
+    for point in places_over_season(season=season, player_id=player.pk, days=days):
+        # by hand: the pure core on the allocations homologated by then
+        rows = _by_hand(season, played, point.day)
+        mine = next(row for row in rows if row[1] == player.pk)
+        place, total = (
+            mine[ENTRY_COLUMNS.index("place") - 1],
+            mine[ENTRY_COLUMNS.index("total_pcn") - 1],
+        )
+        assert (point.place, point.total_pcn, point.players) == (place, total, len(rows))
+
+
+def test_month_ends_are_kept_beyond_the_other_days(federation, add_tournament):
+    registry, p = federation.registry, federation.players
+    season = registry.season
+    add_tournament(season, {p[1]: (300, 0)}, club=registry.clubs[101], arbiter=p[0],
+                   homologated_at=_paris(dt.date(2026, 9, 1), 12))  # fmt: skip
+    standings_write(season=season, player_ids=None)
+    ends = [dt.date(2026, 7, 31), dt.date(2026, 8, 31)]
+    for day in ends:
+        ranking_as_of(season=season, day=day)
+    for offset in range(AS_OF_KEEP + 3):
+        ranking_as_of(season=season, day=dt.date(2026, 9, 2) + dt.timedelta(days=offset))
+    kept = set(
+        RankingSnapshot.objects.filter(season=season, kind=RankingKind.AS_OF).values_list(
+            "as_of", flat=True
+        )
+    )
+    assert set(ends) <= kept
+    assert len(kept) == AS_OF_KEEP + len(ends)
+
+
+def test_a_page_asks_for_missing_days_once(registry, settings):
+    days = [dt.date(2026, 7, 31)]
+    from django.core.cache import caches
+
+    caches["default"].clear()
+    with mock.patch("rankings.as_of.send_on_commit") as send:
+        assert as_of_days_prepare(season=registry.season, days=days)
+        assert not as_of_days_prepare(season=registry.season, days=days)
+    send.assert_called_once_with("rankings.as_of_days", registry.season.pk, ["2026-07-31"])

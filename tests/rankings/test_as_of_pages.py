@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 
-from rankings.as_of import PARIS
+from rankings.as_of import PARIS, as_of_days_compute, sample_days
 from rankings.place_plot import PlaceMark, place_plot_svg
 from rankings.recompute import full_recompute
 
@@ -79,8 +79,10 @@ def test_a_bad_day_is_a_400_page_saying_why(client, dated, value, says):
     assert 'aria-invalid="true"' in html
 
 
-def test_the_player_page_plots_the_place_over_the_season(client, dated):
+def test_the_player_page_plots_the_place_over_the_season(client, dated, registry):
     p = dated.players
+    days = sample_days(registry.season, dt.datetime.now(PARIS).date())
+    as_of_days_compute(season_id=registry.season.pk, days=[d.isoformat() for d in days])
     response = client.get(f"/classement/joueur/{p[1].licence_number}/")
     assert response.status_code == 200
     html = response.content.decode()
