@@ -296,7 +296,7 @@ def _discard_superseded(season: Season, day: dt.date, *, keep: int) -> None:
         .order_by("-computed_at", "-pk")
         .values_list("pk", "as_of")
     )
-    others = [(pk, as_of) for pk, as_of in stored if not is_month_end(as_of)]
+    others = [(pk, as_of) for pk, as_of in stored if as_of is None or not is_month_end(as_of)]
     doomed = {pk for pk, as_of in stored if as_of == day}
     doomed |= {pk for pk, _as_of in others[AS_OF_KEEP - 1 :]}
     if doomed:
@@ -372,7 +372,8 @@ def _latest_by_day(season: Season, days: list[dt.date]) -> list[int]:
         .order_by("computed_at", "pk")
         .values_list("pk", "as_of")
     ):
-        latest[as_of] = pk
+        if as_of is not None:  # always, for this kind (a constraint)
+            latest[as_of] = pk
     return list(latest.values())
 
 

@@ -137,12 +137,12 @@ def _cached_page(request, namespace: str, season_name, kind, render_page):
     """An anonymous reader's page through the read cache (core/http_cache.py), keyed by
     the version of the ranking it shows; a signed-in reader's page (their name, their
     export links) is built for them. ``?au=`` (the ranking as of a day): keyed by the
-    day and the season's inputs version, built from the primary (computed on a miss);
+    day and the fingerprint of its inputs, built from the primary (computed on a miss);
     a bad day is never cached."""
     if request.GET.get("au"):
         season = selectors.season_named(season_name)
         day = _as_of(request, season)[0] if season is not None else None
-        if day is None:
+        if season is None or day is None:
             return render_page({})  # the page says why (400)
         version = read_versions.as_of_version(season.name, day)
         if request.user.is_authenticated or version is None:
