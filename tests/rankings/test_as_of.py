@@ -239,3 +239,24 @@ def test_a_page_asks_for_missing_days_once(registry, settings):
         assert as_of_days_prepare(season=registry.season, days=days)
         assert not as_of_days_prepare(season=registry.season, days=days)
     send.assert_called_once_with("rankings.as_of_days", registry.season.pk, ["2026-07-31"])
+
+
+def test_the_last_day_of_a_season_equals_its_official_ranking(federation, add_tournament):
+    """Consistent with the official ranking: published once every tournament of the
+    season is homologated, it equals the ranking as of the season's last day (and a
+    tournament homologated after that day is in neither the day's ranking nor, had it
+    been published then, the official one)."""
+    from rankings.official_ranking import official_ranking_publish
+
+    registry, p = federation.registry, federation.players
+    previous = registry.previous
+    add_tournament(previous, {p[i]: (400 - 30 * i, i % 2) for i in range(8)},
+                   club=registry.clubs[101], arbiter=p[20],
+                   homologated_at=_paris(dt.date(2026, 3, 1), 12))  # fmt: skip
+    add_tournament(previous, {p[i]: (100 + 10 * i, 0) for i in range(4, 12)},
+                   club=registry.clubs[201], arbiter=p[20],
+                   homologated_at=_paris(dt.date(2026, 6, 30), 23, 59))  # fmt: skip
+    official = official_ranking_publish(season=previous)
+    as_of = ranking_as_of(season=previous, day=previous.end_date)
+    assert _stored(as_of) == _stored(official)
+    assert len(_stored(as_of)) == official.player_count > 0
