@@ -115,7 +115,7 @@ def snapshot_out(snapshot) -> dict:
     return {
         "id": snapshot.pk,
         "season": snapshot.season.name,
-        "as_of": snapshot.as_of,
+        "as_of": getattr(snapshot, "as_of", None),  # a LiveRanking has none
         "kind": selectors.snapshot_kind(snapshot),
         "computed_at": snapshot.computed_at,
         "policy_version": snapshot.policy.version,
