@@ -57,7 +57,13 @@ from rankings.ranking_sql import sql_ranking_possible, write_ranking_snapshot
 from rankings.ranking_state import season_ranking
 from rankings.rules.national_ranking import PlayerStanding
 from rankings.series_policies import series_policy_in_force
-from rankings.snapshots import compute, load_inputs, write_snapshot
+from rankings.snapshots import (
+    PlayerFacts,
+    RankingInputs,
+    compute,
+    load_inputs,
+    write_snapshot,
+)
 
 PARIS = ZoneInfo("Europe/Paris")
 AS_OF_KEEP = 8
@@ -238,7 +244,7 @@ def _compute(season: Season, day: dt.date, version: int, key: str) -> RankingSna
     return snapshot
 
 
-def as_of_inputs(*, season: Season, day: dt.date, inputs_version: int):
+def as_of_inputs(*, season: Season, day: dt.date, inputs_version: int) -> RankingInputs:
     """The pure core's inputs as of ``day``: the season's inputs with each standing's
     season points and tournaments summed from the allocations counted that day (the
     Python path, and the reference of the tests)."""
@@ -252,7 +258,7 @@ def as_of_inputs(*, season: Season, day: dt.date, inputs_version: int):
         total[1] += pp
         total[2] += 1
     standings: list[PlayerStanding] = []
-    facts = {}
+    facts: dict[int, PlayerFacts] = {}
     for standing in inputs.standings:
         fact = inputs.facts[standing.player]
         pcn, pp, count = sums.get(fact.player_id, (0, 0, 0))
@@ -269,10 +275,10 @@ def as_of_inputs(*, season: Season, day: dt.date, inputs_version: int):
                 missed_seasons=standing.missed_seasons,
             )
         )
-        facts[standing.player] = type(fact)(
+        facts[standing.player] = PlayerFacts(
             fact.player_id, count, fact.previous_step, fact.search_name
         )
-    return type(inputs)(
+    return RankingInputs(
         inputs.season,
         inputs.policy_version,
         inputs.policy,
