@@ -274,6 +274,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "core-send-outbox": {"task": "core.send_outbox", "schedule": 60.0},
     # Every five minutes: recompute runs whose worker was lost are marked failed.
     "rankings-stale-runs": {"task": "rankings.fail_stale_runs", "schedule": 300.0},
+    # Every night, after the nightly ranking: the current season's rankings as of each
+    # month end and yesterday (rankings/as_of.py: a player's place over the season).
+    "rankings-as-of-nightly": {
+        "task": "rankings.as_of_nightly",
+        "schedule": crontab(hour=4, minute=30),
+    },
 }
 
 # API tokens (django-rest-knox): only a SHA-512 digest is stored, the key is shown once

@@ -33,6 +33,18 @@ def public_reads() -> Iterator[None]:
         _public.reset(token)
 
 
+@contextmanager
+def primary_reads() -> Iterator[None]:
+    """Reads in this block go to the primary, even inside :func:`public_reads`: a read
+    of rows this request has just written (the ranking as of a date, computed on a
+    miss, ``rankings/as_of.py``)."""
+    token = _public.set(False)
+    try:
+        yield
+    finally:
+        _public.reset(token)
+
+
 def replica_in_use() -> bool:
     return REPLICA in settings.DATABASES and bool(getattr(settings, "READ_REPLICA", False))
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 
 from django.test.utils import override_settings
-from django.utils import translation
+from django.utils import timezone, translation
 
 from competitions.models import (
     Championship,
@@ -65,6 +65,7 @@ from demo.registry import (
 )
 from federation.models import Club, Committee, Player, Season, User
 from rankings import selectors
+from rankings.as_of import PARIS
 from rankings.models import (
     Allocation,
     ManualPlacement,
@@ -235,6 +236,7 @@ def _load(plan: _Plan, users: dict[str, User], committee_1: int, rng: random.Ran
         tournament_refuse(tournament=tournament, reasons=[rng.choice(REFUSAL_REASONS)], by=staff)
         return TournamentStatus.REFUSED
     tournament_homologate(tournament=tournament, by=staff)
+    _homologated_back_then(tournament, plan.date)
     if plan.outcome == "corrected":
         tournament_correct(
             tournament=tournament,
@@ -245,6 +247,14 @@ def _load(plan: _Plan, users: dict[str, User], committee_1: int, rng: random.Ran
         )
         return "corrected"
     return TournamentStatus.HOMOLOGATED
+
+
+def _homologated_back_then(tournament: Tournament, played: dt.date) -> None:
+    """The demo's tournaments are loaded today but were played over the season: each
+    counts in the ranking as of a date (rankings/as_of.py) from two days after it was
+    played, at 20:00 in Paris (never later than now)."""
+    at = dt.datetime.combine(played + dt.timedelta(days=2), dt.time(20), tzinfo=PARIS)
+    Tournament.objects.filter(pk=tournament.pk).update(homologated_at=min(at, timezone.now()))
 
 
 def results_name(player: Player) -> str:

@@ -261,6 +261,7 @@ class SeasonStanding(models.Model):
 class RankingKind(models.TextChoices):
     PROVISIONAL = "provisional", _("provisional (live)")
     OFFICIAL = "official", _("official")
+    AS_OF = "as_of", _("as of a date")
 
 
 class StepSource(models.TextChoices):
@@ -298,6 +299,12 @@ class RankingSnapshot(models.Model):
     series_counts = models.JSONField(_("players per series"), default=dict, blank=True)
     share_cutoffs = models.JSONField(_("share cut-offs"), default=list, blank=True)
     note = models.CharField(_("note"), max_length=300, blank=True)
+    # kind as_of: the ranking as it stood at the end of this day (Europe/Paris), computed
+    # from ``inputs_version`` (rankings/as_of.py); a read cache, deleted when superseded.
+    as_of = models.DateField(_("as of"), null=True, blank=True)
+    # kind as_of: the fingerprint of what that day's ranking is computed from (the key,
+    # rankings/as_of.py::as_of_key): a new homologation after the day leaves it unchanged.
+    as_of_key = models.CharField(_("inputs of the day"), max_length=120, blank=True)
 
     class Meta:
         ordering = ["-computed_at", "-id"]
@@ -307,6 +314,16 @@ class RankingSnapshot(models.Model):
         constraints = [
             models.CheckConstraint(
                 name="snapshot_kind_known", condition=Q(kind__in=RankingKind.values)
+            ),
+            models.CheckConstraint(
+                name="snapshot_as_of_with_kind",
+                condition=Q(kind=RankingKind.AS_OF, as_of__isnull=False)
+                | (~Q(kind=RankingKind.AS_OF) & Q(as_of__isnull=True)),
+            ),
+            models.UniqueConstraint(
+                fields=["season", "as_of", "as_of_key"],
+                condition=Q(kind=RankingKind.AS_OF),
+                name="one_as_of_snapshot_per_key",
             ),
         ]
 

@@ -9,26 +9,41 @@ anonymous reader's page is cached by the version of the ranking it shows
 
 from __future__ import annotations
 
+import datetime as dt
 from types import SimpleNamespace
 from urllib.parse import urlencode
 
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 from django.views.decorators.http import require_GET
 
 from competitions.championships.titles import titles as championship_titles
+from core.db_router import primary_reads
 from core.digits import ascii_digits
 from core.http_cache import CSRF_PLACEHOLDER, cached_read
+from core.messages import problem_message
+from core.problems import Problem, RuleViolation
 from federation.access import scope_of
 from federation.models import Club, Committee, Player, Season
 from federation.privacy import sees_hidden_player
 from rankings import public_reads, read_versions, selectors
+from rankings.as_of import (
+    PARIS,
+    as_of_days_prepare,
+    check_day,
+    places_over_season,
+    ranking_as_of,
+    sample_days,
+)
 from rankings.models import SeasonRanking
 from rankings.my_points import my_points
 from rankings.pcn_plot import SeasonPoint, pcn_plot_svg
+from rankings.place_plot import PlaceMark, place_plot_svg
 
 PAGE_SIZE = 50
 KIND_PARAM = {"provisoire": selectors.LIVE, "officiel": selectors.OFFICIAL}
@@ -96,10 +111,51 @@ def _rows(rows: list[dict], labels) -> list[dict]:
     return lines
 
 
+def _as_of(request, season: Season) -> tuple[dt.date | None, Problem | None]:
+    """The day of ``?au=YYYY-MM-DD`` (the ranking as of that day), or why not: a past
+    day of the season, else a problem on the field ``au``."""
+    raw = (request.GET.get("au") or "").strip()
+    if not raw:
+        return None, None
+    try:
+        day = dt.date.fromisoformat(raw) if len(raw) == 10 else None
+    except ValueError:
+        day = None
+    if day is None:
+        return None, Problem("au", "as_of_not_a_date", f"{raw!r} is not a date (YYYY-MM-DD).",
+                             {"value": raw[:20]})  # fmt: skip
+    try:
+        check_day(season, day, field="au")
+    except RuleViolation as refused:
+        return None, refused.problems[0]
+    today = timezone.localdate(timezone=PARIS)
+    if day >= today:
+        latest = (today - dt.timedelta(days=1)).isoformat()
+        return None, Problem(
+            "au", "as_of_in_future", f"{raw} is not past yet.", {"date": raw, "latest": latest}
+        )
+    return day, None
+
+
 def _cached_page(request, namespace: str, season_name, kind, render_page):
     """An anonymous reader's page through the read cache (core/http_cache.py), keyed by
     the version of the ranking it shows; a signed-in reader's page (their name, their
-    export links) is built for them."""
+    export links) is built for them. ``?au=`` (the ranking as of a day): keyed by the
+    day and the fingerprint of its inputs, built from the primary (computed on a miss);
+    a bad day is never cached."""
+    if request.GET.get("au"):
+        season = selectors.season_named(season_name)
+        day = _as_of(request, season)[0] if season is not None else None
+        if season is None or day is None:
+            return render_page({})  # the page says why (400)
+        version = read_versions.as_of_version(season.name, day)
+        if request.user.is_authenticated or version is None:
+            with primary_reads():
+                return render_page({})
+        return cached_read(
+            request, namespace=namespace, version=f"{version.token}.{version.registry}",
+            build=lambda: _built_on_primary(render_page), html=True,
+        )  # fmt: skip
     version = read_versions.ranking_version(season_name, kind)
     if request.user.is_authenticated or version is None:
         return render_page({})
@@ -110,10 +166,37 @@ def _cached_page(request, namespace: str, season_name, kind, render_page):
     )  # fmt: skip
 
 
+def _status(context: dict) -> int:
+    """400 when the day asked (``au``) is refused: the page shows why."""
+    return 400 if context.get("as_of_error") else 200
+
+
+def _day_label(day: dt.date) -> str:
+    """« 15 mars 2026 », « 1er mars 2026 » (French), "15 March 2026"."""
+    label = date_format(day, "j F Y")
+    if day.day == 1 and (get_language() or "fr").startswith("fr"):
+        label = "1er" + label[1:]
+    return label
+
+
+def _built_on_primary(render_page):
+    with primary_reads():
+        return render_page({"csrf_token": CSRF_PLACEHOLDER})
+
+
 def _ranking_context(request, *, committee=None, club=None) -> dict:
     season = _season(request)
     kind = KIND_PARAM.get(request.GET.get("classement", ""))
-    snapshot = selectors.ranking_snapshot(season, kind)
+    day, as_of_problem = _as_of(request, season)
+    if day is not None:
+        snapshot = ranking_as_of(season=season, day=day)
+        kind = None
+    elif as_of_problem is not None:
+        snapshot = None
+    else:
+        snapshot = selectors.ranking_snapshot(season, kind)
+    today = timezone.localdate(timezone=PARIS)
+    latest = min(season.end_date, today - dt.timedelta(days=1))
     series = _int(request.GET.get("serie"))
     query = (request.GET.get("q") or "").strip()[:100]
     filters = selectors.RankingFilter(
@@ -126,8 +209,17 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
         "season": season,
         "seasons": _seasons_with_ranking(),
         "snapshot": snapshot,
-        "kind": KIND_NAME[selectors.snapshot_kind(snapshot)] if snapshot else None,
+        "kind": KIND_NAME.get(selectors.snapshot_kind(snapshot)) if snapshot else None,
         "kind_label": _kind_label(selectors.snapshot_kind(snapshot)) if snapshot else "",
+        "as_of": day,
+        "as_of_label": _day_label(day) if day else "",
+        "as_of_value": (request.GET.get("au") or "").strip()[:20],
+        "as_of_error": problem_message(as_of_problem) if as_of_problem else "",
+        "as_of_min": season.start_date.isoformat(),
+        "as_of_max": latest.isoformat() if latest >= season.start_date else "",
+        "as_of_heading": (
+            gettext("Ranking as of %(day)s") % {"day": _day_label(day)} if day else ""
+        ),
         "filters": filters,
         "query": query,
         "series_choices": (1, 2, 3, 4),
@@ -149,6 +241,7 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
         for key, value in (
             ("saison", season.name),
             ("classement", request.GET.get("classement", "")),
+            ("au", day.isoformat() if day else ""),
             ("serie", filters.series or ""),
             ("q", query),
         )
@@ -164,7 +257,7 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
         export_params["committee"] = committee.number
     elif club is not None or committee is not None or not scope.is_staff:
         export_params = {}  # not theirs to export
-    if export_params:
+    if export_params and day is None:  # the ranking as of a day is read, not exported
         export = reverse("ranking-export") + "?" + urlencode(export_params)
     context.update(
         rows=_rows(
@@ -198,7 +291,9 @@ def ranking_page(request):
         context = _ranking_context(request, committee=committee)
         context["committees"] = list(Committee.objects.order_by("number"))
         context["title"] = gettext("National ranking")
-        return render(request, "rankings/ranking.html", {**context, **extra})
+        return render(
+            request, "rankings/ranking.html", {**context, **extra}, status=_status(context)
+        )
 
     return _cached_page(request, "ranking-page", *_shown(request), render_page)
 
@@ -216,7 +311,9 @@ def committee_page(request, number: int):
             "number": f"{committee.number:02d}",
             "name": committee.name,
         }
-        return render(request, "rankings/ranking.html", {**context, **extra})
+        return render(
+            request, "rankings/ranking.html", {**context, **extra}, status=_status(context)
+        )
 
     return _cached_page(request, "committee-page", *_shown(request), render_page)
 
@@ -234,7 +331,9 @@ def club_page(request, number: int):
             "number": club.number,
             "name": club.name,
         }
-        return render(request, "rankings/ranking.html", {**context, **extra})
+        return render(
+            request, "rankings/ranking.html", {**context, **extra}, status=_status(context)
+        )
 
     return _cached_page(request, "club-page", *_shown(request), render_page)
 
@@ -254,6 +353,34 @@ def _season_points(record: selectors.PlayerRecord) -> list[SeasonPoint]:
         SeasonPoint(season.name, pcn, total)
         for season, pcn, total in sorted(points.values(), key=lambda p: p[0].start_date)
     ]
+
+
+def _places(record: selectors.PlayerRecord, season: Season) -> tuple[list[PlaceMark], str]:
+    """The player's place at the end of each month of the season (and of yesterday),
+    read from the stored rankings as of those days (``as_of.places_over_season``, one
+    query), with the SVG plot; a day not stored yet is computed in the background
+    (shown on a later read); nothing when the player is not a licensee of the season."""
+    if record.licence is None:
+        return [], ""
+    days = sample_days(season, timezone.localdate(timezone=PARIS))
+    points = places_over_season(season=season, player_id=record.player.pk, days=days)
+    if any(p.players == 0 for p in points):  # a day not computed yet: in the background
+        as_of_days_prepare(season=season, days=[p.day for p in points if p.players == 0])
+    marks = [PlaceMark(p.day, p.place, p.players) for p in points]
+    name = f"{record.player.first_name} {record.player.last_name}"
+    describe = "; ".join(
+        gettext("%(day)s: place %(place)s of %(players)s")
+        % {"day": _day_label(m.day), "place": m.place, "players": m.players}
+        for m in marks
+        if m.place is not None
+    )
+    svg = place_plot_svg(
+        marks,
+        gettext("Place of %(name)s in the ranking, season %(season)s")
+        % {"name": name, "season": season.name},
+        describe,
+    )
+    return marks, svg
 
 
 @require_GET
@@ -277,6 +404,7 @@ def _player_page(request, licence_number: int, extra: dict):
     ):  # a player who asked for anonymity is unknown to the public (docs/privacy.md)
         raise Http404(gettext("No player with this licence number."))
     context_points = _season_points(record)
+    marks, place_svg = _places(record, season)
     labels = selectors.step_labels(record.snapshot) if record.snapshot else {}
     held_labels = selectors.step_labels(record.held_snapshot) if record.held_snapshot else {}
     history = [
@@ -303,6 +431,8 @@ def _player_page(request, licence_number: int, extra: dict):
             )
         ),
         "tournament_total": sum(a.pcn for a in record.tournaments),
+        "place_marks": marks,
+        "place_plot": mark_safe(place_svg),
         "titles": list(championship_titles().filter(player=record.player)),
         # « Mes points » (rankings/my_points.py): the live figures explained.
         "my_points": my_points(record.player, season, record=record),

@@ -36,6 +36,7 @@ which raises the core's located problems.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 from dataclasses import dataclass
 from fractions import Fraction
@@ -158,9 +159,13 @@ def _fraction(value: Any) -> tuple[int, int]:
     return exact.numerator, exact.denominator
 
 
-def ranking_statement(policy: SeriesPolicy, *, select_only: bool = False) -> RankingStatement:
+def ranking_statement(
+    policy: SeriesPolicy, *, select_only: bool = False, standings: str = STANDING
+) -> RankingStatement:
     """The statement writing a snapshot's entries from the season's standings, for
-    this policy. ``select_only``: the ``SELECT`` alone (tests, benchmarks)."""
+    this policy. ``select_only``: the ``SELECT`` alone (tests, benchmarks).
+    ``standings``: the standings' table, or a subquery with its columns (the ranking
+    as of a date, ``rankings/as_of.py``, sums the allocations homologated by then)."""
     policy.validate()
     ladder = policy.ladder
     codes = [step.code for step in ladder]
@@ -235,7 +240,7 @@ def ranking_statement(policy: SeriesPolicy, *, select_only: bool = False) -> Ran
                (%(nums)s::bigint[])[m.prev_idx + 1] AS num,
                (%(dens)s::bigint[])[m.prev_idx + 1] AS den,
                {fold_first_sql("(p.last_name || ' ' || p.first_name)")} AS folded
-        FROM {STANDING} s
+        FROM {standings} s
         JOIN {PLAYER} p ON p.id = s.player_id
         CROSS JOIN LATERAL (SELECT {" ".join(mapped)} AS prev_idx) m
         WHERE s.season_id = %(season)s
@@ -321,10 +326,14 @@ def write_ranking_snapshot(
     inputs_version: int,
     by: User | None = None,
     note: str = "",
+    standings: str = STANDING,
+    standings_params: dict[str, Any] | None = None,
+    as_of: dt.date | None = None,
 ) -> RankingSnapshot:
     """Compute the season's ranking in the database and store it as a new snapshot
     (in the caller's transaction, which holds the season's writer lock so that the
-    standings read are one consistent state)."""
+    standings read are one consistent state). ``standings``, ``standings_params``
+    and ``as_of``: the ranking as of a date (:func:`ranking_statement`)."""
     snapshot = RankingSnapshot.objects.create(
         season=season,
         kind=kind,
@@ -332,12 +341,18 @@ def write_ranking_snapshot(
         inputs_version=inputs_version,
         computed_by=by,
         note=note[:300],
+        as_of=as_of,
     )
-    statement = ranking_statement(policy)
+    statement = ranking_statement(policy, standings=standings)
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL jit = off")
         cursor.execute("SET LOCAL work_mem = '64MB'")
-        params = {**statement.params, "season": season.pk, "snapshot": snapshot.pk}
+        params = {
+            **statement.params,
+            **(standings_params or {}),
+            "season": season.pk,
+            "snapshot": snapshot.pk,
+        }
         cursor.execute(statement.sql, params)
         cursor.execute(
             f"SELECT series, COUNT(*), COUNT(*) FILTER (WHERE total_pcn > 0), "

@@ -206,3 +206,22 @@ def snapshot_version(snapshot_id: int) -> str:
     if kind == "official":
         return f"o{snapshot_id}"
     return f"l{snapshot_id}.{live_version or 0}.{inputs_version or 0}"
+
+
+def as_of_version(season: str | None, day: dt.date) -> ReadVersion | None:
+    """The version of the ranking of ``season`` (its name, None: the current one) as of
+    ``day`` (``rankings/as_of.py``): the fingerprint of that day's inputs
+    (``as_of.as_of_key``, remembered per inputs version); None for an unknown season."""
+    states = season_states()
+    state = next((s for s in states if s.name == season), None) if season else _current(states)
+    if state is None:
+        return None
+    every = [(s.season_id, s.live_id, s.live_version, s.inputs_version, s.official_id)
+             for s in states]  # fmt: skip
+    registry = hashlib.sha1(repr(every).encode()).hexdigest()[:16]
+    from rankings.as_of import as_of_key
+
+    season_row = Season(pk=state.season_id, name=state.name, start_date=state.start_date,
+                        end_date=state.end_date)  # fmt: skip
+    token = f"a{state.season_id}.{day.isoformat()}.{as_of_key(season_row, day)}"
+    return ReadVersion(state.season_id, state.name, "as_of", None, token, registry, None)

@@ -44,6 +44,7 @@ from rankings.search import COUNT_CAP, search_entries
 LIVE = "live"
 OFFICIAL = RankingKind.OFFICIAL.value
 KINDS = (LIVE, OFFICIAL)
+AS_OF = RankingKind.AS_OF.value  # the ranking as of a date (rankings/as_of.py)
 
 
 def season_named(name: str | None) -> Season | None:
@@ -104,10 +105,19 @@ def live_token(
 
 
 def snapshot_by_id(snapshot_id: int) -> RankingSnapshot | None:
-    return RankingSnapshot.objects.select_related("season", "policy").filter(pk=snapshot_id).first()
+    """A live or official snapshot by its id (a ranking as of a date is read by its day:
+    its snapshot is a cache, replaced when the inputs change)."""
+    return (
+        RankingSnapshot.objects.select_related("season", "policy")
+        .exclude(kind=RankingKind.AS_OF)
+        .filter(pk=snapshot_id)
+        .first()
+    )
 
 
 def snapshot_kind(snapshot: Any) -> str:
+    if snapshot.kind == RankingKind.AS_OF:
+        return AS_OF
     return LIVE if snapshot.kind == RankingKind.PROVISIONAL else OFFICIAL
 
 

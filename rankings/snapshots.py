@@ -10,6 +10,7 @@ stores the result (PostgreSQL ``COPY``; ``bulk_create`` elsewhere).
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -145,10 +146,18 @@ def _entry_rows(
 
 
 def write_snapshot(
-    *, inputs: RankingInputs, ranking: Ranking, kind: str, by: User | None = None, note: str = ""
+    *,
+    inputs: RankingInputs,
+    ranking: Ranking,
+    kind: str,
+    by: User | None = None,
+    note: str = "",
+    as_of: dt.date | None = None,
 ) -> RankingSnapshot:
-    """Store a computed ranking as a new snapshot (in the caller's transaction)."""
+    """Store a computed ranking as a new snapshot (in the caller's transaction);
+    ``as_of``: the day of a ranking as of a date (``rankings/as_of.py``)."""
     snapshot = RankingSnapshot.objects.create(
+        as_of=as_of,
         season=inputs.season,
         kind=kind,
         policy=inputs.policy_version,

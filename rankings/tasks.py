@@ -14,6 +14,11 @@
 - ``email_step_changes(snapshot_id, previous_id)`` and its chunks: the players who chose
   it are e-mailed their new step (``rankings/step_notices.py``), each once.
 
+
+- ``as_of_days(season_id, days)``: the season's rankings as of these days, stored
+  (``rankings/as_of.py``); ``as_of_nightly()``: Celery beat, every night: the current
+  season's month ends and yesterday.
+
 A run is claimed by one worker at a time (``rankings/recompute.py``); a task whose run
 a live worker holds (``RunBusy``) looks again once that claim could have gone stale.
 ``recompute_season`` and ``nightly_ranking`` create their runs under their task id: a
@@ -26,6 +31,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from federation.models import Season
+from rankings.as_of import as_of_days_compute, as_of_nightly_compute
 from rankings.live_ranking import live_ranking_refresh, live_totals_update
 from rankings.locks import SeasonBusy
 from rankings.models import RecomputeKind
@@ -109,3 +115,13 @@ def email_step_changes(snapshot_id: int, previous_id: int | None) -> int:
 @shared_task(name="rankings.email_step_changes_chunk", **MAIL_RETRY)
 def email_step_changes_chunk(snapshot_id: int, previous_id: int | None, user_ids: list[int]) -> int:
     return step_notices_send(snapshot_id=snapshot_id, previous_id=previous_id, user_ids=user_ids)
+
+
+@shared_task(name="rankings.as_of_days", **RETRY)
+def as_of_days(season_id: int, days: list[str]) -> int:
+    return as_of_days_compute(season_id=season_id, days=days)
+
+
+@shared_task(name="rankings.as_of_nightly", **RETRY)
+def as_of_nightly() -> int:
+    return as_of_nightly_compute()

@@ -121,6 +121,15 @@ class Tournament(models.Model):
         on_delete=models.PROTECT,
         related_name="+",
     )
+    homologated_at = models.DateTimeField(
+        _("first homologated at"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When the tournament was first homologated: the date that counts in the ranking "
+            "as of a date (a correction keeps it)."
+        ),
+    )
     declared_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("declared by"),
@@ -189,7 +198,10 @@ class Tournament(models.Model):
                 ]
             ),
         ]
-        indexes = [models.Index(fields=["season", "status"], name="tournament_season_status")]
+        indexes = [
+            models.Index(fields=["season", "status"], name="tournament_season_status"),
+            models.Index(fields=["season", "homologated_at"], name="tournament_homologated_at"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.date:%d/%m/%Y})"

@@ -17,6 +17,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from competitions.championships.titles import stage_titles_record
 from competitions.models import (
@@ -306,8 +307,12 @@ def _homologate(tournament: Tournament, by, reviewed: int | None) -> Tournament:
     tournament.status = TournamentStatus.HOMOLOGATED
     tournament.homologated_revision = revision
     tournament.refusal_reasons = []
+    if tournament.homologated_at is None:  # the first homologation: the ranking's date
+        tournament.homologated_at = timezone.now()
     tournament._history_user = by
-    tournament.save(update_fields=["status", "homologated_revision", "refusal_reasons"])
+    tournament.save(
+        update_fields=["status", "homologated_revision", "refusal_reasons", "homologated_at"]
+    )
     stage_titles_record(tournament=tournament, by=by)
     _refresh_totals_on_commit(tournament, affected)
     _tell_organiser_on_commit(

@@ -5,7 +5,9 @@ Public:
 - ``GET /api/pcn/ranking/``: a season's ranking, paginated; ``season``, ``kind``
   (``live`` | ``official``), ``snapshot`` (a past snapshot's id), ``committee`` and
   ``club`` (numbers), ``series`` (1–4), ``q`` (licence number, or name words:
-  accents and case ignored), ``page``, ``page_size`` (≤ 200).
+  accents and case ignored), ``page``, ``page_size`` (≤ 200); ``as_of`` (a past day
+  of the season, YYYY-MM-DD): the live ranking as it stood at the end of that day
+  (``rankings/as_of.py``), with the same filters and pages.
 - ``GET /api/pcn/ranking/players/<licence>/``: a player's ranking record: place,
   series, points, the season's tournaments, the history of official rankings
   and of season totals.
@@ -25,9 +27,11 @@ for the progress).
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -38,12 +42,15 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.db_router import primary_reads
 from core.http_cache import JSON, cached_read
+from core.problems import RuleViolation
 from federation.access import scope_of
 from federation.models import Club, Season
 from federation.privacy import sees_hidden_player
 from federation.public_names import public_row
 from rankings import public_reads, read_versions, selectors
+from rankings.as_of import PARIS, check_day, ranking_as_of
 from rankings.export_formats import XLSX, ranking_export_response
 from rankings.exports import FORMATS, LANGUAGES, ExportScopeError, export_target, ranking_table
 from rankings.manual_placements import manual_placement_remove, manual_placement_set
@@ -77,12 +84,40 @@ class RankingQuery(serializers.Serializer):
     page_size = serializers.IntegerField(
         required=False, min_value=1, max_value=MAX_PAGE_SIZE, default=50
     )
+    as_of = serializers.DateField(
+        required=False, input_formats=["iso-8601"],
+        help_text="YYYY-MM-DD, a past day of the season: the live ranking as it stood at the "
+        "end of that day (Paris time), from the tournaments homologated by then. Not with "
+        "kind or snapshot.",
+    )  # fmt: skip
+
+    def validate(self, attrs):
+        if "as_of" in attrs:
+            for other in ("kind", "snapshot"):
+                if other in attrs:
+                    raise serializers.ValidationError(
+                        {other: _("Not with as_of: a ranking as of a date is the live one.")}
+                    )
+            today = timezone.localdate(timezone=PARIS)
+            if attrs["as_of"] >= today:
+                raise RuleViolation.single(
+                    "as_of",
+                    "as_of_in_future",
+                    f"{attrs['as_of'].isoformat()} is not past yet: the ranking as of a date "
+                    "ends yesterday; today's is the live ranking.",
+                    {
+                        "date": attrs["as_of"].isoformat(),
+                        "latest": (today - dt.timedelta(days=1)).isoformat(),
+                    },
+                )
+        return attrs
 
 
 def snapshot_out(snapshot) -> dict:
     return {
         "id": snapshot.pk,
         "season": snapshot.season.name,
+        "as_of": getattr(snapshot, "as_of", None),  # a LiveRanking has none
         "kind": selectors.snapshot_kind(snapshot),
         "computed_at": snapshot.computed_at,
         "policy_version": snapshot.policy.version,
@@ -120,6 +155,8 @@ class RankingView(APIView):
         # built; only 200s are stored), the parameters checked when the answer is built.
         params = request.query_params
         snapshot = params.get("snapshot", "")
+        if "as_of" in params:
+            return self._as_of(request, params)
         if snapshot:
             token = read_versions.snapshot_version(int(snapshot)) if snapshot.isdigit() else "-"
             token += "." + read_versions.privacy_version()  # who is named (federation/privacy.py)
@@ -133,6 +170,26 @@ class RankingView(APIView):
                 (f"{version.token}.{version.privacy}", version.modified) if version else ("-", None)
             )
         return cached_json(request, "ranking-api", token, self._payload, modified=modified)
+
+    def _as_of(self, request, params):
+        """The ranking as of a day: checked before the cache (a refusal is never
+        stored), keyed by the season's inputs version and the day."""
+        query = RankingQuery(data=params.dict())
+        query.is_valid(raise_exception=True)
+        season = season_or_404(query.validated_data.get("season"))
+        day = query.validated_data["as_of"]
+        check_day(season, day)
+        version = read_versions.as_of_version(season.name, day)
+        token = version.token if version else "-"
+        return cached_json(
+            request, "ranking-as-of-api", token, lambda: self._as_of_payload(query, season, day)
+        )
+
+    def _as_of_payload(self, query, season, day) -> dict:
+        with primary_reads():  # computed on a miss: read from where it was written
+            return self._entries_payload(
+                query.validated_data, ranking_as_of(season=season, day=day)
+            )
 
     def _payload(self) -> dict:
         query = RankingQuery(data=self.request.query_params.dict())
@@ -148,6 +205,9 @@ class RankingView(APIView):
             )
             if snapshot is None:
                 raise Http404(_("This season has no ranking yet."))
+        return self._entries_payload(data, snapshot)
+
+    def _entries_payload(self, data, snapshot) -> dict:
         filters = ranking_filter(data)
         entries = selectors.ranking_entries(snapshot, filters)
         count = public_reads.match_count(snapshot, filters, entries)
@@ -330,11 +390,15 @@ class SnapshotsView(APIView):
 
     @extend_schema(parameters=[OpenApiParameter("season", str)], responses={200: OBJECT_LIST})
     def get(self, request):
-        from rankings.models import RankingSnapshot, SeasonRanking
+        from rankings.models import RankingKind, RankingSnapshot, SeasonRanking
 
         season = season_or_404(request.query_params.get("season"))
         state = SeasonRanking.objects.filter(season=season).first()
-        snapshots = RankingSnapshot.objects.filter(season=season).select_related("season", "policy")
+        snapshots = (
+            RankingSnapshot.objects.filter(season=season)
+            .exclude(kind=RankingKind.AS_OF)
+            .select_related("season", "policy")
+        )
         return Response(
             [
                 {**snapshot_out(s), "published": bool(state and state.official_id == s.pk)}

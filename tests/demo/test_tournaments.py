@@ -190,3 +190,22 @@ def test_championships_are_under_way(demo):
     # `joueur` finds an entry of their own (GET /api/championships/me/).
     joueur = demo.registry.users["joueur"].user.player
     assert ChampionshipEntry.objects.filter(players__player=joueur).exists()
+
+
+def test_homologations_are_spread_over_the_season_for_the_ranking_as_of_a_date(demo):
+    """Two days after each tournament was played (never later than now): the ranking
+    as of a past day of the demo is not empty."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from rankings.as_of import PARIS
+
+    homologated = Tournament.objects.filter(status=TournamentStatus.HOMOLOGATED)
+    assert homologated.filter(homologated_at__isnull=True).count() == 0
+    for tournament in homologated.exclude(championship_stage__isnull=False):
+        at = dt.datetime.combine(tournament.date + dt.timedelta(days=2), dt.time(20), tzinfo=PARIS)
+        assert tournament.homologated_at <= at
+        if at < timezone.now() - dt.timedelta(hours=1):  # well before the demo was loaded
+            assert tournament.homologated_at == at
+    assert homologated.filter(homologated_at__lt=timezone.now() - dt.timedelta(days=30)).exists()

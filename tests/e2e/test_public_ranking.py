@@ -86,3 +86,38 @@ def test_a_stored_page_switches_language_in_another_browser(open_window, homolog
     page.get_by_role("button", name="English").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("National ranking")
     second.shot("1-english-from-a-stored-page")
+
+
+def test_the_ranking_as_of_a_past_day_with_its_heading_and_a_place(window, homologated_open):
+    """A reader opens the ranking, picks a past day in the date picker and reads the
+    ranking as it stood at the end of that day: its heading, the Open's winner first;
+    the day before the Open's homologation, nobody has its points yet."""
+    import datetime as dt
+
+    from rankings.as_of import PARIS
+
+    homologated = dt.datetime.now(PARIS) - dt.timedelta(days=3)
+    type(homologated_open).objects.filter(pk=homologated_open.pk).update(homologated_at=homologated)
+    day = homologated.date() + dt.timedelta(days=1)
+    french_day = f"{day.day}{'er' if day.day == 1 else ''}"
+    page = window.page
+    page.goto("/classement/")
+    picker = page.get_by_label("À la date du (fin de journée)")
+    picker.fill(day.isoformat())
+    page.get_by_role("button", name="Afficher").click()
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_have_text(re.compile(rf"^Classement au {french_day} \w+ {day.year}$"))
+    expect(page).to_have_url(re.compile(rf"au={day.isoformat()}"))
+    first = page.get_by_role("row").nth(1)
+    expect(first.get_by_role("cell").first).to_have_text("1")
+    expect(first).to_contain_text("GÉNIN Hélène")
+    window.shot("1-classement-a-une-date")
+
+    before = homologated.date() - dt.timedelta(days=1)
+    picker = page.get_by_label("À la date du (fin de journée)")
+    picker.fill(before.isoformat())
+    page.get_by_role("button", name="Afficher").click()
+    expect(page).to_have_url(re.compile(rf"au={before.isoformat()}"))
+    genin = page.get_by_role("row").filter(has_text="GÉNIN Hélène")
+    expect(genin.get_by_role("cell").nth(3)).to_have_text("0")  # no PCN yet that day
+    window.shot("2-la-veille")

@@ -62,7 +62,12 @@ def add_tournament(db) -> Callable[..., Tournament]:
     from rankings.rulebooks import rulebook_in_force
 
     def add(
-        season: Season, points: dict[Player, tuple[int, int]], *, club: Club, arbiter: Player
+        season: Season,
+        points: dict[Player, tuple[int, int]],
+        *,
+        club: Club,
+        arbiter: Player,
+        homologated_at: dt.datetime | None = None,
     ) -> Tournament:
         number = next(_tournament_numbers)
         tournament = Tournament.objects.create(
@@ -88,7 +93,8 @@ def add_tournament(db) -> Callable[..., Tournament]:
         )  # fmt: skip
         tournament.status = "homologated"
         tournament.homologated_revision = revision
-        tournament.save(update_fields=["status", "homologated_revision"])
+        tournament.homologated_at = homologated_at or dt.datetime.now(dt.UTC)
+        tournament.save(update_fields=["status", "homologated_revision", "homologated_at"])
         return tournament
 
     return add

@@ -77,6 +77,12 @@ def scale_value(place: int) -> int:
     return max(50, int(1000 * 0.91 ** (place - 1)))
 
 
+def _homologated_at(played: dt.date) -> dt.datetime:
+    """A synthetic tournament is homologated two days after it is played, at 19:00 UTC
+    (the ranking as of a date counts it from that day)."""
+    return dt.datetime.combine(played + dt.timedelta(days=2), dt.time(19), tzinfo=dt.UTC)
+
+
 class Command(BaseCommand):
     help = "Generate a synthetic national-scale season for the ranking benchmarks (COPY)."
 
@@ -208,11 +214,12 @@ class Command(BaseCommand):
             Tournament,
             ["season_id", "name", "date", "venue", "format", "stage", "organizer_kind",
              "organizer_club_id", "arbiter_id", "arbiter_plays", "planned_sessions", "reference",
-             "status", "refusal_reasons", "declared_at"],
+             "status", "refusal_reasons", "declared_at", "homologated_at", "placements"],
             (
                 (season.pk, f"Tournoi B{t}", season.start_date + dt.timedelta(days=t % 360),
                  "Salle", "individual", "ordinary", "club", clubs[t % len(clubs)], arbiter,
-                 False, 1, f"bench-{t}", "results_submitted", Jsonb([]), now)
+                 False, 1, f"bench-{t}", "results_submitted", Jsonb([]), now,
+                 _homologated_at(season.start_date + dt.timedelta(days=t % 360)), Jsonb([]))
                 for t in range(tournaments)
             ),
         )  # fmt: skip

@@ -1,0 +1,123 @@
+"""``GET /api/pcn/ranking/?as_of=…``: the ranking as it stood at the end of a past day,
+with the ranking's filters and pages; a bad or out-of-season day is a 400 naming
+``as_of``. Places checked by hand against the tournaments homologated by then."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from rankings.as_of import PARIS
+from rankings.recompute import full_recompute
+
+pytestmark = pytest.mark.django_db
+
+
+def _paris(day: str, hour: int = 12) -> dt.datetime:
+    return dt.datetime.combine(dt.date.fromisoformat(day), dt.time(hour), tzinfo=PARIS)
+
+
+@pytest.fixture
+def dated(registry, federation, add_tournament):
+    """No carry-over (no official ranking before): a player's total is their season's
+    points. Homologated on 10 August and 20 September (played on 1 August: it counts
+    from its homologation, not from its date)."""
+    p = federation.players
+    add_tournament(registry.season, {p[0]: (300, 0), p[1]: (200, 0), p[6]: (100, 0)},
+                   club=registry.clubs[101], arbiter=p[20],
+                   homologated_at=_paris("2026-08-10"))  # fmt: skip
+    late = add_tournament(registry.season, {p[1]: (500, 2), p[7]: (50, 0)},
+                          club=registry.clubs[201], arbiter=p[20],
+                          homologated_at=_paris("2026-09-20", 23))  # fmt: skip
+    late.date = dt.date(2026, 8, 1)
+    late.save(update_fields=["date"])
+    full_recompute(season=registry.season)
+    return federation
+
+
+def _line(body, licence: int) -> dict:
+    return next(r for r in body["results"] if r["licence_number"] == licence)
+
+
+def test_the_ranking_as_of_a_day_places_players_by_what_was_homologated(
+    api, dated, django_assert_max_num_queries
+):
+    p = dated.players
+    with django_assert_max_num_queries(26):  # key, computed and stored: a fixed count
+        body = api.get("/api/pcn/ranking/?as_of=2026-09-15&page_size=200").json()
+    assert body["snapshot"]["kind"] == "as_of"
+    assert body["snapshot"]["as_of"] == "2026-09-15"
+    assert body["count"] == 25
+    # by hand: 300, 200, 100, then everyone at 0 (shared place 4)
+    first = _line(body, p[0].licence_number)
+    assert (first["place"], first["total_pcn"]) == (1, 300)
+    assert _line(body, p[1].licence_number)["place"] == 2
+    assert _line(body, p[6].licence_number)["place"] == 3
+    assert _line(body, p[7].licence_number)["place"] == 4
+    assert _line(body, p[7].licence_number)["tournaments"] == 0
+    # homologated at 23:00 in Paris on the 20th: counts at the end of the 20th
+    after = api.get("/api/pcn/ranking/?as_of=2026-09-20&page_size=200").json()
+    line = _line(after, p[1].licence_number)
+    assert (line["place"], line["total_pcn"], line["total_pp"], line["tournaments"]) == (
+        1,
+        700,
+        2,
+        2,
+    )
+    assert _line(after, p[0].licence_number)["place"] == 2
+    before = api.get("/api/pcn/ranking/?as_of=2026-08-09").json()
+    assert {r["total_pcn"] for r in before["results"]} == {0}
+    # a second read of the same day: the stored snapshot, no computation
+    with django_assert_max_num_queries(8):
+        again = api.get("/api/pcn/ranking/?as_of=2026-09-15&page_size=200&committee=1").json()
+    assert {r["committee"] for r in again["results"]} == {1}
+
+
+def test_pages_and_filters_of_a_ranking_as_of_a_day(api, dated):
+    page = api.get("/api/pcn/ranking/?as_of=2026-09-15&page_size=10&page=3").json()
+    assert (page["count"], page["pages"], len(page["results"])) == (25, 3, 5)
+    club = api.get("/api/pcn/ranking/?as_of=2026-09-15&club=101").json()
+    assert {r["club"] for r in club["results"]} == {101}
+    assert club["results"][0]["place_in_club"] == 1
+    assert club["count"] == len(club["results"])
+    series = api.get("/api/pcn/ranking/?as_of=2026-09-15&series=4").json()
+    assert {r["series"] for r in series["results"]} == {4}
+    found = api.get("/api/pcn/ranking/", {"as_of": "2026-09-15", "q": "joueur00"}).json()
+    assert [r["licence_number"] for r in found["results"]] == [3001]
+    assert api.get("/api/pcn/ranking/?as_of=2026-09-15&club=999").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("value", "field", "code"),
+    [
+        ("2026-13-01", "as_of", "invalid"),
+        ("15/09/2026", "as_of", "invalid"),
+        ("", "as_of", "invalid"),
+        ("2026-06-30", "as_of", "as_of_outside_season"),  # the previous season's last day
+        ("2099-01-01", "as_of", "as_of_in_future"),
+    ],
+)
+def test_a_bad_day_is_a_400_naming_as_of(api, dated, value, field, code):
+    response = api.get("/api/pcn/ranking/", {"as_of": value})
+    assert response.status_code == 400
+    error = response.json()["errors"][0]
+    assert (error["field"], error["code"]) == (field, code)
+    assert error["message"]
+
+
+def test_today_is_refused_and_kind_does_not_combine(api, dated):
+    today = dt.datetime.now(PARIS).date().isoformat()
+    assert api.get("/api/pcn/ranking/", {"as_of": today}).json()["errors"][0]["code"] == (
+        "as_of_in_future"
+    )
+    response = api.get("/api/pcn/ranking/?as_of=2026-09-15&kind=official")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "kind"
+
+
+def test_as_of_snapshots_are_not_listed_nor_read_by_id(api, dated):
+    body = api.get("/api/pcn/ranking/?as_of=2026-09-15").json()
+    snapshots = api.get("/api/pcn/ranking/snapshots/").json()
+    assert body["snapshot"]["id"] not in [s["id"] for s in snapshots]
+    assert api.get(f"/api/pcn/ranking/?snapshot={body['snapshot']['id']}").status_code == 404
