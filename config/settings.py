@@ -236,10 +236,11 @@ SPECTACULAR_SETTINGS = {
         "StageEnum": "competitions.models.Stage",
         "SeatEnum": ["N", "S", "E", "W", "5"],
         "SideEnum": ["attack", "defence"],
-        "PenaltyKindEnum": "competitions.rules.engine.penalties.PenaltyKind",
+        "PenaltyKindEnum": "competitions.api.engine_serializers.PENALTY_KINDS",
         "ChampionshipKindEnum": "competitions.models.ChampionshipKindChoice",
         "ChampionshipStageKindEnum": "competitions.models.ChampionshipStageKind",
         "SanctionKindEnum": "federation.models.SanctionKind",
+        "NotificationKindEnum": "federation.models.NotificationKind",
         "BigPrizeFormulaEnum": ["24_deals", "25_deals"],  # competitions.rules.engine.big_prize
     },
 }

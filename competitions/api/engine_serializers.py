@@ -16,6 +16,9 @@ from competitions.rules.engine.tables import Orientation, TableSize
 
 SEATS = [o.value for o in Orientation]
 
+# The penalty kinds, one enum in the OpenAPI schema (ENUM_NAME_OVERRIDES: PenaltyKindEnum).
+PENALTY_KINDS = [k.value for k in PenaltyKind]
+
 
 class PoigneeIn(serializers.Serializer):
     seat = serializers.ChoiceField(choices=SEATS, help_text="Seat of the player who showed it.")
@@ -317,7 +320,7 @@ class MovementPlanOut(serializers.Serializer):
 
 class PenaltyIn(serializers.Serializer):
     player = serializers.CharField(max_length=32)
-    kind = serializers.ChoiceField(choices=[k.value for k in PenaltyKind])
+    kind = serializers.ChoiceField(choices=PENALTY_KINDS)
     points = serializers.IntegerField()
     reason = serializers.CharField(max_length=300)
 
@@ -415,9 +418,9 @@ class OffenceCostIn(serializers.Serializer):
     """An offence the arbiter is about to penalise (chapter 4)."""
 
     licence_number = serializers.IntegerField(min_value=1, max_value=2_147_483_647)
-    kind = serializers.ChoiceField(choices=[k.value for k in PenaltyKind])
+    kind = serializers.ChoiceField(choices=PENALTY_KINDS)
     in_tournament = serializers.ListField(
-        child=serializers.ChoiceField(choices=[k.value for k in PenaltyKind]),
+        child=serializers.ChoiceField(choices=PENALTY_KINDS),
         default=list,
         max_length=200,
         help_text="The kinds of the offences already recorded against this player in this "
