@@ -36,6 +36,7 @@ import dataclasses
 import datetime as dt
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Exists, Max, OuterRef, Subquery
@@ -52,7 +53,7 @@ from competitions.models import (
     TournamentStatus,
 )
 from competitions.rules.engine.standings import RankingMode
-from competitions.rules.results.canonical import canonical_dict, results_sha256
+from competitions.rules.results.canonical import canonical_dict, canonical_sha256
 from competitions.rules.results.csv_format import read_csv
 from competitions.rules.results.document import Reading, ResultsDocument
 from competitions.rules.results.json_format import read_json
@@ -60,6 +61,7 @@ from competitions.rules.results.score_sheets import parse_score_sheets
 from competitions.rules.results.validation import LicenceStatus, ValidatedResults, validate
 from competitions.tournaments import access
 from competitions.tournaments.homologation_conditions import declaration_problems
+from core.bulk_rows import insert_rows
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format, StageKind
@@ -165,8 +167,9 @@ def parsed_results_submit(
         .select_related("season")
         .get(pk=tournament.pk)
     )
-    sha256 = results_sha256(document)
-    latest = tournament.revisions.order_by("-number").first()
+    canonical = canonical_dict(document)
+    sha256 = canonical_sha256(canonical)
+    latest = tournament.revisions.defer("document").order_by("-number").first()
     if latest is not None and latest.sha256 == sha256 and not reading_problems:
         if tournament.status == TournamentStatus.REFUSED:
             # The same results sent again after a refusal (its reason was not in
@@ -189,6 +192,7 @@ def parsed_results_submit(
         by=by,
         confirmed_licences=confirmed_licences,
         reading_problems=reading_problems,
+        canonical=canonical,
     )
     _mark_submitted(tournament, by)
     return submitted
@@ -205,9 +209,11 @@ def revision_create(
     reason: str = "",
     confirmed_licences: Collection[int] = (),
     reading_problems: Sequence[Problem] = (),
+    canonical: dict[str, Any] | None = None,
 ) -> Submitted:
     """Check ``document`` in one pass (:func:`results_check`) and store it as the
-    tournament's next revision, with its rows (the caller holds the tournament lock)."""
+    tournament's next revision, with its rows (the caller holds the tournament lock).
+    ``canonical``: ``canonical_dict(document)`` when the caller has it already."""
     checked = results_check(
         tournament=tournament,
         document=document,
@@ -223,6 +229,7 @@ def revision_create(
         source=source,
         by=by,
         reason=reason,
+        canonical=canonical,
     )
     return Submitted(revision, True, checked.validated.warnings)
 
@@ -371,11 +378,16 @@ def _store(
     source: str,
     by,
     reason: str,
+    canonical: dict[str, Any] | None,
 ) -> ResultRevision:
-    """Write a new revision and its rows (the caller holds the tournament lock)."""
+    """Write a new revision and its rows (the caller holds the tournament lock).
+
+    The result players go in with :func:`core.bulk_rows.insert_rows` (``COPY`` on
+    PostgreSQL: nothing refers to them in this transaction)."""
     document = validated.document
-    last = tournament.revisions.order_by("-number").first()
-    canonical = canonical_dict(document)
+    last = tournament.revisions.defer("document").order_by("-number").first()
+    if canonical is None:
+        canonical = canonical_dict(document)
     tiebreaks = {entry["number"]: entry["tiebreak"] or {} for entry in canonical["entries"]}
     revision = ResultRevision.objects.create(
         tournament=tournament,
@@ -413,22 +425,30 @@ def _store(
         for e in document.entries
     )
     licensed = validated.licensed
-    ResultPlayer.objects.bulk_create(
-        ResultPlayer(
-            revision=revision,
-            entry=stored,
-            licence_number=p.licence_number,
-            name=p.name,
-            player_id=player_ids.get(p.licence_number) if p.licence_number else None,
-            licensed=p.licence_number in licensed,
-            total=p.total,
-            position_scores=[
-                {"session": s.session, "position": s.position, "table": s.table, "score": s.score}
-                for s in p.positions
-            ],
-        )
-        for stored, e in zip(entries, document.entries, strict=True)
-        for p in e.players
+    insert_rows(
+        ResultPlayer,
+        [
+            ResultPlayer(
+                revision=revision,
+                entry=stored,
+                licence_number=p.licence_number,
+                name=p.name,
+                player_id=player_ids.get(p.licence_number) if p.licence_number else None,
+                licensed=p.licence_number in licensed,
+                total=p.total,
+                position_scores=[
+                    {
+                        "session": s.session,
+                        "position": s.position,
+                        "table": s.table,
+                        "score": s.score,
+                    }
+                    for s in p.positions
+                ],
+            )
+            for stored, e in zip(entries, document.entries, strict=True)
+            for p in e.players
+        ],
     )
     ResultPenalty.objects.bulk_create(
         ResultPenalty(
