@@ -20,7 +20,6 @@ from django.db import transaction
 
 from competitions.championships.titles import stage_titles_record
 from competitions.models import (
-    ResultPlayer,
     ResultRevision,
     Tournament,
     TournamentStatus,
@@ -29,7 +28,11 @@ from competitions.rules.results.canonical import results_sha256
 from competitions.rules.results.json_format import parse_json
 from competitions.rules.results.validation import ties_survive
 from competitions.tournaments import access
-from competitions.tournaments.homologation_conditions import require_conditions
+from competitions.tournaments.homologation_conditions import (
+    StoredRevision,
+    require_conditions,
+    stored_revision,
+)
 from competitions.tournaments.notifications import Decision
 from competitions.tournaments.submission import Submitted, parse_results, revision_create
 from core.bulk_rows import insert_rows
@@ -63,7 +66,9 @@ def _lock(tournament: Tournament) -> Tournament:
     """The tournament's row, locked until the transaction ends (its writers meet here)."""
     return (
         Tournament.objects.select_for_update(of=("self",))
-        .select_related("season", "organizer_club", "organizer_committee__zone", "organizer_zone")
+        .select_related(
+            "season", "arbiter", "organizer_club", "organizer_committee__zone", "organizer_zone"
+        )
         .get(pk=tournament.pk)
     )
 
@@ -152,30 +157,32 @@ def shared_places_survive(tournament: Tournament, document: Any, rulebook: Ruleb
 
 
 def compute_allocations(
-    tournament: Tournament, revision: ResultRevision, version: RulebookVersion, rulebook: Rulebook
+    tournament: Tournament,
+    revision: ResultRevision,
+    version: RulebookVersion,
+    rulebook: Rulebook,
+    stored: StoredRevision | None = None,
 ) -> list[Allocation]:
     """The allocation rows of a revision: one per licensed player of a paid entry.
 
-    Reads only the columns the allocation needs (two queries of plain values: no model
+    Reads only the columns the allocation needs (``stored``, plain values: no model
     instances, no position scores decoded), and reads the stored document again only
     when its shared places can matter (:func:`ties_matter`)."""
-    entries = list(revision.entries.values_list("pk", "number", "place"))  # place, number
+    if stored is None:
+        stored = stored_revision(revision)
     paid_players: dict[int, list[int]] = {}
-    for entry_id, player_id in (
-        ResultPlayer.objects.filter(revision=revision, licensed=True, player_id__isnull=False)
-        .order_by("licence_number")
-        .values_list("entry_id", "player_id")
-    ):
-        paid_players.setdefault(entry_id, []).append(player_id)
-    places = [(number, place) for _pk, number, place in entries]
+    for entry_id, player_id, licensed, _licence in stored.players:
+        if licensed and player_id is not None:
+            paid_players.setdefault(entry_id, []).append(player_id)
+    places = [(number, place) for _pk, number, place in stored.entries]
     awards = entry_awards(
         tournament,
         places=places,
-        tables=list(revision.sessions.order_by("number").values_list("tables", flat=True)),
+        tables=[tables for tables, _of_three in stored.sessions],
         tiebreak_given=ties_matter(tournament, places, rulebook)
         and shared_places_survive(tournament, revision.document, rulebook),
         rulebook=rulebook,
-        unlicensed=[number for pk, number, _place in entries if pk not in paid_players],
+        unlicensed=[number for pk, number, _place in stored.entries if pk not in paid_players],
     )
     return [
         Allocation(
@@ -188,7 +195,7 @@ def compute_allocations(
             pcn=awards[str(number)].pcn_per_player,
             pp=awards[str(number)].pp_per_player,
         )
-        for pk, number, place in entries
+        for pk, number, place in stored.entries
         for player_id in paid_players.get(pk, ())
     ]
 
@@ -209,8 +216,9 @@ def _allocate(
 ) -> set[int]:
     """Replace the tournament's current allocations by the revision's, under the
     season's rulebook in force; return the players whose totals change."""
-    require_conditions(tournament, revision, rulebook)
-    rows = compute_allocations(tournament, revision, version, rulebook)
+    stored = stored_revision(revision)  # read once for the conditions and the allocation
+    require_conditions(tournament, revision, rulebook, stored)
+    rows = compute_allocations(tournament, revision, version, rulebook, stored)
     previous = set(
         Allocation.objects.filter(tournament=tournament, current=True).values_list(
             "player_id", flat=True

@@ -164,7 +164,7 @@ def parsed_results_submit(
     submission, homologation and correction never interleave."""
     tournament = (
         Tournament.objects.select_for_update(of=("self",))
-        .select_related("season")
+        .select_related("season", "arbiter")  # the arbiter: the declaration's conditions
         .get(pk=tournament.pk)
     )
     canonical = canonical_dict(document)
@@ -193,6 +193,7 @@ def parsed_results_submit(
         confirmed_licences=confirmed_licences,
         reading_problems=reading_problems,
         canonical=canonical,
+        number=latest.number + 1 if latest is not None else 1,
     )
     _mark_submitted(tournament, by)
     return submitted
@@ -210,10 +211,12 @@ def revision_create(
     confirmed_licences: Collection[int] = (),
     reading_problems: Sequence[Problem] = (),
     canonical: dict[str, Any] | None = None,
+    number: int | None = None,
 ) -> Submitted:
     """Check ``document`` in one pass (:func:`results_check`) and store it as the
     tournament's next revision, with its rows (the caller holds the tournament lock).
-    ``canonical``: ``canonical_dict(document)`` when the caller has it already."""
+    ``canonical``: ``canonical_dict(document)``, ``number``: the new revision's number,
+    when the caller has them already."""
     checked = results_check(
         tournament=tournament,
         document=document,
@@ -230,6 +233,7 @@ def revision_create(
         by=by,
         reason=reason,
         canonical=canonical,
+        number=number,
     )
     return Submitted(revision, True, checked.validated.warnings)
 
@@ -379,19 +383,22 @@ def _store(
     by,
     reason: str,
     canonical: dict[str, Any] | None,
+    number: int | None,
 ) -> ResultRevision:
     """Write a new revision and its rows (the caller holds the tournament lock).
 
     The result players go in with :func:`core.bulk_rows.insert_rows` (``COPY`` on
     PostgreSQL: nothing refers to them in this transaction)."""
     document = validated.document
-    last = tournament.revisions.defer("document").order_by("-number").first()
+    if number is None:
+        last = tournament.revisions.defer("document").order_by("-number").first()
+        number = (last.number + 1) if last else 1
     if canonical is None:
         canonical = canonical_dict(document)
     tiebreaks = {entry["number"]: entry["tiebreak"] or {} for entry in canonical["entries"]}
     revision = ResultRevision.objects.create(
         tournament=tournament,
-        number=(last.number + 1) if last else 1,
+        number=number,
         document=canonical,
         sha256=sha256,
         source=source,
