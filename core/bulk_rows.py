@@ -35,15 +35,44 @@ def insert_rows(model: type[Model], objs: Sequence[Model]) -> int:
     fields = copied_fields(model)
     quote = connection.ops.quote_name
     columns = ", ".join(quote(field.column) for field in fields)
+    # Plain values (numbers, text, booleans, keys) go as they are: psycopg adapts them as
+    # Django's preparation would; every other field is prepared by Django.
+    plain = [field.get_internal_type() in PLAIN and not _auto_now(field) for field in fields]
     with (
         connection.cursor() as cursor,
         cursor.cursor.copy(f"COPY {quote(model._meta.db_table)} ({columns}) FROM STDIN") as copy,
     ):
         for obj in objs:
             copy.write_row(
-                [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+                [
+                    getattr(obj, field.attname)
+                    if is_plain
+                    else field.get_db_prep_save(field.pre_save(obj, True), connection)
+                    for field, is_plain in zip(fields, plain, strict=True)
+                ]
             )
     return len(objs)
+
+
+PLAIN = frozenset(
+    {
+        "BigIntegerField",
+        "BooleanField",
+        "CharField",
+        "ForeignKey",
+        "IntegerField",
+        "PositiveIntegerField",
+        "PositiveSmallIntegerField",
+        "SmallIntegerField",
+        "TextField",
+    }
+)
+"""Field types whose attribute value psycopg writes as Django would prepare it (a
+foreign key's attribute is its target's integer key)."""
+
+
+def _auto_now(field: Field) -> bool:
+    return bool(getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False))
 
 
 def copied_fields(model: type[Model]) -> list[Field]:
