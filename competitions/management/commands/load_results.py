@@ -123,7 +123,7 @@ class Command(BaseCommand):
         )
         if submitted.created:
             outcome.append("submitted")
-            status = TournamentStatus.RESULTS_SUBMITTED
+            status: str = TournamentStatus.RESULTS_SUBMITTED
         else:
             status = Tournament.objects.values_list("status", flat=True).get(pk=tournament.pk)
         if item.get("homologate") and status == TournamentStatus.RESULTS_SUBMITTED:
