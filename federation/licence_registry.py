@@ -294,8 +294,8 @@ def _write(
             [
                 Licence(
                     player_id=existing[line.licence_number].pk,
-                    season=season,
-                    club=club,
+                    season_id=season.pk,
+                    club_id=club.pk,
                     issued_on=line.issued_on,
                 )
                 for line, club in new_licences
