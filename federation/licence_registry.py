@@ -445,6 +445,17 @@ def _clubs_by_number(numbers: Iterable[int]) -> dict[int, Club]:
 
 
 def _players_by_licence_number(numbers: Iterable[int]) -> dict[int, Player]:
+    """The players of these licence numbers: on PostgreSQL in one query on an array
+    parameter (``IN`` with 10,000 parameters per chunk costs seconds to build and send
+    for 50,000 numbers), elsewhere in chunks of the database's parameter limit."""
+    if connection.vendor == "postgresql":
+        table = connection.ops.quote_name(Player._meta.db_table)
+        return {
+            player.licence_number: player
+            for player in Player.objects.raw(
+                f"SELECT * FROM {table} WHERE licence_number = ANY(%s)", [list(numbers)]
+            )
+        }
     players: dict[int, Player] = {}
     for chunk in _chunks(list(numbers)):
         players.update(
