@@ -11,6 +11,14 @@ if absent, generates the CSV in memory, then for each run times (wall clock):
 3. the import of an updated file (1 line in 10 renamed, 1 in 7 moved to another club),
 
 and deletes what the run imported. Prints the median of each; asserts nothing.
+
+The floor, timed in the same run (PostgreSQL only): what a first import cannot do with
+less — the file loaded as it is with ``COPY`` into a temporary table (the database
+parses the dates), then set-based ``INSERT … SELECT`` of the players, their history
+rows, the licences and theirs, and the audit record, in one transaction with the
+season locked; no check of the file. Its rows are verified identical to the import's
+(players, licences, both histories, compared with ``EXCEPT ALL`` both ways, keys and
+dates aside), and the first import is printed as a ratio of it.
 Use a database of its own: the script writes to it.
 """
 
@@ -107,6 +115,115 @@ def clean_up(season: Season) -> None:
                 cursor.execute(f"VACUUM ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
 
 
+SNAPSHOTS = {
+    "players": """
+        SELECT licence_number, last_name, first_name, birth_date, email, phone
+        FROM federation_player WHERE licence_number >= %(first)s""",
+    "licences": """
+        SELECT p.licence_number, c.number, l.issued_on
+        FROM federation_licence l
+        JOIN federation_player p ON p.id = l.player_id
+        JOIN federation_club c ON c.id = l.club_id
+        WHERE l.season_id = %(season)s""",
+    "player history": """
+        SELECT h.licence_number, h.last_name, h.first_name, h.birth_date, h.history_type,
+               h.history_user_id, h.history_change_reason LIKE 'licence import #%%'
+        FROM federation_historicalplayer h WHERE h.licence_number >= %(first)s""",
+    "licence history": """
+        SELECT p.licence_number, c.number, h.issued_on, h.history_type, h.history_user_id,
+               h.history_change_reason LIKE 'licence import #%%'
+        FROM federation_historicallicence h
+        JOIN federation_player p ON p.id = h.player_id
+        JOIN federation_club c ON c.id = h.club_id
+        WHERE h.season_id = %(season)s""",
+}
+
+
+def snapshot(season: Season, suffix: str) -> None:
+    """Copy what is imported now into temporary tables ``floor_<table>_<suffix>``."""
+    with connection.cursor() as cursor:
+        for name, sql in SNAPSHOTS.items():
+            table = f"floor_{name.replace(' ', '_')}_{suffix}"
+            cursor.execute(f"DROP TABLE IF EXISTS {table}")
+            cursor.execute(
+                f"CREATE TEMPORARY TABLE {table} AS {sql}",
+                {"first": FIRST_LICENCE, "season": season.pk},
+            )
+
+
+def differences() -> dict[str, int]:
+    """Rows of the import missing from the floor's, and the other way round, per table."""
+    counts = {}
+    with connection.cursor() as cursor:
+        for name in SNAPSHOTS:
+            table = f"floor_{name.replace(' ', '_')}"
+            cursor.execute(
+                f"SELECT (SELECT count(*) FROM (TABLE {table}_import EXCEPT ALL "
+                f"TABLE {table}_floor) a) + (SELECT count(*) FROM (TABLE {table}_floor "
+                f"EXCEPT ALL TABLE {table}_import) b), (SELECT count(*) FROM {table}_import)"
+            )
+            different, rows = cursor.fetchone()
+            counts[f"{name} ({rows:,} rows)"] = different
+    return counts
+
+
+@transaction.atomic
+def floor_first_import(season: Season, content: bytes, name: str) -> None:
+    """The first import at the floor: COPY, then set-based inserts with history rows."""
+    list(Season.objects.select_for_update().filter(pk=season.pk).values_list("pk"))
+    rows = content.count(b"\n") - 1  # every line new: the counts are known
+    record = LicenceImport.objects.create(
+        season=season,
+        imported_by=None,
+        file_name=name,
+        sha256="floor",
+        rows=rows,
+        players_created=rows,
+        players_updated=0,
+        licences_created=rows,
+        licences_updated=0,
+    )
+    reason = f"licence import #{record.pk}"
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL datestyle = 'ISO, DMY'")
+        cursor.execute(
+            "CREATE TEMPORARY TABLE floor_file (licence_number integer, last_name text, "
+            "first_name text, birth_date date, club_number integer) ON COMMIT DROP"
+        )
+        with cursor.cursor.copy(
+            "COPY floor_file FROM STDIN WITH (FORMAT csv, DELIMITER ';', HEADER true)"
+        ) as copy:
+            copy.write(content)
+        cursor.execute(
+            "INSERT INTO federation_player "
+            "(licence_number, last_name, first_name, birth_date, email, phone) "
+            "SELECT licence_number, last_name, first_name, birth_date, '', '' FROM floor_file"
+        )
+        cursor.execute(
+            "INSERT INTO federation_historicalplayer (id, licence_number, last_name, "
+            "first_name, birth_date, history_date, history_user_id, history_change_reason, "
+            "history_type) SELECT p.id, p.licence_number, p.last_name, p.first_name, "
+            "p.birth_date, now(), NULL, %s, '+' FROM federation_player p "
+            "JOIN floor_file f USING (licence_number)",
+            [reason],
+        )
+        cursor.execute(
+            "INSERT INTO federation_licence (player_id, season_id, club_id, issued_on) "
+            "SELECT p.id, %s, c.id, NULL FROM floor_file f "
+            "JOIN federation_player p USING (licence_number) "
+            "JOIN federation_club c ON c.number = f.club_number",
+            [season.pk],
+        )
+        cursor.execute(
+            "INSERT INTO federation_historicallicence (id, player_id, season_id, club_id, "
+            "issued_on, history_date, history_user_id, history_change_reason, history_type) "
+            "SELECT l.id, l.player_id, l.season_id, l.club_id, l.issued_on, now(), NULL, %s, "
+            "'+' FROM federation_licence l JOIN federation_player p ON p.id = l.player_id "
+            "JOIN floor_file f USING (licence_number) WHERE l.season_id = %s",
+            [reason, season.pk],
+        )
+
+
 def timed(season: Season, content: bytes, name: str) -> tuple[float, object]:
     started = time.perf_counter()
     result = import_licences(season=season, content=content, file_name=name, by=None)
@@ -131,14 +248,31 @@ def main() -> None:
         "same file again": [],
         "updated file": [],
     }
+    floors: list[float] = []
+    ratios: list[float] = []
+    postgresql = connection.vendor == "postgresql"
     for run in range(1, args.runs + 1):
+        if postgresql:
+            clean_up(season)
+            started = time.perf_counter()
+            floor_first_import(season, first_file, "licences.csv")
+            floors.append(time.perf_counter() - started)
+            if run == 1:
+                snapshot(season, "floor")
         clean_up(season)
         first, created = timed(season, first_file, "licences.csv")
+        if postgresql:
+            ratios.append(first / floors[-1])
+            if run == 1:
+                snapshot(season, "import")
+                print("floor's rows against the import's (rows that differ):", differences())
         again, same = timed(season, first_file, "licences.csv")
         update, changed = timed(season, updated_file, "licences-updated.csv")
         timings["first import"].append(first)
         timings["same file again"].append(again)
         timings["updated file"].append(update)
+        if postgresql:
+            print(f"run {run}: floor {floors[-1]:.2f} s (first import: {ratios[-1]:.1f}×)")
         print(
             f"run {run}: first {first:.2f} s ({created.players_created} players created), "
             f"again {again:.2f} s ({same.players_unchanged} unchanged), "
@@ -148,6 +282,9 @@ def main() -> None:
     clean_up(season)
     for label, values in timings.items():
         print(f"median {label:<16} {statistics.median(values):6.2f} s")
+    if postgresql:
+        print(f"median floor            {statistics.median(floors):6.2f} s")
+        print(f"median first import / floor, same run: {statistics.median(ratios):.2f}×")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ registry, store) and ``tournament_homologate`` (homologation conditions, PCN
 allocation, stored allocations), split by step; and (2) the time to load a
 season of ``--season-tournaments`` tournaments (12 to 120 players, 1 or 2
 sessions) with ``manage.py load_results`` (declare, submit, homologate each,
-ranking update included, Celery eager). Figures only: nothing is asserted.
+ranking update included, Celery eager), and with ``--one-by-one N`` the same load of
+N tournaments committed line by line (``--batch 1``) with the same-run ratio.
+Figures only: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -218,7 +220,7 @@ def one_tournament(runs: int) -> None:
         print(f"  {label} median {statistics.median(times) * 1000:7.1f} ms")
 
 
-def season_load(count: int) -> None:
+def season_load(count: int, batch: int | None = None) -> float:
     season, _club, user = ensure_registry(10_001)
     rng = random.Random(2030)
     stamp = time.time_ns()
@@ -241,25 +243,38 @@ def season_load(count: int) -> None:
         path = out.name
     size = Path(path).stat().st_size / 1e6
     started = time.perf_counter()
-    call_command("load_results", path, "--as", user.username, "--quiet")
+    options = ["--batch", str(batch)] if batch else []
+    call_command("load_results", path, "--as", user.username, "--quiet", *options)
     elapsed = time.perf_counter() - started
+    how = f"--batch {batch}" if batch else "default batch"
     print(
-        f"season of {count} tournaments ({size:.0f} MB JSONL) loaded in {elapsed:.1f} s "
+        f"season of {count} tournaments ({size:.0f} MB JSONL, {how}) loaded in {elapsed:.1f} s "
         f"({elapsed / count * 1000:.1f} ms a tournament; {count / elapsed:.1f} tournaments/s)"
     )
     Path(path).unlink()
+    return elapsed / count
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--season-tournaments", type=int, default=10_000)
+    parser.add_argument(
+        "--one-by-one",
+        type=int,
+        default=0,
+        help="also load this many tournaments with --batch 1 (each line committed on its "
+        "own) and print the same-run ratio",
+    )
     args = parser.parse_args()
     ensure_database()
     print(f"database: {connection.vendor} {connection.settings_dict['NAME']}")
     one_tournament(args.runs)
     if args.season_tournaments:
-        season_load(args.season_tournaments)
+        batched = season_load(args.season_tournaments)
+        if args.one_by_one:
+            alone = season_load(args.one_by_one, batch=1)
+            print(f"one by one / batched, same run: {alone / batched:.2f}× a tournament")
 
 
 if __name__ == "__main__":

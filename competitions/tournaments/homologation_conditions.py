@@ -5,6 +5,8 @@ homologation, under the rulebook then in force."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from competitions.championships.zone_approval import tournament_void_problems
 from competitions.models import OrganizerKind, ResultPlayer, ResultRevision, Stage, Tournament
 from competitions.rules.results.document import ResultsDocument
@@ -15,17 +17,52 @@ from rankings.rules.homologation import TournamentFacts, check_homologation
 from rankings.rules.rulebook import EventKind, Organizer, Rulebook
 
 
-def homologation_facts(tournament: Tournament, revision: ResultRevision) -> TournamentFacts:
-    """The facts chapter 5 judges, read from the declaration and the stored revision."""
-    arbiter_played = ResultPlayer.objects.filter(
-        revision=revision, licence_number=tournament.arbiter.licence_number
-    ).exists()
-    first = revision.sessions.order_by("number").first()
+@dataclass(frozen=True)
+class StoredRevision:
+    """What homologation reads of a stored revision, in three queries of plain values:
+    what its conditions (chapter 5) and its allocation need, read once for both."""
+
+    entries: list[tuple[int, int, int]]
+    """(pk, number, place) of each entry, by place then number."""
+    sessions: list[tuple[int, int]]
+    """(tables, tables of three) of each session, by number."""
+    players: list[tuple[int, int | None, bool, int | None]]
+    """(entry pk, player pk, licensed, licence number) of each player, by licence number."""
+
+
+def stored_revision(revision: ResultRevision) -> StoredRevision:
+    return StoredRevision(
+        entries=list(revision.entries.values_list("pk", "number", "place")),
+        sessions=list(
+            revision.sessions.order_by("number").values_list("tables", "tables_of_three")
+        ),
+        players=list(
+            ResultPlayer.objects.filter(revision=revision)
+            .order_by("licence_number")
+            .values_list("entry_id", "player_id", "licensed", "licence_number")
+        ),
+    )
+
+
+def homologation_facts(
+    tournament: Tournament, revision: ResultRevision, stored: StoredRevision | None = None
+) -> TournamentFacts:
+    """The facts chapter 5 judges, read from the declaration and the stored revision
+    (``stored``: the revision's rows, when the caller has read them already)."""
+    arbiter = tournament.arbiter.licence_number
+    if stored is None:
+        arbiter_played = ResultPlayer.objects.filter(
+            revision=revision, licence_number=arbiter
+        ).exists()
+        first = revision.sessions.order_by("number").first()
+        first_session = None if first is None else (first.tables, first.tables_of_three)
+        entries = revision.entries.count()
+    else:
+        arbiter_played = any(licence == arbiter for *_, licence in stored.players)
+        first_session = stored.sessions[0] if stored.sessions else None
+        entries = len(stored.entries)
     return _facts(
-        tournament,
-        arbiter_played=arbiter_played,
-        entries=revision.entries.count(),
-        first_session=None if first is None else (first.tables, first.tables_of_three),
+        tournament, arbiter_played=arbiter_played, entries=entries, first_session=first_session
     )
 
 
@@ -106,11 +143,14 @@ def declaration_problems(
 
 
 def require_conditions(
-    tournament: Tournament, revision: ResultRevision, rulebook: Rulebook
+    tournament: Tournament,
+    revision: ResultRevision,
+    rulebook: Rulebook,
+    stored: StoredRevision | None = None,
 ) -> None:
     """Raise RuleViolation listing every unmet homologation condition (and a championship
     stage void for want of the zone's approval of its regional rules)."""
-    problems = check_homologation(homologation_facts(tournament, revision), rulebook)
+    problems = check_homologation(homologation_facts(tournament, revision, stored), rulebook)
     problems += tournament_void_problems(tournament, rulebook)
     if problems:
         raise RuleViolation(problems)

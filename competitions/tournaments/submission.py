@@ -36,6 +36,7 @@ import dataclasses
 import datetime as dt
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Exists, Max, OuterRef, Subquery
@@ -52,7 +53,7 @@ from competitions.models import (
     TournamentStatus,
 )
 from competitions.rules.engine.standings import RankingMode
-from competitions.rules.results.canonical import canonical_dict, results_sha256
+from competitions.rules.results.canonical import canonical_dict, canonical_sha256
 from competitions.rules.results.csv_format import read_csv
 from competitions.rules.results.document import Reading, ResultsDocument
 from competitions.rules.results.json_format import read_json
@@ -60,6 +61,7 @@ from competitions.rules.results.score_sheets import parse_score_sheets
 from competitions.rules.results.validation import LicenceStatus, ValidatedResults, validate
 from competitions.tournaments import access, repeats
 from competitions.tournaments.homologation_conditions import declaration_problems
+from core.bulk_rows import insert_rows
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format, StageKind
@@ -162,11 +164,12 @@ def parsed_results_submit(
     submission, homologation and correction never interleave."""
     tournament = (
         Tournament.objects.select_for_update(of=("self",))
-        .select_related("season")
+        .select_related("season", "arbiter")  # the arbiter: the declaration's conditions
         .get(pk=tournament.pk)
     )
-    sha256 = results_sha256(document)
-    latest = tournament.revisions.order_by("-number").first()
+    canonical = canonical_dict(document)
+    sha256 = canonical_sha256(canonical)
+    latest = tournament.revisions.defer("document").order_by("-number").first()
     if latest is not None and latest.sha256 == sha256 and not reading_problems:
         if tournament.status == TournamentStatus.REFUSED:
             # The same results sent again after a refusal (its reason was not in
@@ -189,6 +192,8 @@ def parsed_results_submit(
         by=by,
         confirmed_licences=confirmed_licences,
         reading_problems=reading_problems,
+        canonical=canonical,
+        number=latest.number + 1 if latest is not None else 1,
     )
     _mark_submitted(tournament, by)
     return submitted
@@ -205,9 +210,13 @@ def revision_create(
     reason: str = "",
     confirmed_licences: Collection[int] = (),
     reading_problems: Sequence[Problem] = (),
+    canonical: dict[str, Any] | None = None,
+    number: int | None = None,
 ) -> Submitted:
     """Check ``document`` in one pass (:func:`results_check`) and store it as the
-    tournament's next revision, with its rows (the caller holds the tournament lock)."""
+    tournament's next revision, with its rows (the caller holds the tournament lock).
+    ``canonical``: ``canonical_dict(document)``, ``number``: the new revision's number,
+    when the caller has them already."""
     checked = results_check(
         tournament=tournament,
         document=document,
@@ -223,6 +232,8 @@ def revision_create(
         source=source,
         by=by,
         reason=reason,
+        canonical=canonical,
+        number=number,
     )
     return Submitted(revision, True, checked.validated.warnings)
 
@@ -377,15 +388,23 @@ def _store(
     source: str,
     by,
     reason: str,
+    canonical: dict[str, Any] | None,
+    number: int | None,
 ) -> ResultRevision:
-    """Write a new revision and its rows (the caller holds the tournament lock)."""
+    """Write a new revision and its rows (the caller holds the tournament lock).
+
+    The result players go in with :func:`core.bulk_rows.insert_rows` (``COPY`` on
+    PostgreSQL: nothing refers to them in this transaction)."""
     document = validated.document
-    last = tournament.revisions.order_by("-number").first()
-    canonical = canonical_dict(document)
+    if number is None:
+        last = tournament.revisions.defer("document").order_by("-number").first()
+        number = (last.number + 1) if last else 1
+    if canonical is None:
+        canonical = canonical_dict(document)
     tiebreaks = {entry["number"]: entry["tiebreak"] or {} for entry in canonical["entries"]}
     revision = ResultRevision.objects.create(
         tournament=tournament,
-        number=(last.number + 1) if last else 1,
+        number=number,
         document=canonical,
         sha256=sha256,
         source=source,
@@ -419,22 +438,30 @@ def _store(
         for e in document.entries
     )
     licensed = validated.licensed
-    ResultPlayer.objects.bulk_create(
-        ResultPlayer(
-            revision=revision,
-            entry=stored,
-            licence_number=p.licence_number,
-            name=p.name,
-            player_id=player_ids.get(p.licence_number) if p.licence_number else None,
-            licensed=p.licence_number in licensed,
-            total=p.total,
-            position_scores=[
-                {"session": s.session, "position": s.position, "table": s.table, "score": s.score}
-                for s in p.positions
-            ],
-        )
-        for stored, e in zip(entries, document.entries, strict=True)
-        for p in e.players
+    insert_rows(
+        ResultPlayer,
+        [
+            ResultPlayer(
+                revision=revision,
+                entry=stored,
+                licence_number=p.licence_number,
+                name=p.name,
+                player_id=player_ids.get(p.licence_number) if p.licence_number else None,
+                licensed=p.licence_number in licensed,
+                total=p.total,
+                position_scores=[
+                    {
+                        "session": s.session,
+                        "position": s.position,
+                        "table": s.table,
+                        "score": s.score,
+                    }
+                    for s in p.positions
+                ],
+            )
+            for stored, e in zip(entries, document.entries, strict=True)
+            for p in e.players
+        ],
     )
     ResultPenalty.objects.bulk_create(
         ResultPenalty(

@@ -33,7 +33,10 @@ def canonical_dict(document: ResultsDocument) -> dict[str, Any]:
     """The document as plain JSON values, in canonical order."""
     sessions = sorted(document.sessions, key=lambda s: (s.number, s.tables, s.tables_of_three))
     entries = [_entry(entry) for entry in document.entries]
-    entries.sort(key=lambda e: (e["number"], _dumps(e)))
+    if len({e["number"] for e in entries}) == len(entries):
+        entries.sort(key=lambda e: e["number"])  # the same order, without a dump per entry
+    else:
+        entries.sort(key=lambda e: (e["number"], _dumps(e)))
     penalties = [_penalty(p) for p in document.penalties]
     penalties.sort(key=lambda p: (p["licence_number"], p["kind"], p["points"], p["reason"]))
     return {
@@ -51,7 +54,13 @@ def canonical_json(document: ResultsDocument) -> bytes:
 
 def results_sha256(document: ResultsDocument) -> str:
     """The hex SHA-256 of :func:`canonical_json`: equal for the same results, however sent."""
-    return hashlib.sha256(canonical_json(document)).hexdigest()
+    return canonical_sha256(canonical_dict(document))
+
+
+def canonical_sha256(canonical: dict[str, Any]) -> str:
+    """:func:`results_sha256` of the document whose :func:`canonical_dict` is ``canonical``
+    (a caller that stores the canonical form computes it once)."""
+    return hashlib.sha256(_dumps(canonical).encode("utf-8")).hexdigest()
 
 
 def _dumps(value: object) -> str:

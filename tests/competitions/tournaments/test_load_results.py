@@ -41,7 +41,11 @@ def line(reference, totals, *, base=6001):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_load_results_through_the_services(registry, tmp_path, capsys):
+@pytest.mark.parametrize("batch", ["1", "2", "100"])
+def test_load_results_through_the_services(registry, tmp_path, capsys, batch):
+    """The same final state whether each line commits on its own (``--batch 1``, the
+    one-by-one path) or lines share a transaction: a line refused in a batch is rolled
+    back alone, its declaration kept as when each step was its own transaction."""
     for i in range(12):
         player = Player.objects.create(licence_number=6001 + i, last_name=f"J{i}", first_name="")
         Licence.objects.create(player=player, season=registry.season, club=registry.clubs[101])
@@ -53,7 +57,7 @@ def test_load_results_through_the_services(registry, tmp_path, capsys):
         encoding="utf-8",
     )
     with pytest.raises(CommandError, match="1 line"):  # H-3: 10 players on 3 tables
-        call_command("load_results", str(path), "--as", "federation_staff")
+        call_command("load_results", str(path), "--as", "federation_staff", "--batch", batch)
     err = capsys.readouterr().err
     assert err.startswith("line 3:")
     assert Tournament.objects.filter(status="homologated").count() == 2
@@ -61,8 +65,13 @@ def test_load_results_through_the_services(registry, tmp_path, capsys):
     # The ranking update ran once at the end, for every affected player.
     assert PlayerSeasonTotal.objects.get(player__licence_number=6001).pcn == 120 + 82
     assert not ResultRevision.objects.filter(tournament__reference="H-3").exists()
+    assert Tournament.objects.get(reference="H-3").status == "declared"
+    firsts = Allocation.objects.filter(current=True, player__licence_number__in=(6001, 6002))
+    assert sorted(
+        firsts.values_list("tournament__reference", "player__licence_number", "place", "pcn")
+    ) == [("H-1", 6001, 1, 120), ("H-1", 6002, 2, 82), ("H-2", 6001, 2, 82), ("H-2", 6002, 1, 120)]
 
     path.write_text(line("H-1", TOTALS) + "\n" + line("H-2", swapped) + "\n", encoding="utf-8")
-    call_command("load_results", str(path), "--as", "federation_staff", "--quiet")
+    call_command("load_results", str(path), "--as", "federation_staff", "--quiet", "--batch", batch)
     assert "unchanged 2" in capsys.readouterr().out
     assert ResultRevision.objects.count() == 2
