@@ -27,12 +27,12 @@ from competitions.championships.facts import players_facts
 from competitions.championships.preconditions import stage_not_played
 from competitions.championships.settings_versions import championship_rules_in_force
 from competitions.models import Championship, ChampionshipKindChoice, ChampionshipStage, Tournament
-from competitions.rules.championships.eligibility import _same_place_problems
+from competitions.rules.championships.eligibility import same_place_problems
 from competitions.rules.championships.team_composition import (
     composition_problems,
     effective_series,
 )
-from competitions.tournaments.homologation_conditions import _facts, homologation_facts
+from competitions.tournaments.homologation_conditions import homologation_facts, planned_facts
 from core.problems import Problem, RuleViolation
 from federation.access import Scope
 from federation.models import Season
@@ -111,7 +111,7 @@ def team_check(*, championship: Championship, licence_numbers: Sequence[int]) ->
                     )
                 )
         if not problems:
-            problems += _same_place_problems(entrants, "club", "interclubs teams")
+            problems += same_place_problems(entrants, "club", "interclubs teams")
         problems += [
             Problem(p.field.replace("entrants", "licence_numbers", 1), p.code, p.message, p.params)
             for p in composition_problems(entrants, rules)
@@ -263,7 +263,7 @@ def tournament_homologation_check(
         version, rulebook = rulebook_in_force(season=tournament.season)
         revision = None
         if figures is not None:
-            facts = _facts(
+            facts = planned_facts(
                 tournament,
                 arbiter_played=False,
                 entries=figures.entries,

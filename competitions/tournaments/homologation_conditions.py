@@ -61,7 +61,7 @@ def homologation_facts(
         arbiter_played = any(licence == arbiter for *_, licence in stored.players)
         first_session = stored.sessions[0] if stored.sessions else None
         entries = len(stored.entries)
-    return _facts(
+    return planned_facts(
         tournament, arbiter_played=arbiter_played, entries=entries, first_session=first_session
     )
 
@@ -70,7 +70,7 @@ def document_facts(tournament: Tournament, document: ResultsDocument) -> Tournam
     """The same facts, read from the declaration and a document not stored yet."""
     arbiter = tournament.arbiter.licence_number
     first = min(document.sessions, key=lambda s: s.number, default=None)
-    return _facts(
+    return planned_facts(
         tournament,
         arbiter_played=any(
             player.licence_number == arbiter
@@ -82,13 +82,15 @@ def document_facts(tournament: Tournament, document: ResultsDocument) -> Tournam
     )
 
 
-def _facts(
+def planned_facts(
     tournament: Tournament,
     *,
     arbiter_played: bool,
     entries: int,
     first_session: tuple[int, int] | None,
 ) -> TournamentFacts:
+    """The facts chapter 5 judges from the declaration and the figures given: stored
+    results, a document not stored yet, or a plan (the dry-run check)."""
     if tournament.organizer_kind == OrganizerKind.CLUB:
         # A club-organised tournament has its club (a database constraint); the stubs
         # see the nullable column.

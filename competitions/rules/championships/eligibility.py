@@ -101,9 +101,9 @@ def check_entry(
         if rules.minimum_age is not None:
             problems += _age_problems(player, f"entrants[{i}]", season, rules)
     if kind is ChampionshipKind.DUO:
-        problems += _same_place_problems(entrants, "committee", "DUO pairs")
+        problems += same_place_problems(entrants, "committee", "DUO pairs")
     if kind is ChampionshipKind.INTERCLUBS and stage is not StageKind.NATIONAL_FINAL:
-        problems += _same_place_problems(entrants, "club", "interclubs teams")
+        problems += same_place_problems(entrants, "club", "interclubs teams")
         if len(entrants) == kind.team_size:
             problems += composition_problems(entrants, rules)
     return problems
@@ -205,9 +205,8 @@ def _age_problems(
     return []
 
 
-def _same_place_problems(
-    entrants: Sequence[PlayerFacts], attribute: str, who: str
-) -> list[Problem]:
+def same_place_problems(entrants: Sequence[PlayerFacts], attribute: str, who: str) -> list[Problem]:
+    """A refusal when ``entrants`` are not all licensed in the same club or committee."""
     places = {
         p.licence_number: getattr(p.licence, attribute) for p in entrants if p.licence is not None
     }
