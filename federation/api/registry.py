@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import django_filters
-from django.http import Http404
+from django.http import Http404, HttpResponsePermanentRedirect
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -117,6 +118,9 @@ class PlayerDetail(APIView):
         player = selectors.player_with_licences(licence_number)
         if player is None:
             raise Http404(_("No player with this licence number."))
+        if player.merged_into_id is not None:  # a merged record: its link leads to the kept one
+            kept = selectors.merge_target(licence_number)
+            return HttpResponsePermanentRedirect(reverse("player-detail", args=[kept]))
         scope = scope_of(request.user)
         licence = selectors.current_licence(player)
         private = sees_private_data(

@@ -13,7 +13,8 @@ from rest_framework.views import APIView
 
 from competitions.models import TournamentFormat
 from core.vocabulary import Format, StageKind
-from rankings.api.ranking import season_or_404
+from federation.selectors import merge_target
+from rankings.api.ranking import moved_to, season_or_404
 from rankings.rulebooks import rulebook_in_force, rulebook_update
 from rankings.rules.allocation import RankedEntry, allocate
 from rankings.rules.national_finals import allocate_national_final
@@ -233,6 +234,10 @@ class PlayerTournamentsView(APIView):
     @extend_schema(responses=PlayerTournamentOut(many=True))
     def get(self, request, licence_number: int):
         from rankings.models import Allocation
+
+        kept = merge_target(licence_number)
+        if kept is not None:  # a merged record (federation/merging.py): 301 to the kept one
+            return moved_to(request, "player-tournaments", kept)
 
         allocations = (
             Allocation.objects.filter(player__licence_number=licence_number, current=True)

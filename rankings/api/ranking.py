@@ -25,8 +25,9 @@ for the progress).
 
 from __future__ import annotations
 
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -189,6 +190,14 @@ def entry_row_out(row: dict, labels) -> dict:
     }
 
 
+def moved_to(request, name: str, licence_number: int) -> HttpResponsePermanentRedirect:
+    """301 to the kept record's ``name`` URL, the query string kept: the answer to a
+    read of a record merged into another (federation/merging.py)."""
+    url = reverse(name, args=[licence_number])
+    query = request.GET.urlencode()
+    return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
+
+
 def cached_json(request, namespace: str, version: str, payload, *, modified=None):
     """A public JSON read through the read cache (core/http_cache.py); the browsable API
     (a browser's Accept) is answered uncached."""
@@ -250,10 +259,13 @@ class PlayerRankingView(APIView):
         version = read_versions.ranking_version(request.query_params.get("season"), kind)
         if version is None:
             raise Http404(_("Unknown season."))
-        return cached_json(
-            request, "player-api", f"{version.token}.{version.registry}",
-            lambda: self._payload(request, licence_number, kind), modified=version.modified,
-        )  # fmt: skip
+        try:
+            return cached_json(
+                request, "player-api", f"{version.token}.{version.registry}",
+                lambda: self._payload(request, licence_number, kind), modified=version.modified,
+            )  # fmt: skip
+        except public_reads.PlayerMoved as moved:  # a merged record (federation/merging.py)
+            return moved_to(request, "ranking-player", moved.licence_number)
 
     def _payload(self, request, licence_number: int, kind: str | None) -> dict:
         season, record = public_reads.player_record(
