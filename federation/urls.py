@@ -2,6 +2,7 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from federation.api import registry
+from federation.api.duplicates import DuplicateList, MergeCreate
 from federation.api.licence_imports import LicenceImportView
 from federation.api.sanctions import SanctionList
 from federation.api.tokens import TokenDetail, TokenList
@@ -19,6 +20,8 @@ urlpatterns = [
     path("me/", registry.Me.as_view(), name="me"),
     path("licence-imports/", LicenceImportView.as_view(), name="licence-import"),
     path("sanctions/", SanctionList.as_view(), name="sanction-list"),
+    path("duplicates/", DuplicateList.as_view(), name="duplicate-list"),
+    path("merges/", MergeCreate.as_view(), name="player-merge"),
     path("tokens/", TokenList.as_view(), name="token-list"),
     path("tokens/<str:token_key>/", TokenDetail.as_view(), name="token-detail"),
 ]
