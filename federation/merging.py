@@ -33,11 +33,11 @@ from core.tasks import send_on_commit
 from federation.access import Actor, scope_of
 from federation.models import ArbiterAccreditation, Licence, Player, PlayerMerge, Season, User
 from federation.rules.duplicates import (
-    DuplicatePair,
     MergeFacts,
     PlayerFacts,
     check_merge,
     likely_duplicates,
+    pair_criteria,
 )
 from rankings.models import (
     Allocation,
@@ -167,8 +167,18 @@ def likely_duplicate_pairs(*, by: Actor) -> list[DuplicateRow]:
     )
 
 
-def _pair_of(pairs: list[DuplicatePair], a: int, b: int) -> DuplicatePair | None:
-    return next((p for p in pairs if {p.first_id, p.second_id} == {a, b}), None)
+def _criteria(kept: Player, merged: Player) -> tuple[str, ...]:
+    """The criteria the two records meet (recorded in the audit; staff may also merge
+    records that meet none, say after a change of name)."""
+    committees: dict[int, dict[int, int]] = defaultdict(dict)
+    for player_id, season_id, committee_id in Licence.objects.filter(
+        player_id__in=[kept.pk, merged.pk]
+    ).values_list("player_id", "season_id", "club__committee_id"):
+        committees[player_id][season_id] = committee_id
+    return pair_criteria(
+        PlayerFacts(kept.pk, kept.search_name, kept.birth_date, committees[kept.pk]),
+        PlayerFacts(merged.pk, merged.search_name, merged.birth_date, committees[merged.pk]),
+    )
 
 
 # --- merging them ---------------------------------------------------------------------------
@@ -224,6 +234,7 @@ def players_merge(*, kept: Player, merged: Player, by: Actor) -> PlayerMerge:
     kept, merged = locked[kept.pk], locked[merged.pk]
     check_merge(_merge_facts(kept), _merge_facts(merged))
     seasons = _affected_seasons([kept.pk, merged.pk])
+    criteria = _criteria(kept, merged)  # before anything moves
     moved: dict[str, list[int]] = {}
     try:
         with transaction.atomic():  # a constraint no rule foresaw: a refusal, not a 500
@@ -246,23 +257,13 @@ def players_merge(*, kept: Player, merged: Player, by: Actor) -> PlayerMerge:
     merged.merged_into = kept
     merged._history_user = by  # type: ignore[attr-defined]
     merged.save(update_fields=["merged_into"])
-    pair = None
-    if kept.search_name == merged.search_name:
-        kept_licences = Licence.objects.filter(player=kept).values_list(
-            "season_id", "club__committee_id"
-        )
-        facts = [
-            PlayerFacts(kept.pk, kept.search_name, kept.birth_date, dict(kept_licences)),
-            PlayerFacts(merged.pk, merged.search_name, merged.birth_date, {}),
-        ]
-        pair = _pair_of(likely_duplicates(facts), kept.pk, merged.pk)
     audit = PlayerMerge.objects.create(
         kept=kept,
         merged=merged,
         kept_licence_number=kept.licence_number,
         merged_licence_number=merged.licence_number,
         merged_by=by if isinstance(by, User) else None,
-        criteria=",".join(pair.criteria) if pair else "",
+        criteria=",".join(criteria),
         moved=moved,
         counts={kind: len(ids) for kind, ids in moved.items()},
     )
