@@ -253,3 +253,30 @@ def test_the_desk_page_merges_after_confirmation(registry, pair, client):
     refused = client.post("/bureau/doublons/fusionner/", {"kept": 1001, "merged": 5001})
     assert refused.status_code == 400
     assert "même saison" in refused.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_ranking_follows_through_the_real_worker(celery_worker_process, registry, pair, api,
+                                                     wait_for):  # fmt: skip
+    kept, merged, _old, _new = pair
+    api.force_authenticate(registry.users["federation_staff"])
+    response = api.post("/api/federation/merges/", {"kept": 5001, "merged": 5002}, format="json")
+    assert response.status_code == 201, response.json()
+    assert response.json()["counts"]["rankings.Allocation.player"] == 1
+
+    def followed():
+        totals = dict(
+            PlayerSeasonTotal.objects.filter(season=registry.previous).values_list("player", "pcn")
+        )
+        standing = SeasonStanding.objects.filter(season=registry.season, player=kept).first()
+        return (
+            totals.get(kept.pk) == 400
+            and merged.pk not in totals
+            and standing is not None
+            and standing.previous_pcn > 0
+        )
+
+    assert wait_for(followed)
+    # the live ranking of last season shows the kept record in the merged one's place
+    assert wait_for(lambda: api.get("/api/pcn/ranking/players/5001/?season=2025-2026&kind=live")
+                    .json()["ranking"])  # fmt: skip
