@@ -34,10 +34,16 @@ def _federation_staff(request) -> None:
 def duplicates(request):
     _federation_staff(request)
     pairs = likely_duplicate_pairs(by=request.user)
+    kept = request.GET.get("fusion", "")  # after a merge: the kept record's licence number
     return render(
         request,
         "desk/duplicates.html",
-        {"pairs": pairs[:SHOWN], "count": len(pairs), "shown": min(len(pairs), SHOWN)},
+        {
+            "pairs": pairs[:SHOWN],
+            "count": len(pairs),
+            "shown": min(len(pairs), SHOWN),
+            "kept": int(kept) if ascii_digits(kept) and len(kept) < 10 else None,
+        },
     )
 
 

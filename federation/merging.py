@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from django.apps import apps
 from django.db import IntegrityError, transaction
-from django.db.models import Count, ForeignKey, OneToOneField
+from django.db.models import Count, ForeignKey, Model, OneToOneField
 
 from competitions.models import ChampionshipTitle, EntryPlayer
 from core.errors import Conflict, PermissionDenied
@@ -69,7 +69,7 @@ def _is_history(model) -> bool:
     return model.__name__.startswith("Historical") and hasattr(model, "history_id")
 
 
-def player_relations() -> list[tuple[type, str]]:
+def player_relations() -> list[tuple[type[Model], str]]:
     """Every (model, field) holding a foreign key to Player that a merge moves."""
     found = []
     for model in apps.get_models():

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -45,10 +45,9 @@ class RecordOut(serializers.Serializer):
     licences = serializers.SerializerMethodField()
     tournaments = serializers.IntegerField(help_text="homologated tournaments (current points)")
 
+    @extend_schema_field(LicenceOut(many=True))
     def get_licences(self, record) -> list[dict]:
-        return LicenceOut(
-            [{"season": s, "club": n, "club_name": c} for s, n, c in record.licences], many=True
-        ).data
+        return [{"season": s, "club": n, "club_name": c} for s, n, c in record.licences]
 
 
 class PairOut(serializers.Serializer):

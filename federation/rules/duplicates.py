@@ -111,7 +111,9 @@ class MergeFacts:
     has_account: bool = False
 
 
-def _overlap(field_name: str, code: str, message: str, common: frozenset) -> list[Problem]:
+def _overlap(
+    field_name: str, code: str, message: str, common: frozenset[str] | frozenset[int]
+) -> list[Problem]:
     if not common:
         return []
     shown = ", ".join(str(v) for v in sorted(common))

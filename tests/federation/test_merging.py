@@ -97,7 +97,7 @@ def test_every_relation_to_a_player_is_moved_or_deliberately_left():
 def test_merge_moves_everything_points_audits_and_the_ranking_follows(
     registry, pair, django_capture_on_commit_callbacks
 ):
-    kept, merged, old, new = pair
+    kept, merged, old, _new = pair
     official = RankingEntry.objects.get(snapshot__kind="official", player=merged)
     staff = registry.users["federation_staff"]
     with django_capture_on_commit_callbacks(execute=True):
@@ -174,16 +174,19 @@ def test_two_licences_in_one_season_are_refused_and_nothing_moves(registry, api)
 
 
 def test_already_merged_and_self_merges_are_refused(registry, pair, api):
-    kept, merged, _old, _new = pair
+    _kept, _merged, _old, _new = pair
     api.force_authenticate(registry.users["federation_staff"])
     same = api.post("/api/federation/merges/", {"kept": 5001, "merged": 5001}, format="json")
-    assert same.status_code == 400 and "merge_same_record" in str(same.json())
+    assert same.status_code == 400
+    assert "merge_same_record" in str(same.json())
     assert api.post("/api/federation/merges/", {"kept": 5001, "merged": 5002},
                     format="json").status_code == 201  # fmt: skip
     again = api.post("/api/federation/merges/", {"kept": 1003, "merged": 5002}, format="json")
-    assert again.status_code == 400 and "player_already_merged" in str(again.json())
+    assert again.status_code == 400
+    assert "player_already_merged" in str(again.json())
     unknown = api.post("/api/federation/merges/", {"kept": 5001, "merged": 999}, format="json")
-    assert unknown.status_code == 400 and "merged" in unknown.json()["errors"][0]["field"]
+    assert unknown.status_code == 400
+    assert "merged" in unknown.json()["errors"][0]["field"]
 
 
 ROLES = ["anonymous", "player", "club_manager", "committee_staff", "zone_staff"]
@@ -220,7 +223,8 @@ def test_federation_staff_list_pairs_with_the_criteria(registry, pair, api):
         {"season": "2025-2026", "club": 102, "club_name": "Excuse Grenobloise"}
     ]
     bad = api.get("/api/federation/duplicates/?limit=x")
-    assert bad.status_code == 400 and "limit" in str(bad.json())
+    assert bad.status_code == 400
+    assert "limit" in str(bad.json())
 
 
 def test_the_list_costs_a_fixed_number_of_queries(
@@ -249,6 +253,9 @@ def test_the_desk_page_merges_after_confirmation(registry, pair, client):
     assert Player.objects.get(licence_number=5002).merged_into is None  # asked, not done
     done = client.post("/bureau/doublons/fusionner/", {"kept": 5001, "merged": 5002})
     assert done.status_code == 302
+    after = client.get(done["Location"])
+    assert 'href="/classement/joueur/5001/"' in after.content.decode()
+    assert client.get("/bureau/doublons/?fusion=x%C2%B2").status_code == 200
     assert Player.objects.get(licence_number=5002).merged_into.licence_number == 5001
     refused = client.post("/bureau/doublons/fusionner/", {"kept": 1001, "merged": 5001})
     assert refused.status_code == 400

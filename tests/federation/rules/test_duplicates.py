@@ -117,10 +117,13 @@ def codes(kept, merged):
 
 
 def test_a_merge_of_records_apart_is_allowed():
-    assert check_merge(
-        record(1, licence_seasons=frozenset({"2025-2026"}), has_account=True),
-        record(2, licence_seasons=frozenset({"2023-2024"})),
-    ) is None
+    assert (
+        check_merge(
+            record(1, licence_seasons=frozenset({"2025-2026"}), has_account=True),
+            record(2, licence_seasons=frozenset({"2023-2024"})),
+        )
+        is None
+    )
 
 
 def test_every_refusal_at_once():
