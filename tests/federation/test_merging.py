@@ -138,9 +138,11 @@ def test_old_links_redirect_and_the_kept_page_shows_both_histories(
     registry, pair, api, client, django_capture_on_commit_callbacks
 ):
     kept, merged, _old, _new = pair
+    before = client.get("/classement/joueur/5002/?saison=2025-2026")  # read, and cached
+    assert before.status_code == 200
     with django_capture_on_commit_callbacks(execute=True):
         players_merge(kept=kept, merged=merged, by=registry.users["federation_staff"])
-    page = client.get("/classement/joueur/5002/?saison=2025-2026")
+    page = client.get("/classement/joueur/5002/?saison=2025-2026")  # the merge moved the key
     assert page.status_code == 301
     assert page["Location"] == "/classement/joueur/5001/?saison=2025-2026"
     for old, new in [
