@@ -228,9 +228,12 @@ def players_merge(*, kept: Player, merged: Player, by: Actor) -> PlayerMerge:
     (two licences in one season, …)."""
     if not scope_of(by).national:
         raise PermissionDenied("Only federation staff may merge player records.")
-    locked = {
-        p.pk: p for p in Player.objects.select_for_update().filter(pk__in={kept.pk, merged.pk})
-    }  # one statement: the rows are locked in the order PostgreSQL meets them
+    locked = {  # one statement, in id order: two merges of one record wait, never deadlock
+        p.pk: p
+        for p in Player.objects.select_for_update()
+        .filter(pk__in={kept.pk, merged.pk})
+        .order_by("pk")
+    }
     kept, merged = locked[kept.pk], locked[merged.pk]
     check_merge(_merge_facts(kept), _merge_facts(merged))
     seasons = _affected_seasons([kept.pk, merged.pk])

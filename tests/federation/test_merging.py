@@ -9,6 +9,7 @@ import datetime as dt
 import itertools
 
 import pytest
+from django.db import transaction
 
 from competitions.models import ResultEntry, ResultPlayer, ResultRevision, Tournament
 from federation.merging import NOT_MOVED, player_relations, players_merge
@@ -289,3 +290,61 @@ def test_the_ranking_follows_through_the_real_worker(celery_worker_process, regi
     # the live ranking of last season shows the kept record in the merged one's place
     assert wait_for(lambda: api.get("/api/pcn/ranking/players/5001/?season=2025-2026&kind=live")
                     .json()["ranking"])  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_merges_of_one_record_at_once_one_wins(registry, wait_for):
+    """Staff merge 5002 into 5001 while another merges 5002 into 5003: the second waits
+    on the lock of 5002, then reads it merged and is refused; never both, never a
+    deadlock."""
+    import threading
+
+    from django.db import connection, connections
+
+    from core.problems import RuleViolation
+
+    assert connection.vendor == "postgresql", "this test needs PostgreSQL"
+    born = dt.date(1975, 4, 4)
+    a, b, c = (
+        Player.objects.create(licence_number=n, last_name="Durand", first_name="Paul",
+                              birth_date=born)
+        for n in (5001, 5002, 5003)
+    )  # fmt: skip
+    staff = registry.users["federation_staff"]
+    holding, release = threading.Event(), threading.Event()
+    outcome: dict[str, object] = {}
+
+    def first():
+        try:
+            with transaction.atomic():
+                players_merge(kept=a, merged=b, by=staff)
+                holding.set()
+                release.wait(10)  # the locks are held until this commits
+            outcome["first"] = "merged"
+        finally:
+            connections.close_all()
+
+    def second():
+        try:
+            holding.wait(10)
+            players_merge(kept=c, merged=b, by=staff)
+            outcome["second"] = "merged"
+        except RuleViolation as refusal:
+            outcome["second"] = [p.code for p in refusal.problems]
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    assert holding.wait(10)
+    with connection.cursor() as cursor:  # the second is waiting on a row lock
+        assert wait_for(lambda: cursor.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype IN ('transactionid', 'tuple') "
+            "AND NOT granted") or cursor.fetchone()[0])  # fmt: skip
+    release.set()
+    for thread in threads:
+        thread.join(20)
+    assert outcome == {"first": "merged", "second": ["player_already_merged"]}
+    assert Player.objects.get(licence_number=5002).merged_into == a
+    assert PlayerMerge.objects.count() == 1
