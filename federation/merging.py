@@ -45,7 +45,6 @@ from rankings.models import (
     PlayerSeasonTotal,
     SeasonStanding,
 )
-from rankings.ranking_state import inputs_changed
 
 # Relations to Player that a merge leaves where they are (model label, field name):
 NOT_MOVED = {
@@ -275,16 +274,18 @@ def players_merge(*, kept: Player, merged: Player, by: Actor) -> PlayerMerge:
 
 
 def _ranking_follows(season_ids: list[int], player_ids: list[int]) -> None:
-    """Every season either record touched: its inputs version moves now (the read
-    cache's keys change with it), and the standings of both records are rebuilt by the
-    refresh task once this transaction commits — and, in the seasons after, their
-    carried points (the previous official ranking is read through the pointer)."""
+    """Every season either record touched, and every later one (the carry-over: the
+    previous official ranking is read through the pointer): the standings of both
+    records are rebuilt by the refresh task once this transaction commits, which raises
+    the season's inputs version (the read cache's keys move with it) and refreshes the
+    live ranking. Nothing of the ranking is written here: the ranking's writers take
+    the season's writer lock (rankings/locks.py), a merge takes none."""
+    if not season_ids:
+        return
     later = Season.objects.filter(
         start_date__gt=Season.objects.filter(pk__in=season_ids)
         .order_by("start_date")
         .values("start_date")[:1]
     ).values_list("pk", flat=True)
-    every = sorted(set(season_ids) | set(later)) if season_ids else []
-    for season_id in every:
-        inputs_changed(season_id=season_id)
+    for season_id in sorted(set(season_ids) | set(later)):
         send_on_commit("rankings.refresh_season_totals", season_id, player_ids)
