@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from competitions.models import TournamentFormat
 from core.vocabulary import Format, StageKind
 from federation.selectors import merge_target
-from rankings.api.ranking import moved_to, season_or_404
+from rankings.api.ranking import MOVED, moved_to, season_or_404
 from rankings.rulebooks import rulebook_in_force, rulebook_update
 from rankings.rules.allocation import RankedEntry, allocate
 from rankings.rules.national_finals import allocate_national_final
@@ -231,7 +231,7 @@ class PlayerTournamentsView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=PlayerTournamentOut(many=True))
+    @extend_schema(responses={200: PlayerTournamentOut(many=True), 301: MOVED})
     def get(self, request, licence_number: int):
         from rankings.models import Allocation
 

@@ -31,7 +31,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.negotiation import DefaultContentNegotiation
@@ -190,6 +190,13 @@ def entry_row_out(row: dict, labels) -> dict:
     }
 
 
+MOVED = OpenApiResponse(
+    description="A record merged into another (docs/duplicates.md): `Location` is the kept "
+    "record's URL."
+)
+"""The 301 of a merged record's reads, in the OpenAPI schema."""
+
+
 def moved_to(request, name: str, licence_number: int) -> HttpResponsePermanentRedirect:
     """301 to the kept record's ``name`` URL, the query string kept: the answer to a
     read of a record merged into another (federation/merging.py)."""
@@ -250,7 +257,7 @@ class PlayerRankingView(APIView):
             OpenApiParameter("season", str, description="default: the current season"),
             OpenApiParameter("kind", str, enum=list(selectors.KINDS)),
         ],
-        responses=OpenApiTypes.OBJECT,
+        responses={200: OpenApiTypes.OBJECT, 301: MOVED},
     )
     def get(self, request, licence_number: int):
         kind = request.query_params.get("kind")
