@@ -36,7 +36,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.db import connection  # noqa: E402
+from django.db import connection, reset_queries  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from demo.management.commands.generate_ranking_season import (  # noqa: E402
@@ -147,9 +147,12 @@ def main() -> None:
     print(f"data ready in {time.perf_counter() - started:.1f} s")
     staff, _ = User.objects.get_or_create(username="bench_duplicates", is_superuser=True)
     print(f"players: {Player.objects.count()}, licences: {Licence.objects.count()}")
+    reset_queries()  # the query log is capped: an empty one counts from zero
     with CaptureQueriesContext(connection) as captured:
         pairs = likely_duplicate_pairs(by=staff)
     queries = len(captured.captured_queries)
+    for query in captured.captured_queries:
+        print(f"  {float(query['time']) * 1000:6.0f} ms  {query['sql'][:90]}")
     sql, found = timed(lambda: len(likely_duplicate_pairs(by=staff)), args.runs)
     python, naive_found = timed(naive, args.runs)
     assert found == naive_found == len(pairs), (found, naive_found, len(pairs))
