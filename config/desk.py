@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from competitions.championships import desk_pages as championships
 from competitions.tournaments import desk_pages as queue
 from competitions.tournaments.review import QueueFilter, homologation_queue
+from federation import desk_pages as duplicates
 from federation.access import scope_of
 from rankings import desk_pages as ranking
 
@@ -84,5 +85,7 @@ urlpatterns = [
     path("classement/lancer/<str:kind>/", ranking.run_start, name="desk-run-start"),
     path("classement/calculs/<int:pk>/", ranking.run_progress, name="desk-run-progress"),
     path("classement/publication/", ranking.publish_comparison, name="desk-publish-comparison"),
+    path("doublons/", duplicates.duplicates, name="desk-duplicates"),
+    path("doublons/fusionner/", duplicates.merge, name="desk-merge"),
     *[path(f"championnats/{route}", view, name=name) for route, view, name in CHAMPIONSHIPS],
 ]

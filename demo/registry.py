@@ -357,6 +357,10 @@ class DemoRegistry:
     arbiters: dict[str, list[ArbiterAccreditation]]
     """Per season name."""
     users: dict[str, DemoUser] = field(default_factory=dict)
+    duplicate: tuple[Player, Player] | None = None
+    """A likely duplicate pair for the desk's /bureau/doublons/ (docs/duplicates.md): a
+    player who let their licence lapse, and a newcomer of the same committee who is the
+    same person under a new licence number (same name, same birth date)."""
     club_token: str | None = None
     """The API token key of the ``club`` demo user (``Authorization: Token <key>``); only
     its digest is stored, like every token's."""
@@ -530,6 +534,7 @@ class _Generator:
         licences = self.licences(
             seasons, clubs, new_clubs, players, previous_only, renewed, newcomers
         )
+        duplicate = self.duplicate(seasons, licences, previous_only, newcomers, players)
         arbiters = self.arbiters(seasons, clubs, licences)
         registry = DemoRegistry(
             seed=self.seed,
@@ -541,6 +546,7 @@ class _Generator:
             players=players,
             licences=licences,
             arbiters=arbiters,
+            duplicate=duplicate,
         )
         self.users(registry)
         return registry
@@ -786,6 +792,41 @@ class _Generator:
                 )
             )
         return rows
+
+    def duplicate(
+        self,
+        seasons: list[Season],
+        licences: dict[str, list[Licence]],
+        previous_only: list[int],
+        newcomers: list[int],
+        players: list[Player],
+    ) -> tuple[Player, Player] | None:
+        """Make one newcomer the same person as one lapsed player of the same committee
+        (their name and birth date), so that the demo has a likely duplicate pair to
+        merge. Deterministic, and draws nothing from the generator's random sequence."""
+        previous, current = seasons
+        club_before = {lic.player.pk: lic.club for lic in licences[previous.name]}
+        club_now = {lic.player.pk: lic.club for lic in licences[current.name]}
+        for i in previous_only:
+            lapsed = players[i]
+            committee = club_before[lapsed.pk].committee_id
+            twin = next(
+                (
+                    players[j]
+                    for j in newcomers
+                    if club_now[players[j].pk].committee_id == committee
+                ),
+                None,
+            )
+            if twin is None:
+                continue
+            twin.last_name, twin.first_name = lapsed.last_name, lapsed.first_name
+            twin.birth_date = lapsed.birth_date
+            Player.objects.filter(pk=twin.pk).update(
+                last_name=twin.last_name, first_name=twin.first_name, birth_date=twin.birth_date
+            )
+            return lapsed, twin
+        return None
 
     # -- arbiters ------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from federation.models import (
     Licence,
     LicenceImport,
     Player,
+    PlayerMerge,
     RoleAssignment,
     Sanction,
     Season,
@@ -95,7 +96,13 @@ class PlayerAdmin(SimpleHistoryAdmin):
     list_filter = ["licences__season", "name_hidden"]
     inlines = [LicenceInline]
     ordering = ["last_name", "first_name"]
-    readonly_fields = ["name_hidden", "name_hidden_changed_at", "name_hidden_changed_by"]
+    # merged_into: set only by the merge, which moves everything first (federation/merging.py)
+    readonly_fields = [
+        "name_hidden",
+        "name_hidden_changed_at",
+        "name_hidden_changed_by",
+        "merged_into",
+    ]
     actions = ["hide_name", "show_name"]
 
     hide_name = service_action(
@@ -171,6 +178,27 @@ class SanctionAdmin(SimpleHistoryAdmin):
             by=request.user,
         )
         obj.pk = recorded.pk
+
+
+@admin.register(PlayerMerge)
+class PlayerMergeAdmin(admin.ModelAdmin):
+    """The audit of the merges of duplicate records (/bureau/doublons/): read only."""
+
+    list_display = [
+        "merged_at", "merged_licence_number", "kept_licence_number", "criteria", "merged_by",
+    ]  # fmt: skip
+    search_fields = ["=merged_licence_number", "=kept_licence_number"]
+    list_select_related = ["merged_by"]
+    readonly_fields = [f.name for f in PlayerMerge._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(LicenceImport)

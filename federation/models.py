@@ -205,6 +205,17 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
+    # A duplicate record merged into another (federation/merging.py): its history moved
+    # there, and its old links (licence number) lead there. Never a chain: merging the
+    # kept record later moves every pointer to the new one.
+    merged_into = models.ForeignKey(
+        "self",
+        verbose_name=_("merged into"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="merged_records",
+    )
     history = HistoricalRecords(excluded_fields=["email", "phone", "search_name"])
 
     class Meta:
@@ -218,6 +229,9 @@ class Player(models.Model):
             models.CheckConstraint(
                 condition=Q(birth_date__isnull=True) | Q(birth_date__gt=dt.date(1900, 1, 1)),
                 name="birth_date_plausible",
+            ),
+            models.CheckConstraint(
+                condition=~Q(merged_into=models.F("pk")), name="player_not_merged_into_itself"
             ),
         ]
         indexes = [
@@ -494,3 +508,37 @@ class NotificationSent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind} {self.subject_key}"
+
+
+class PlayerMerge(models.Model):
+    """The audit of one merge of duplicate records (federation/merging.py): who, when,
+    which record was kept, which was merged, and what moved (row ids per kind)."""
+
+    kept = models.ForeignKey(
+        Player, verbose_name=_("kept record"), on_delete=models.PROTECT, related_name="+"
+    )
+    merged = models.OneToOneField(
+        Player, verbose_name=_("merged record"), on_delete=models.PROTECT, related_name="merge"
+    )
+    kept_licence_number = models.PositiveIntegerField(_("kept licence number"))
+    merged_licence_number = models.PositiveIntegerField(_("merged licence number"))
+    merged_by = models.ForeignKey(
+        User, verbose_name=_("merged by"), null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    merged_at = models.DateTimeField(_("merged at"), auto_now_add=True)
+    criteria = models.CharField(_("criteria"), max_length=100, blank=True)
+    moved = models.JSONField(_("rows moved"), default=dict)  # kind -> [ids]
+    counts = models.JSONField(_("rows moved per kind"), default=dict)  # kind -> count
+
+    class Meta:
+        ordering = ["-merged_at", "-pk"]
+        verbose_name = _("player merge")
+        verbose_name_plural = _("player merges")
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(kept=models.F("merged")), name="merge_of_two_records"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.merged_licence_number} → {self.kept_licence_number}"

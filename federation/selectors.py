@@ -44,6 +44,16 @@ def search_licences(qs: QuerySet[Licence], text: str) -> QuerySet[Licence]:
     return qs
 
 
+def merge_target(licence_number: int) -> int | None:
+    """The licence number an old link of a merged record leads to (None: not merged;
+    federation/merging.py)."""
+    return (
+        Player.objects.filter(licence_number=licence_number, merged_into__isnull=False)
+        .values_list("merged_into__licence_number", flat=True)
+        .first()
+    )
+
+
 def player_with_licences(licence_number: int) -> Player | None:
     return (
         Player.objects.filter(licence_number=licence_number)

@@ -13,7 +13,7 @@ import datetime as dt
 from types import SimpleNamespace
 from urllib.parse import urlencode
 
-from django.http import Http404
+from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -388,7 +388,14 @@ def player_page(request, licence_number: int):
     """/classement/joueur/<licence>/: a player's place, series, points and tournaments."""
 
     def render_page(extra: dict):
-        return _player_page(request, licence_number, extra)
+        try:
+            return _player_page(request, licence_number, extra)
+        except public_reads.PlayerMoved as moved:
+            # a merged record's old link (federation/merging.py): never stored by the
+            # read cache (not a 200), and the merge moved every version it keys on
+            url = reverse("ranking-player-page", args=[moved.licence_number])
+            query = request.GET.urlencode()
+            return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
 
     return _cached_page(request, "player-page", *_shown(request), render_page)
 

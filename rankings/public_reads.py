@@ -32,6 +32,16 @@ from rankings.models import (
     SeasonRanking,
 )
 
+
+class PlayerMoved(Exception):
+    """The licence number is a record merged into another (federation/merging.py): its
+    old links lead to the kept record's, ``licence_number``."""
+
+    def __init__(self, licence_number: int) -> None:
+        super().__init__(licence_number)
+        self.licence_number = licence_number
+
+
 ENTRY_COLUMNS = (
     "place", "licence_number", "player__last_name", "player__first_name",
     "player__name_hidden", "committee__number", "club__number", "club__name", "season_pcn",
@@ -98,12 +108,14 @@ def player_record(
         Player.objects.annotate(
             season_licence=FilteredRelation("licences", condition=Q(licences__season=season))
         )
-        .select_related("season_licence__club__committee")  # type: ignore[misc]
+        .select_related("season_licence__club__committee", "merged_into")  # type: ignore[misc]
         .filter(licence_number=licence_number)
         .first()
     )
     if player is None:
         return season, None
+    if player.merged_into is not None:
+        raise PlayerMoved(player.merged_into.licence_number)
     state = states[season.pk]
     snapshot: Any = None
     if state is not None:
@@ -129,7 +141,9 @@ def player_record(
     wanted = officials | {snap.pk for snap in (snapshot, held_snapshot) if snap and snap.pk}
     entries = {
         e.snapshot_id: e
-        for e in RankingEntry.objects.filter(player=player, snapshot_id__in=wanted)
+        for e in RankingEntry.objects.filter(
+            player_id__in=selectors.same_person(player), snapshot_id__in=wanted
+        )
         .select_related("committee", "club")
         .order_by()
     }

@@ -25,6 +25,8 @@ from functools import lru_cache
 from itertools import islice
 from typing import Any
 
+from django.db.models import Q, QuerySet
+
 from core.digits import ascii_digits
 from federation.models import Club, Committee, Licence, Player, Season
 from federation.selectors import current_season
@@ -334,7 +336,9 @@ def player_record(
     before = previous_season(season)
     held_snapshot = ranking_snapshot(before, OFFICIAL) if before else None
     held = (
-        RankingEntry.objects.filter(snapshot=held_snapshot, player=player).order_by().first()
+        RankingEntry.objects.filter(snapshot=held_snapshot, player_id__in=same_person(player))
+        .order_by()
+        .first()
         if held_snapshot
         else None
     )
@@ -347,9 +351,9 @@ def player_record(
         SeasonRanking.objects.filter(official__isnull=False).values_list("official_id", "season_id")
     )
     history = sorted(
-        RankingEntry.objects.filter(snapshot_id__in=list(officials), player=player).select_related(
-            "snapshot__season", "snapshot__policy"
-        ),
+        RankingEntry.objects.filter(
+            snapshot_id__in=list(officials), player_id__in=same_person(player)
+        ).select_related("snapshot__season", "snapshot__policy"),
         key=lambda e: e.snapshot.season.start_date,
     )
     season_totals = list(
@@ -361,6 +365,12 @@ def player_record(
         player, season, licence, entry, snapshot, held, held_snapshot, tournaments, history,
         season_totals,
     )  # fmt: skip
+
+
+def same_person(player: Player) -> QuerySet[Player, Any]:
+    """The ids of ``player``'s record and of the records merged into it: the lines of
+    immutable official rankings keep the merged record (federation/merging.py)."""
+    return Player.objects.filter(Q(pk=player.pk) | Q(merged_into=player)).values("pk")
 
 
 def series_for_players(season: Season, licence_numbers: Iterable[int]) -> dict[int, int | None]:

@@ -35,7 +35,7 @@ from django.db import connection, transaction
 from django.db.backends.utils import CursorWrapper
 from django.utils import timezone
 
-from federation.models import Club, Licence, Season
+from federation.models import Club, Licence, Player, Season
 from rankings.locks import season_writer_lock
 from rankings.models import (
     Allocation,
@@ -51,6 +51,7 @@ T = {
     "total": PlayerSeasonTotal._meta.db_table,
     "standing": SeasonStanding._meta.db_table,
     "licence": Licence._meta.db_table,
+    "player": Player._meta.db_table,
     "club": Club._meta.db_table,
     "season": Season._meta.db_table,
     "entry": RankingEntry._meta.db_table,
@@ -126,22 +127,38 @@ def _season_before(season: Season) -> Season | None:
 
 def _previous_official_sql(entry_only: str) -> str:
     """Each player's entry in the latest published official ranking of a season
-    before this one (PostgreSQL: DISTINCT ON; elsewhere: ROW_NUMBER)."""
+    before this one (PostgreSQL: DISTINCT ON; elsewhere: ROW_NUMBER).
+
+    Official snapshots are immutable: a line of a record merged since into another
+    (``Player.merged_into``, federation/merging.py) keeps its record, and counts here
+    as the kept record's."""
+    resolved = "COALESCE(m.merged_into_id, e.player_id)"
     source = f"""
         FROM {T["entry"]} e
         JOIN {T["season_ranking"]} r ON r.official_id = e.snapshot_id
         JOIN {T["season"]} s ON s.id = r.season_id
+        LEFT JOIN (SELECT id, merged_into_id FROM {T["player"]}
+                   WHERE merged_into_id IS NOT NULL) m ON m.id = e.player_id
         WHERE s.start_date < %s{entry_only}"""
     columns = (
-        "e.player_id, e.total_pcn, e.total_pp, e.step, e.series, s.id AS season_id, s.start_date"
+        f"{resolved} AS player_id, e.total_pcn, e.total_pp, e.step, e.series, "
+        "s.id AS season_id, s.start_date"
     )
     if connection.vendor == "postgresql":
-        order = "ORDER BY e.player_id, s.start_date DESC"
-        return f"SELECT DISTINCT ON (e.player_id) {columns} {source} {order}"
+        order = f"ORDER BY {resolved}, s.start_date DESC"
+        return f"SELECT DISTINCT ON ({resolved}) {columns} {source} {order}"
     return f"""SELECT * FROM (
         SELECT {columns}, ROW_NUMBER() OVER (
-            PARTITION BY e.player_id ORDER BY s.start_date DESC) AS rn {source}) ranked
+            PARTITION BY {resolved} ORDER BY s.start_date DESC) AS rn {source}) ranked
         WHERE rn = 1"""
+
+
+def _with_merged(ids: list[int] | None) -> list[int] | None:
+    """``ids`` and the records merged into them (whose official lines count as theirs)."""
+    if ids is None:
+        return None
+    merged = Player.objects.filter(merged_into_id__in=ids).values_list("pk", flat=True)
+    return sorted({*ids, *merged})
 
 
 def _tune(cursor: CursorWrapper) -> None:
@@ -172,7 +189,7 @@ def _stage(cursor: CursorWrapper, season: Season, ids: list[int] | None) -> None
     missing), so that the merges touch only what changes."""
     licence_only, licence_params = _ids_filter("l.player_id", ids)
     allocation_only, allocation_params = _ids_filter("a.player_id", ids)
-    entry_only, entry_params = _ids_filter("e.player_id", ids)
+    entry_only, entry_params = _ids_filter("e.player_id", _with_merged(ids))
     total_only, total_params = _ids_filter("t0.player_id", ids)
     standing_only, standing_params = _ids_filter("s0.player_id", ids)
     before = _season_before(season)

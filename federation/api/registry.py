@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import django_filters
-from django.http import Http404
+from django.http import Http404, HttpResponsePermanentRedirect
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, permissions, viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -117,11 +118,24 @@ class PlayerDetail(APIView):
     club manager whose scope covers the club of the player's current-season licence
     (not a past season's: a former club loses sight of a player who left)."""
 
-    @extend_schema(responses=PrivatePlayerSerializer)
+    @extend_schema(
+        responses={
+            200: PrivatePlayerSerializer,
+            301: OpenApiResponse(
+                description="A record merged into another (docs/duplicates.md): `Location` "
+                "is the kept record's URL."
+            ),
+        }
+    )
     def get(self, request, licence_number: int):
         player = selectors.player_with_licences(licence_number)
+        if player is None:
+            raise Http404(_("No player with this licence number."))
+        if player.merged_into_id is not None:  # a merged record: its link leads to the kept one
+            kept = selectors.merge_target(licence_number)
+            return HttpResponsePermanentRedirect(reverse("player-detail", args=[kept]))
         scope = scope_of(request.user)
-        if player is None or (
+        if (
             player.name_hidden and not scope.manages_anything and scope.player_id != player.pk
         ):  # a player who asked for anonymity is unknown to the public (docs/privacy.md)
             raise Http404(_("No player with this licence number."))

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('federation', '0006_player_name_hidden'),
+        ('federation', '0007_player_merge'),
     ]
 
     operations = [

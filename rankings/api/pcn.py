@@ -15,7 +15,8 @@ from rest_framework.views import APIView
 from competitions.models import TournamentFormat
 from core.vocabulary import Format, StageKind
 from federation.access import scope_of
-from rankings.api.ranking import season_or_404
+from federation.selectors import merge_target
+from rankings.api.ranking import MOVED, moved_to, season_or_404
 from rankings.rulebooks import rulebook_in_force, rulebook_update
 from rankings.rules.allocation import RankedEntry, allocate
 from rankings.rules.national_finals import allocate_national_final
@@ -240,9 +241,13 @@ class PlayerTournamentsView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=PlayerTournamentOut(many=True))
+    @extend_schema(responses={200: PlayerTournamentOut(many=True), 301: MOVED})
     def get(self, request, licence_number: int):
         from rankings.models import Allocation
+
+        kept = merge_target(licence_number)
+        if kept is not None:  # a merged record (federation/merging.py): 301 to the kept one
+            return moved_to(request, "player-tournaments", kept)
 
         allocations = (
             Allocation.objects.filter(player__licence_number=licence_number, current=True)

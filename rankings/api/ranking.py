@@ -29,12 +29,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.negotiation import DefaultContentNegotiation
@@ -258,6 +259,21 @@ def entry_row_out(row: dict, labels) -> dict:
     }
 
 
+MOVED = OpenApiResponse(
+    description="A record merged into another (docs/duplicates.md): `Location` is the kept "
+    "record's URL."
+)
+"""The 301 of a merged record's reads, in the OpenAPI schema."""
+
+
+def moved_to(request, name: str, licence_number: int) -> HttpResponsePermanentRedirect:
+    """301 to the kept record's ``name`` URL, the query string kept: the answer to a
+    read of a record merged into another (federation/merging.py)."""
+    url = reverse(name, args=[licence_number])
+    query = request.GET.urlencode()
+    return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
+
+
 def cached_json(request, namespace: str, version: str, payload, *, modified=None):
     """A public JSON read through the read cache (core/http_cache.py); the browsable API
     (a browser's Accept) is answered uncached."""
@@ -310,7 +326,7 @@ class PlayerRankingView(APIView):
             OpenApiParameter("season", str, description="default: the current season"),
             OpenApiParameter("kind", str, enum=list(selectors.KINDS)),
         ],
-        responses=OpenApiTypes.OBJECT,
+        responses={200: OpenApiTypes.OBJECT, 301: MOVED},
     )
     def get(self, request, licence_number: int):
         kind = request.query_params.get("kind")
@@ -319,14 +335,17 @@ class PlayerRankingView(APIView):
         version = read_versions.ranking_version(request.query_params.get("season"), kind)
         if version is None:
             raise Http404(_("Unknown season."))
-        if request.user.is_authenticated:
-            # A player who asked for anonymity is shown to themselves and to staff: a
-            # signed-in reader's answer is theirs, never stored for the public.
-            return Response(self._payload(request, licence_number, kind))
-        return cached_json(
-            request, "player-api", f"{version.token}.{version.registry}",
-            lambda: self._payload(request, licence_number, kind), modified=version.modified,
-        )  # fmt: skip
+        try:
+            if request.user.is_authenticated:
+                # A player who asked for anonymity is shown to themselves and to staff: a
+                # signed-in reader's answer is theirs, never stored for the public.
+                return Response(self._payload(request, licence_number, kind))
+            return cached_json(
+                request, "player-api", f"{version.token}.{version.registry}",
+                lambda: self._payload(request, licence_number, kind), modified=version.modified,
+            )  # fmt: skip
+        except public_reads.PlayerMoved as moved:  # a merged record (federation/merging.py)
+            return moved_to(request, "ranking-player", moved.licence_number)
 
     def _payload(self, request, licence_number: int, kind: str | None) -> dict:
         season, record = public_reads.player_record(

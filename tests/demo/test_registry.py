@@ -339,3 +339,20 @@ def test_the_command_refuses_when_a_demo_username_is_someone_elses_account():
         call_command("seed_demo", *SEED_SMALL, stdout=StringIO())
     assert not registry_is_populated()  # one transaction: nothing half-written
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_demo_has_a_likely_duplicate_pair_to_merge():
+    from federation.merging import likely_duplicate_pairs
+
+    registry = build_demo_registry(seed=2026, **SMALL)
+    lapsed, twin = registry.duplicate
+    admin = User.objects.get(username="admin")
+    pairs = {
+        (p.first.licence_number, p.second.licence_number): p.criteria
+        for p in likely_duplicate_pairs(by=admin)
+    }
+    assert pairs[(lapsed.licence_number, twin.licence_number)] == (
+        "name_and_birth_date",
+        "name_and_committee",
+    )

@@ -125,6 +125,13 @@ class Command(BaseCommand):
         for username, demo in registry.users.items():
             note = "" if demo.created else "  (already existed: left unchanged)"
             self.stdout.write(f"  {username:<8} {demo.description}{note}")
+        if registry.duplicate:
+            lapsed, twin = registry.duplicate
+            self.stdout.write(
+                f"  Likely duplicate to merge at /bureau/doublons/ (as « admin »): "
+                f"{lapsed.licence_number} and {twin.licence_number}, {twin.first_name} "
+                f"{twin.last_name.upper()}"
+            )
         if registry.club_token:
             self.stdout.write(
                 f"  API token of « club »: Authorization: Token {registry.club_token}"
