@@ -21,7 +21,13 @@ from django.views.decorators.http import require_GET
 
 from competitions.championships.titles import titles as championship_titles
 from core.digits import ascii_digits
-from core.http_cache import CSRF_PLACEHOLDER, cached_read
+from core.http_cache import (
+    CSRF_PLACEHOLDER,
+    anonymous,
+    cached_read,
+    public_read,
+    request_version,
+)
 from federation.access import scope_of
 from federation.models import Committee, Player, Season
 from rankings import public_reads, read_versions, selectors
@@ -92,17 +98,23 @@ def _rows(rows: list[dict], labels) -> list[dict]:
     return lines
 
 
+def _page_version(request, *args, **kwargs):
+    """The version a page shows (``core.http_cache.public_read`` answers an anonymous
+    reader of a stored page before the view with it)."""
+    return read_versions.registry_version(*_shown(request))
+
+
 def _cached_page(request, namespace: str, season_name, kind, render_page):
     """An anonymous reader's page through the read cache (core/http_cache.py), keyed by
     the version of the ranking it shows; a signed-in reader's page (their name, their
     export links) is built for them."""
-    version = read_versions.ranking_version(season_name, kind)
-    if request.user.is_authenticated or version is None:
+    version = request_version(request, _page_version)
+    if version is None or (not anonymous(request) and request.user.is_authenticated):
         return render_page({})
     return cached_read(
-        request, namespace=namespace, version=f"{version.token}.{version.registry}",
+        request, namespace=namespace, version=version[0],
         build=lambda: render_page({"csrf_token": CSRF_PLACEHOLDER}),
-        modified=version.modified, html=True,
+        modified=version[1], html=True,
     )  # fmt: skip
 
 
@@ -178,6 +190,15 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
     return context
 
 
+def _ranking_page_version(request):
+    """As :func:`_page_version`; None for a licence number searched (the page sends to
+    the player's page if there is one: the view checks)."""
+    if ascii_digits((request.GET.get("q") or "").strip()) and "page" not in request.GET:
+        return None
+    return request_version(request, _page_version)
+
+
+@public_read("ranking-page", _ranking_page_version, html=True)
 @require_GET
 def ranking_page(request):
     """/classement/: the national ranking, with search and filters."""
@@ -199,6 +220,7 @@ def ranking_page(request):
     return _cached_page(request, "ranking-page", *_shown(request), render_page)
 
 
+@public_read("committee-page", _page_version, html=True)
 @require_GET
 def committee_page(request, number: int):
     """/classement/comite/<n>/: the ranking of one committee's players."""
@@ -217,6 +239,7 @@ def committee_page(request, number: int):
     return _cached_page(request, "committee-page", *_shown(request), render_page)
 
 
+@public_read("club-page", _page_version, html=True)
 @require_GET
 def club_page(request, number: int):
     """/classement/club/<n>/: the ranking of one club's players."""
@@ -252,6 +275,7 @@ def _season_points(record: selectors.PlayerRecord) -> list[SeasonPoint]:
     ]
 
 
+@public_read("player-page", _page_version, html=True)
 @require_GET
 def player_page(request, licence_number: int):
     """/classement/joueur/<licence>/: a player's place, series, points and tournaments."""

@@ -38,7 +38,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.http_cache import JSON, cached_read
+from core.http_cache import JSON, cached_read, request_version
 from federation.access import scope_of
 from federation.models import Season
 from rankings import public_reads, read_versions, selectors
@@ -116,18 +116,9 @@ class RankingView(APIView):
     def get(self, request):
         # The key is read from the raw parameters (a cached answer was valid when it was
         # built; only 200s are stored), the parameters checked when the answer is built.
-        params = request.query_params
-        snapshot = params.get("snapshot", "")
-        if snapshot:
-            token = read_versions.snapshot_version(int(snapshot)) if snapshot.isdigit() else "-"
-            modified = None
-        else:
-            kind = params.get("kind")
-            version = read_versions.ranking_version(
-                params.get("season"), kind if kind in selectors.KINDS else None
-            )
-            token, modified = (version.token, version.modified) if version else ("-", None)
-        return cached_json(request, "ranking-api", token, self._payload, modified=modified)
+        version = request_version(request._request, read_versions.ranking_api_version)
+        token, modified = version or ("-", None)
+        return cached_json(request, RANKING_API, token, self._payload, modified=modified)
 
     def _payload(self) -> dict:
         query = RankingQuery(data=self.request.query_params.dict())
@@ -189,10 +180,17 @@ def entry_row_out(row: dict, labels) -> dict:
     }
 
 
+RANKING_API = "ranking-api"
+PLAYER_API = "player-api"
+"""The read cache's namespaces of the ranking and of a player's record (the views store
+under them; ``rankings/urls.py`` answers an anonymous reader from them before the view)."""
+
+
 def cached_json(request, namespace: str, version: str, payload, *, modified=None):
     """A public JSON read through the read cache (core/http_cache.py); the browsable API
-    (a browser's Accept) is answered uncached."""
-    if request.accepted_renderer.format != "json":
+    (a browser's Accept) and a signed-in reader (session or token: they may be shown more
+    than the public) are answered uncached, built for them."""
+    if request.accepted_renderer.format != "json" or request.user.is_authenticated:
         return Response(payload())
     return cached_read(
         request._request, namespace=namespace, version=version, modified=modified,
@@ -247,12 +245,14 @@ class PlayerRankingView(APIView):
         kind = request.query_params.get("kind")
         if kind not in (None, *selectors.KINDS):
             kind = None
-        version = read_versions.ranking_version(request.query_params.get("season"), kind)
+        version = request_version(
+            request._request, read_versions.player_api_version, licence_number
+        )
         if version is None:
             raise Http404(_("Unknown season."))
         return cached_json(
-            request, "player-api", f"{version.token}.{version.registry}",
-            lambda: self._payload(request, licence_number, kind), modified=version.modified,
+            request, PLAYER_API, version[0],
+            lambda: self._payload(request, licence_number, kind), modified=version[1],
         )  # fmt: skip
 
     def _payload(self, request, licence_number: int, kind: str | None) -> dict:

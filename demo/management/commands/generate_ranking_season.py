@@ -208,11 +208,11 @@ class Command(BaseCommand):
             Tournament,
             ["season_id", "name", "date", "venue", "format", "stage", "organizer_kind",
              "organizer_club_id", "arbiter_id", "arbiter_plays", "planned_sessions", "reference",
-             "status", "refusal_reasons", "declared_at"],
+             "status", "refusal_reasons", "declared_at", "placements"],
             (
                 (season.pk, f"Tournoi B{t}", season.start_date + dt.timedelta(days=t % 360),
                  "Salle", "individual", "ordinary", "club", clubs[t % len(clubs)], arbiter,
-                 False, 1, f"bench-{t}", "results_submitted", Jsonb([]), now)
+                 False, 1, f"bench-{t}", "results_submitted", Jsonb([]), now, Jsonb([]))
                 for t in range(tournaments)
             ),
         )  # fmt: skip
