@@ -261,9 +261,7 @@ def player_api_version(
     return registry_version(request.GET.get("season"), request.GET.get("kind"))
 
 
-def registry_version(
-    season: str | None, kind: str | None
-) -> tuple[str, dt.datetime | None] | None:
+def registry_version(season: str | None, kind: str | None) -> tuple[str, dt.datetime | None] | None:
     """The ranking shown and every season's state: a player's record, API and page (it
     shows the official rankings of every season), and the ranking pages (their menu of
     seasons)."""

@@ -4,7 +4,6 @@ from core.http_cache import public_read
 from rankings import read_versions
 from rankings.api import pcn, ranking, simulation
 
-
 # The public reads: an anonymous reader of a stored answer is answered before DRF
 # (core/http_cache.py::public_read), under the namespaces the views store in.
 ranking_read = public_read(ranking.RANKING_API, read_versions.ranking_api_version)(
