@@ -91,10 +91,14 @@ _memo: _Memo | None = None
 _memo_lock = threading.Lock()
 
 
+def _max_age() -> float:
+    return int(getattr(settings, "READ_VERSION_MAX_AGE_MS", 200)) / 1000
+
+
 def _fresh_memo() -> _Memo | None:
     """The memo if it is younger than ``READ_VERSION_MAX_AGE_MS``, else None (always
     None when the setting is 0)."""
-    max_age = int(getattr(settings, "READ_VERSION_MAX_AGE_MS", 200)) / 1000
+    max_age = _max_age()
     memo = _memo
     if max_age > 0 and memo is not None and time.monotonic() - memo.read_at < max_age:
         return memo
@@ -117,7 +121,7 @@ def _states_memo() -> _Memo:
         states = _read_states()
     memo = _Memo(now, states, {})
     with _memo_lock:
-        _memo = memo
+        _memo = memo if _max_age() > 0 else None  # off: nothing kept for later
     return memo
 
 
