@@ -255,7 +255,7 @@ def main() -> None:
     parser.add_argument("--passes", default="warm,miss", help="warm, miss or both")
     parser.add_argument("--only", default="", help="comma-separated target names")
     parser.add_argument("--urls", type=int, default=2000,
-                        help="at most this many URLs per target (a sample across them)")  # fmt: skip
+                        help="at most this many URLs a target (a sample of them)")  # fmt: skip
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("Run this benchmark on PostgreSQL (DATABASE_URL=postgres://…).")
