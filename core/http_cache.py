@@ -16,6 +16,12 @@ a live version…) — and how to build the body; this module does the rest:
 - HTML pages are stored with a placeholder where the CSRF token goes, replaced by the
   reader's own token on every answer (:data:`CSRF_PLACEHOLDER`).
 
+:func:`public_read`, a view decorator, answers an anonymous ``GET`` (no ``Authorization``
+header, no session cookie: :func:`anonymous`) whose answer is stored before the view runs
+(no DRF, no rate limit, no session); anything else — a miss, a signed-in reader — goes
+to the view, whose own :func:`cached_read` stores the answer under the same key. Only
+anonymous readers are served from, or stored into, the cache (the views check).
+
 Two tiers: each process keeps the last ``READ_CACHE_LOCAL_ITEMS`` answers it sent in
 memory (no round trip on a hit: as the key holds the version, a process can never serve
 a stale version from it either), behind the ``READ_CACHE_ALIAS`` cache (Redis in
