@@ -3,7 +3,7 @@ each target measured beside a constant-JSON view on the same gunicorn in the sam
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/fft_bench_read \
     CACHE_URL=redis://127.0.0.1:6379/10 \
-        .venv/bin/python benchmarks/ranking_load.py [--duration 20] [--connections 16]
+        .venv/bin/python benchmarks/ranking_load.py [--duration 10] [--rounds 3] [--urls 2000]
 
 Uses the synthetic season of ``manage.py generate_ranking_season`` (150,000 players,
 2,000,000 allocations; run it first) and its live ranking. Starts gunicorn on 127.0.0.1
@@ -11,8 +11,10 @@ Uses the synthetic season of ``manage.py generate_ranking_season`` (150,000 play
 site plus ``/bench/constant/``), with the read cache in ``CACHE_URL`` (Redis; emptied
 first), then for each target drives bounded concurrent requests for a fixed duration —
 with ``wrk`` if installed (``apt-get install wrk``), else a small generator of threads
-using ``http.client`` — and prints requests per second, median and p99 latency, and the
-ratio to the constant view measured just before it. Stops the server at the end.
+using ``http.client`` — alternating ``--rounds`` times the constant view and the target
+(the machine's load drifts), and prints the medians of the rounds: requests per second,
+median and p99 latency, and the ratio of the target's rate to the constant view's (each
+round's ratio too). Stops the server at the end.
 
 Two passes (``--passes``):
 
@@ -248,12 +250,17 @@ def load_average() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--duration", type=int, default=20, help="seconds per target")
+    parser.add_argument("--duration", type=int, default=10,
+                        help="seconds of each measure in a round")  # fmt: skip
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--passes", default="warm,miss", help="warm, miss or both")
     parser.add_argument("--only", default="", help="comma-separated target names")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="alternations of the constant view and the target")  # fmt: skip
+    parser.add_argument("--urls", type=int, default=2000,
+                        help="at most this many URLs a target (a sample of them)")  # fmt: skip
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("Run this benchmark on PostgreSQL (DATABASE_URL=postgres://…).")
@@ -265,6 +272,7 @@ def main() -> None:
     paths = targets(season, random.Random(7))
     if args.only:
         paths = {k: v for k, v in paths.items() if k in args.only.split(",")}
+    paths = {k: v[:: max(1, len(v) // args.urls)][: args.urls] for k, v in paths.items()}
     connection.close()
     from django.core.cache import cache
 
@@ -277,19 +285,25 @@ def main() -> None:
         try:
             print(f"\n[{name}] gunicorn {args.workers} workers × {args.threads} threads; {tool}, "
                   f"{args.connections} connections, {args.duration} s per target; "
-                  f"load average before: {load_average()}")  # fmt: skip
+                  f"load average before: {load_average()}", flush=True)  # fmt: skip
             print(f"{'target':15s} {'req/s':>8s} {'median':>9s} {'p99':>9s}   "
-                  f"constant JSON same run: req/s, p99; ratio of rates")  # fmt: skip
+                  f"constant JSON same run: req/s, p99;  ratio of rates (median of "
+                  f"{args.rounds} alternations; each round's)")  # fmt: skip
             for target, urls in paths.items():
                 if name == "warm":
                     prime(urls, args.connections)
                 run(urls[:50], 2, args.connections)  # warm-up (connections, workers)
-                base_rate, _, base_p99 = run(constant, max(5, args.duration // 2),
-                                             args.connections)  # fmt: skip
-                rate, median, p99 = run(urls, args.duration, args.connections)
-                ratio = rate / base_rate
+                rounds = []
+                for _ in range(args.rounds):  # alternate: the machine's load drifts
+                    base = run(constant, args.duration, args.connections)
+                    rounds.append((run(urls, args.duration, args.connections), base))
+                rate, median, p99 = (statistics.median(r[0][i] for r in rounds) for i in range(3))
+                base_rate, base_p99 = (statistics.median(r[1][i] for r in rounds) for i in (0, 2))
+                ratios = [r[0][0] / r[1][0] for r in rounds]
+                each = " ".join(f"{x:.2f}" for x in ratios)
                 line = (f"{target:15s} {rate:8.1f} {median:7.1f}ms {p99:7.1f}ms   "
-                        f"{base_rate:8.1f} req/s {base_p99:6.1f}ms   {ratio:5.2f}")  # fmt: skip
+                        f"{base_rate:8.1f} req/s {base_p99:6.1f}ms   "
+                        f"{statistics.median(ratios):5.2f} ({each})")  # fmt: skip
                 print(line, flush=True)
         finally:
             server.send_signal(signal.SIGTERM)

@@ -25,7 +25,13 @@ from django.views.decorators.http import require_GET
 from competitions.championships.titles import titles as championship_titles
 from core.db_router import primary_reads
 from core.digits import ascii_digits
-from core.http_cache import CSRF_PLACEHOLDER, cached_read
+from core.http_cache import (
+    CSRF_PLACEHOLDER,
+    anonymous,
+    cached_read,
+    public_read,
+    request_version,
+)
 from core.messages import problem_message
 from core.problems import Problem, RuleViolation
 from federation.access import scope_of
@@ -137,6 +143,15 @@ def _as_of(request, season: Season) -> tuple[dt.date | None, Problem | None]:
     return day, None
 
 
+def _page_version(request, *args, **kwargs):
+    """The version a page shows (``core.http_cache.public_read`` answers an anonymous
+    reader of a stored page before the view with it); none for the ranking as of a day
+    (``?au=``: :func:`_cached_page` keys it by the day's inputs)."""
+    if request.GET.get("au"):
+        return None
+    return read_versions.registry_version(*_shown(request))
+
+
 def _cached_page(request, namespace: str, season_name, kind, render_page):
     """An anonymous reader's page through the read cache (core/http_cache.py), keyed by
     the version of the ranking it shows; a signed-in reader's page (their name, their
@@ -156,13 +171,13 @@ def _cached_page(request, namespace: str, season_name, kind, render_page):
             request, namespace=namespace, version=f"{version.token}.{version.registry}",
             build=lambda: _built_on_primary(render_page), html=True,
         )  # fmt: skip
-    version = read_versions.ranking_version(season_name, kind)
-    if request.user.is_authenticated or version is None:
+    version = request_version(request, _page_version)
+    if version is None or (not anonymous(request) and request.user.is_authenticated):
         return render_page({})
     return cached_read(
-        request, namespace=namespace, version=f"{version.token}.{version.registry}",
+        request, namespace=namespace, version=version[0],
         build=lambda: render_page({"csrf_token": CSRF_PLACEHOLDER}),
-        modified=version.modified, html=True,
+        modified=version[1], html=True,
     )  # fmt: skip
 
 
@@ -275,6 +290,15 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
     return context
 
 
+def _ranking_page_version(request):
+    """As :func:`_page_version`; None for a licence number searched (the page sends to
+    the player's page if there is one: the view checks)."""
+    if ascii_digits((request.GET.get("q") or "").strip()) and "page" not in request.GET:
+        return None
+    return request_version(request, _page_version)
+
+
+@public_read("ranking-page", _ranking_page_version, html=True)
 @require_GET
 def ranking_page(request):
     """/classement/: the national ranking, with search and filters."""
@@ -298,6 +322,7 @@ def ranking_page(request):
     return _cached_page(request, "ranking-page", *_shown(request), render_page)
 
 
+@public_read("committee-page", _page_version, html=True)
 @require_GET
 def committee_page(request, number: int):
     """/classement/comite/<n>/: the ranking of one committee's players."""
@@ -318,6 +343,7 @@ def committee_page(request, number: int):
     return _cached_page(request, "committee-page", *_shown(request), render_page)
 
 
+@public_read("club-page", _page_version, html=True)
 @require_GET
 def club_page(request, number: int):
     """/classement/club/<n>/: the ranking of one club's players."""
@@ -383,6 +409,7 @@ def _places(record: selectors.PlayerRecord, season: Season) -> tuple[list[PlaceM
     return marks, svg
 
 
+@public_read("player-page", _page_version, html=True)
 @require_GET
 def player_page(request, licence_number: int):
     """/classement/joueur/<licence>/: a player's place, series, points and tournaments."""

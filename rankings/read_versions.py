@@ -20,10 +20,12 @@ season and the previous season's series) and of the players' privacy choices
 (``privacy``: the latest change of ``Player.name_hidden``, read in the same query): a
 player who objects to appearing by name is a new version of every read naming players.
 
-Each process reuses the seasons' state it read for ``READ_VERSION_MAX_AGE_MS``
-milliseconds (default 200; 0: read it on every request): a cached read then costs no
-database round trip at all, and a reader sees a new version at most that long after it
-is committed.
+Each process reuses the seasons' state it read, and the versions it derived from it
+(the live store's round trip included), for ``READ_VERSION_MAX_AGE_MS`` milliseconds
+(default 200; 0: read them on every request): a cached read then costs no database or
+Redis round trip at all, and a reader sees a new version at most that long after it is
+committed (the state is read again, and every version derived again, once the memo is
+older).
 
 Callers only read :class:`ReadVersion`.
 """
@@ -38,14 +40,18 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db.models import Subquery
+from django.http import HttpRequest
 from django.utils import timezone
 
 from core.db_router import public_reads
+from core.digits import ascii_digits
 from federation.models import Player, Season
 from rankings import live_store, selectors
 
 LIVE = "live"
 OFFICIAL = "official"
+MEMO_VERSIONS = 256
+"""At most this many ``(season, kind)`` versions are kept in a process's memo."""
 
 
 @dataclass(frozen=True)
@@ -76,25 +82,52 @@ class ReadVersion:
     privacy: str = "p0"  # the players' privacy choices: who is named (federation/privacy.py)
 
 
-_memo: tuple[float, list[SeasonState]] | None = None
+@dataclass(frozen=True)
+class _Memo:
+    """What this process read at ``read_at``: the seasons' states and the versions derived
+    from them (with the live store's round trip) since, by ``(season, kind)`` asked."""
+
+    read_at: float
+    states: list[SeasonState]
+    versions: dict[tuple[object, str | None], ReadVersion | None]
+
+
+_memo: _Memo | None = None
 _memo_lock = threading.Lock()
+
+
+def _max_age() -> float:
+    return int(getattr(settings, "READ_VERSION_MAX_AGE_MS", 200)) / 1000
+
+
+def _fresh_memo() -> _Memo | None:
+    """The memo if it is younger than ``READ_VERSION_MAX_AGE_MS``, else None (always
+    None when the setting is 0)."""
+    max_age = _max_age()
+    memo = _memo
+    if max_age > 0 and memo is not None and time.monotonic() - memo.read_at < max_age:
+        return memo
+    return None
 
 
 def season_states() -> list[SeasonState]:
     """Every season with its ranking pointers, latest first: one query, or none when this
     process read them less than ``READ_VERSION_MAX_AGE_MS`` ago."""
+    return _states_memo().states
+
+
+def _states_memo() -> _Memo:
     global _memo
-    max_age = int(getattr(settings, "READ_VERSION_MAX_AGE_MS", 200)) / 1000
+    memo = _fresh_memo()
+    if memo is not None:
+        return memo
     now = time.monotonic()
-    with _memo_lock:
-        memo = _memo
-    if max_age > 0 and memo is not None and now - memo[0] < max_age:
-        return memo[1]
     with public_reads():  # from the database the answers are built from (core/db_router.py)
         states = _read_states()
+    memo = _Memo(now, states, {})
     with _memo_lock:
-        _memo = (now, states)
-    return states
+        _memo = memo if _max_age() > 0 else None  # off: nothing kept for later
+    return memo
 
 
 def _read_states() -> list[SeasonState]:
@@ -144,8 +177,22 @@ def _current(states: list[SeasonState]) -> SeasonState | None:
 def ranking_version(season: Season | str | None, kind: str | None) -> ReadVersion | None:
     """The version of the ranking a reader of ``season`` (a season, its name, or None
     for the current one) and ``kind`` (``live``, ``official``, None: official if
-    published, else live) sees; None for an unknown season. One query."""
-    states = season_states()
+    published, else live) sees; None for an unknown season. One query (and, with the
+    live store, one Redis round trip for a live ranking), or none at all when this
+    process answered the same question less than ``READ_VERSION_MAX_AGE_MS`` ago."""
+    memo = _states_memo()
+    asked = (season.pk if isinstance(season, Season) else season or None, kind)
+    if asked in memo.versions:  # a dict: reads and writes are atomic under the GIL
+        return memo.versions[asked]
+    version = _version(memo.states, season, kind)
+    if len(memo.versions) < MEMO_VERSIONS:  # a client's made-up season names stay bounded
+        memo.versions[asked] = version
+    return version
+
+
+def _version(
+    states: list[SeasonState], season: Season | str | None, kind: str | None
+) -> ReadVersion | None:
     if isinstance(season, Season):
         state = next((s for s in states if s.season_id == season.pk), None)
     elif season:
@@ -217,11 +264,50 @@ def as_of_version(season: str | None, day: dt.date) -> ReadVersion | None:
     if state is None:
         return None
     every = [(s.season_id, s.live_id, s.live_version, s.inputs_version, s.official_id)
-             for s in states]  # fmt: skip
+             for s in states] + [state.privacy]  # fmt: skip
     registry = hashlib.sha1(repr(every).encode()).hexdigest()[:16]
     from rankings.as_of import as_of_key
 
     season_row = Season(pk=state.season_id, name=state.name, start_date=state.start_date,
                         end_date=state.end_date)  # fmt: skip
     token = f"a{state.season_id}.{day.isoformat()}.{as_of_key(season_row, day)}"
-    return ReadVersion(state.season_id, state.name, "as_of", None, token, registry, None)
+    return ReadVersion(
+        state.season_id, state.name, "as_of", None, token, registry, None, state.privacy
+    )
+
+
+# --- the versions of the public reads, from their raw parameters -----------------------
+# The views' own cached reads and ``core.http_cache.public_read`` (which answers a stored
+# read before the view) both key on these, so they find the same entries. Each is read
+# from the raw query (a stored answer was a valid one when it was built: only 200s are
+# stored); None: no version (an unknown season), the view answers.
+
+
+def ranking_api_version(request: HttpRequest) -> tuple[str, dt.datetime | None] | None:
+    """``GET /api/pcn/ranking/``: a past snapshot's version (``snapshot``), else the
+    version of the ranking of ``season`` and ``kind``."""
+    params = request.GET
+    if "as_of" in params:  # the ranking as of a day: the view keys it (as_of_version)
+        return None
+    snapshot = params.get("snapshot", "")
+    if snapshot:  # who is named too (federation/privacy.py)
+        token = snapshot_version(int(snapshot)) if ascii_digits(snapshot) else "-"
+        return f"{token}.{privacy_version()}", None
+    kind = params.get("kind")
+    version = ranking_version(params.get("season"), kind if kind in (LIVE, OFFICIAL) else None)
+    return (f"{version.token}.{version.privacy}", version.modified) if version else None
+
+
+def player_api_version(
+    request: HttpRequest, licence_number: int
+) -> tuple[str, dt.datetime | None] | None:
+    """``GET /api/pcn/ranking/players/<licence>/``: :func:`registry_version`."""
+    return registry_version(request.GET.get("season"), request.GET.get("kind"))
+
+
+def registry_version(season: str | None, kind: str | None) -> tuple[str, dt.datetime | None] | None:
+    """The ranking shown and every season's state: a player's record, API and page (it
+    shows the official rankings of every season), and the ranking pages (their menu of
+    seasons)."""
+    version = ranking_version(season, kind if kind in (LIVE, OFFICIAL) else None)
+    return (f"{version.token}.{version.registry}", version.modified) if version else None

@@ -1,6 +1,17 @@
 from django.urls import path
 
+from core.http_cache import public_read
+from rankings import read_versions
 from rankings.api import pcn, ranking, simulation
+
+# The public reads: an anonymous reader of a stored answer is answered before DRF
+# (core/http_cache.py::public_read), under the namespaces the views store in.
+ranking_read = public_read(ranking.RANKING_API, read_versions.ranking_api_version)(
+    ranking.RankingView.as_view()
+)
+player_read = public_read(ranking.PLAYER_API, read_versions.player_api_version)(
+    ranking.PlayerRankingView.as_view()
+)
 
 urlpatterns = [
     path("scale/", pcn.ScaleView.as_view(), name="pcn-scale"),
@@ -13,12 +24,12 @@ urlpatterns = [
         name="player-tournaments",
     ),
     # National ranking (docs/rankings-national.md)
-    path("ranking/", ranking.RankingView.as_view(), name="ranking"),
+    path("ranking/", ranking_read, name="ranking"),
     path("ranking/export/", ranking.ExportView.as_view(), name="ranking-export"),
     path("ranking/snapshots/", ranking.SnapshotsView.as_view(), name="ranking-snapshots"),
     path(
         "ranking/players/<int:licence_number>/",
-        ranking.PlayerRankingView.as_view(),
+        player_read,
         name="ranking-player",
     ),
     path("series-policies/<str:season>/", ranking.PolicyView.as_view(), name="series-policy"),

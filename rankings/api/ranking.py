@@ -44,7 +44,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.db_router import primary_reads
-from core.http_cache import JSON, cached_read
+from core.http_cache import JSON, cached_read, request_version
 from core.problems import RuleViolation
 from federation.access import scope_of
 from federation.models import Club, Season
@@ -154,23 +154,11 @@ class RankingView(APIView):
     def get(self, request):
         # The key is read from the raw parameters (a cached answer was valid when it was
         # built; only 200s are stored), the parameters checked when the answer is built.
-        params = request.query_params
-        snapshot = params.get("snapshot", "")
-        if "as_of" in params:
-            return self._as_of(request, params)
-        if snapshot:
-            token = read_versions.snapshot_version(int(snapshot)) if snapshot.isdigit() else "-"
-            token += "." + read_versions.privacy_version()  # who is named (federation/privacy.py)
-            modified = None
-        else:
-            kind = params.get("kind")
-            version = read_versions.ranking_version(
-                params.get("season"), kind if kind in selectors.KINDS else None
-            )
-            token, modified = (
-                (f"{version.token}.{version.privacy}", version.modified) if version else ("-", None)
-            )
-        return cached_json(request, "ranking-api", token, self._payload, modified=modified)
+        if "as_of" in request.query_params:
+            return self._as_of(request, request.query_params)
+        version = request_version(request._request, read_versions.ranking_api_version)
+        token, modified = version or ("-", None)
+        return cached_json(request, RANKING_API, token, self._payload, modified=modified)
 
     def _as_of(self, request, params):
         """The ranking as of a day: checked before the cache (a refusal is never
@@ -181,7 +169,7 @@ class RankingView(APIView):
         day = query.validated_data["as_of"]
         check_day(season, day)
         version = read_versions.as_of_version(season.name, day)
-        token = version.token if version else "-"
+        token = f"{version.token}.{version.privacy}" if version else "-"
         return cached_json(
             request, "ranking-as-of-api", token, lambda: self._as_of_payload(query, season, day)
         )
@@ -274,10 +262,17 @@ def moved_to(request, name: str, licence_number: int) -> HttpResponsePermanentRe
     return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
 
 
+RANKING_API = "ranking-api"
+PLAYER_API = "player-api"
+"""The read cache's namespaces of the ranking and of a player's record (the views store
+under them; ``rankings/urls.py`` answers an anonymous reader from them before the view)."""
+
+
 def cached_json(request, namespace: str, version: str, payload, *, modified=None):
     """A public JSON read through the read cache (core/http_cache.py); the browsable API
-    (a browser's Accept) is answered uncached."""
-    if request.accepted_renderer.format != "json":
+    (a browser's Accept) and a signed-in reader (session or token: they may be shown more
+    than the public) are answered uncached, built for them."""
+    if request.accepted_renderer.format != "json" or request.user.is_authenticated:
         return Response(payload())
     return cached_read(
         request._request, namespace=namespace, version=version, modified=modified,
@@ -332,17 +327,15 @@ class PlayerRankingView(APIView):
         kind = request.query_params.get("kind")
         if kind not in (None, *selectors.KINDS):
             kind = None
-        version = read_versions.ranking_version(request.query_params.get("season"), kind)
+        version = request_version(
+            request._request, read_versions.player_api_version, licence_number
+        )
         if version is None:
             raise Http404(_("Unknown season."))
         try:
-            if request.user.is_authenticated:
-                # A player who asked for anonymity is shown to themselves and to staff: a
-                # signed-in reader's answer is theirs, never stored for the public.
-                return Response(self._payload(request, licence_number, kind))
             return cached_json(
-                request, "player-api", f"{version.token}.{version.registry}",
-                lambda: self._payload(request, licence_number, kind), modified=version.modified,
+                request, PLAYER_API, version[0],
+                lambda: self._payload(request, licence_number, kind), modified=version[1],
             )  # fmt: skip
         except public_reads.PlayerMoved as moved:  # a merged record (federation/merging.py)
             return moved_to(request, "ranking-player", moved.licence_number)

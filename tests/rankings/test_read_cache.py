@@ -173,3 +173,94 @@ def test_the_cache_can_be_turned_off(api, ranked, settings, django_assert_max_nu
     second = api.get(RANKING_API, HTTP_IF_NONE_MATCH=first["ETag"])
     assert second.status_code == 304  # the tags stay
     assert api.get(RANKING_API).content == first.content
+
+
+def test_an_anonymous_hit_is_answered_before_drf(api, ranked, monkeypatch,
+                                                 django_assert_max_num_queries):  # fmt: skip
+    from rankings.api import ranking
+
+    number = ranked.players[0].licence_number
+    paths = (RANKING_API + "?page_size=5", f"/api/pcn/ranking/players/{number}/")
+    first = {path: api.get(path) for path in paths}
+
+    def not_reached(*args, **kwargs):
+        raise AssertionError("a stored answer reached DRF")
+
+    monkeypatch.setattr(ranking.RankingView, "get", not_reached)
+    monkeypatch.setattr(ranking.PlayerRankingView, "get", not_reached)
+    for path in paths:
+        with django_assert_max_num_queries(1):  # the version (READ_VERSION_MAX_AGE_MS = 0)
+            again = api.get(path)
+        assert again.status_code == 200
+        assert again.content == first[path].content
+        assert again["ETag"] == first[path]["ETag"]
+        assert again["Content-Type"] == "application/json"
+
+
+def test_a_signed_in_api_reader_is_built_for_and_stores_nothing(api, registry, ranked,
+                                                                monkeypatch):  # fmt: skip
+    """A signed-in reader (session or token) may be shown more than the public: their
+    answer is built for them, never taken from nor left in the public entries."""
+    from rankings.api import ranking
+
+    built = []
+    payload = ranking.RankingView._payload
+    monkeypatch.setattr(ranking.RankingView, "_payload",
+                        lambda self: built.append(1) or payload(self))  # fmt: skip
+    api.get(RANKING_API)  # stored for anonymous readers
+    api.force_login(registry.users["federation_staff"])  # a session cookie
+    api.get(RANKING_API)
+    api.get(RANKING_API)
+    assert len(built) == 3
+    api.logout()
+    signed_out = api.get(RANKING_API)
+    assert len(built) == 3  # the anonymous entry, unchanged
+    assert signed_out.status_code == 200
+
+
+def test_a_licence_number_searched_still_leads_to_the_player(client, ranked):
+    number = ranked.players[0].licence_number
+    for _ in range(2):
+        answer = client.get("/classement/", {"q": str(number)})
+        assert answer.status_code == 302
+        assert answer["Location"].endswith(f"/joueur/{number}/")
+
+
+def test_a_snapshot_id_that_is_not_ascii_digits_is_a_400(api, ranked):
+    answer = api.get(RANKING_API, {"snapshot": "²"})
+    assert answer.status_code == 400
+    assert answer.json()["errors"][0]["field"] == "snapshot"
+
+
+def test_a_reader_keeps_their_csrf_cookie_on_a_stored_page(ranked):
+    from django.test import Client
+
+    reader = Client(enforce_csrf_checks=True)
+    reader.get("/classement/")  # built; their cookie is set
+    secret = reader.cookies["csrftoken"].value
+    page = reader.get("/classement/")
+    assert page.context is None  # stored
+    assert page.cookies["csrftoken"].value == secret  # the same secret, sent again
+    token = page.content.decode().split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    assert token != secret  # masked
+    switched = reader.post("/i18n/setlang/", {"language": "en", "next": "/classement/",
+                                              "csrfmiddlewaretoken": token})  # fmt: skip
+    assert switched.status_code == 302
+
+
+def test_live_versions_are_reused_for_a_moment(registry, ranked, settings, live_store_redis,
+                                               monkeypatch, django_assert_num_queries):  # fmt: skip
+    """With the live ranking in Redis, the memo holds the live token too: no round trip."""
+    from rankings import live_store
+
+    full_recompute(season=registry.season)  # into the store
+    settings.READ_VERSION_MAX_AGE_MS = 60_000
+    first = read_versions.ranking_version(registry.season.name, "live")
+    assert first is not None
+    monkeypatch.setattr(live_store, "read_meta", lambda season_id: 1 / 0)
+    with django_assert_num_queries(0):
+        assert read_versions.ranking_version(registry.season.name, "live") == first
+    monkeypatch.undo()
+    settings.READ_VERSION_MAX_AGE_MS = 0
+    add_token = read_versions.ranking_version(registry.season.name, "live")
+    assert add_token == first  # nothing changed: the same version read again
