@@ -49,6 +49,11 @@ KEEP_SENT = dt.timedelta(days=7)  # sent rows are deleted by the sweep after thi
 GIVE_UP_AFTER = 3  # consecutive failures that end a sweep (the broker is down)
 
 
+def tasks_run_inline() -> bool:
+    """Whether tasks run in the caller's process (no broker: the embedded default)."""
+    return bool(app.conf.task_always_eager)
+
+
 def send_on_commit(
     task_name: str, /, *args: Any, countdown: float | None = None, **kwargs: Any
 ) -> None:

@@ -42,7 +42,7 @@ from django.utils import timezone
 
 from competitions.models import Tournament
 from core.problems import RuleViolation
-from core.tasks import send_on_commit
+from core.tasks import send_on_commit, tasks_run_inline
 from federation.models import Season
 from federation.selectors import current_season
 from rankings.models import (
@@ -136,6 +136,40 @@ def ranking_as_of(*, season: Season, day: dt.date) -> RankingSnapshot:
         snapshot = _compute(season, day, version, key)
         _discard_superseded(season, day, keep=snapshot.pk)
     return RankingSnapshot.objects.select_related("season", "policy").get(pk=snapshot.pk)
+
+
+class RankingBeingComputed(Exception):
+    """The ranking as of ``day`` is not stored yet: a worker is computing it; ask again
+    in ``retry_after`` seconds."""
+
+    retry_after = 15
+
+    def __init__(self, day: dt.date) -> None:
+        super().__init__(day.isoformat())
+        self.day = day
+
+
+ASKED_EVERY_S = 120
+
+
+def ranking_as_of_for_reader(*, season: Season, day: dt.date) -> RankingSnapshot:
+    """What a reader's request gets: the stored ranking of the day at once; a day not
+    stored yet is computed in the request only where tasks run in-process (the embedded
+    default); otherwise a worker computes it (``rankings.as_of_days``, asked once per
+    ``ASKED_EVERY_S`` per day and inputs) and :class:`RankingBeingComputed` says to come
+    back. A first read costs about what publishing the official ranking costs (seconds
+    at 150,000 players): a web process never waits for it, and readers asking many days
+    queue work on the workers, not on the web processes (docs/rankings-national.md)."""
+    if tasks_run_inline():
+        return ranking_as_of(season=season, day=day)
+    check_day(season, day)
+    key = as_of_key(season, day)
+    found = _stored(season, day, key)
+    if found is not None:
+        return found
+    if caches["default"].add(f"as-of-asked:{season.pk}:{day.isoformat()}:{key}", 1, ASKED_EVERY_S):
+        send_on_commit("rankings.as_of_days", season.pk, [day.isoformat()])
+    raise RankingBeingComputed(day)
 
 
 def _stored(season: Season, day: dt.date, key: str) -> RankingSnapshot | None:

@@ -40,10 +40,11 @@ from federation.privacy import sees_hidden_player
 from rankings import public_reads, read_versions, selectors
 from rankings.as_of import (
     PARIS,
+    RankingBeingComputed,
     as_of_days_prepare,
     check_day,
     places_over_season,
-    ranking_as_of,
+    ranking_as_of_for_reader,
     sample_days,
 )
 from rankings.models import SeasonRanking
@@ -182,8 +183,11 @@ def _cached_page(request, namespace: str, season_name, kind, render_page):
 
 
 def _status(context: dict) -> int:
-    """400 when the day asked (``au``) is refused: the page shows why."""
-    return 400 if context.get("as_of_error") else 200
+    """400 when the day asked (``au``) is refused: the page shows why; 202 while the
+    ranking of that day is being computed (never stored by the read cache)."""
+    if context.get("as_of_error"):
+        return 400
+    return 202 if context.get("as_of_computing") else 200
 
 
 def _day_label(day: dt.date) -> str:
@@ -203,8 +207,12 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
     season = _season(request)
     kind = KIND_PARAM.get(request.GET.get("classement", ""))
     day, as_of_problem = _as_of(request, season)
+    computing = False
     if day is not None:
-        snapshot = ranking_as_of(season=season, day=day)
+        try:
+            snapshot = ranking_as_of_for_reader(season=season, day=day)
+        except RankingBeingComputed:  # a first read: a worker computes it (202, reloads)
+            snapshot, computing = None, True
         kind = None
     elif as_of_problem is not None:
         snapshot = None
@@ -230,6 +238,8 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
         "as_of_label": _day_label(day) if day else "",
         "as_of_value": (request.GET.get("au") or "").strip()[:20],
         "as_of_error": problem_message(as_of_problem) if as_of_problem else "",
+        "as_of_computing": computing,
+        "retry_after": RankingBeingComputed.retry_after,
         "as_of_min": season.start_date.isoformat(),
         "as_of_max": latest.isoformat() if latest >= season.start_date else "",
         "as_of_heading": (

@@ -51,7 +51,7 @@ from federation.models import Club, Season
 from federation.privacy import sees_hidden_player
 from federation.public_names import public_row
 from rankings import public_reads, read_versions, selectors
-from rankings.as_of import PARIS, check_day, ranking_as_of
+from rankings.as_of import PARIS, RankingBeingComputed, check_day, ranking_as_of_for_reader
 from rankings.export_formats import XLSX, ranking_export_response
 from rankings.exports import FORMATS, LANGUAGES, ExportScopeError, export_target, ranking_table
 from rankings.manual_placements import manual_placement_remove, manual_placement_set
@@ -150,7 +150,17 @@ class RankingView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=[RankingQuery], responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        parameters=[RankingQuery],
+        responses={
+            200: OpenApiTypes.OBJECT,
+            202: OpenApiResponse(
+                description="`as_of`: the ranking of that day is not stored yet and a worker "
+                "is computing it; ask again after `Retry-After` seconds "
+                '(`{"status": "computing", "as_of": "2026-03-15", "retry_after": 15}`).'
+            ),
+        },
+    )
     def get(self, request):
         # The key is read from the raw parameters (a cached answer was valid when it was
         # built; only 200s are stored), the parameters checked when the answer is built.
@@ -170,14 +180,26 @@ class RankingView(APIView):
         check_day(season, day)
         version = read_versions.as_of_version(season.name, day)
         token = f"{version.token}.{version.privacy}" if version else "-"
-        return cached_json(
-            request, "ranking-as-of-api", token, lambda: self._as_of_payload(query, season, day)
-        )
+        try:
+            return cached_json(
+                request, "ranking-as-of-api", token,
+                lambda: self._as_of_payload(query, season, day),
+            )  # fmt: skip
+        except RankingBeingComputed as computing:  # a first read: a worker computes it
+            return Response(
+                {
+                    "status": "computing",
+                    "as_of": computing.day.isoformat(),
+                    "retry_after": computing.retry_after,
+                },
+                status=status.HTTP_202_ACCEPTED,
+                headers={"Retry-After": str(computing.retry_after)},
+            )
 
     def _as_of_payload(self, query, season, day) -> dict:
         with primary_reads():  # computed on a miss: read from where it was written
             return self._entries_payload(
-                query.validated_data, ranking_as_of(season=season, day=day)
+                query.validated_data, ranking_as_of_for_reader(season=season, day=day)
             )
 
     def _payload(self) -> dict:

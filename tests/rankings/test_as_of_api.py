@@ -121,3 +121,28 @@ def test_as_of_snapshots_are_not_listed_nor_read_by_id(api, dated):
     snapshots = api.get("/api/pcn/ranking/snapshots/").json()
     assert body["snapshot"]["id"] not in [s["id"] for s in snapshots]
     assert api.get(f"/api/pcn/ranking/?snapshot={body['snapshot']['id']}").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_first_read_with_a_broker_is_a_202_then_the_worker_stores_it(
+    celery_worker_process, api, client, dated, wait_for
+):
+    """With workers, a web process never computes a day: the first read answers 202 with
+    Retry-After (the page too, reloading itself), a worker computes it, and a later read
+    is the ranking."""
+    first = api.get("/api/pcn/ranking/?as_of=2026-09-15")
+    assert first.status_code == 202
+    assert first["Retry-After"] == "15"
+    assert first.json() == {"status": "computing", "as_of": "2026-09-15", "retry_after": 15}
+    page = client.get("/classement/?au=2026-09-15")
+    assert page.status_code == 202
+    assert 'http-equiv="refresh"' in page.content.decode()
+    assert "en cours de calcul" in page.content.decode()
+
+    def stored():
+        response = api.get("/api/pcn/ranking/?as_of=2026-09-15")
+        return response if response.status_code == 200 else None
+
+    body = wait_for(stored, timeout=60).json()
+    assert _line(body, dated.players[0].licence_number)["place"] == 1
+    assert client.get("/classement/?au=2026-09-15").status_code == 200
