@@ -318,6 +318,7 @@ class OffenceCost(APIView):
     @extend_schema(request=OffenceCostIn, responses=OffenceCostOut)
     def post(self, request, pk: int):
         tournament = get_object_or_404(Tournament.objects.select_related("season"), pk=pk)
+        repeats.require_offence_reader(tournament, request.user)  # a 403 whatever is sent
         serializer = OffenceCostIn(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data

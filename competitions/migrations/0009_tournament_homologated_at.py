@@ -34,11 +34,12 @@ class Migration(migrations.Migration):
         ),
         migrations.RunSQL(
             """
-            UPDATE competitions_tournament t SET homologated_at = COALESCE(
-                (SELECT MIN(a.created_at) FROM rankings_allocation a WHERE a.tournament_id = t.id),
+            UPDATE competitions_tournament SET homologated_at = COALESCE(
+                (SELECT MIN(a.created_at) FROM rankings_allocation a
+                 WHERE a.tournament_id = competitions_tournament.id),
                 (SELECT r.submitted_at FROM competitions_resultrevision r
-                 WHERE r.id = t.homologated_revision_id))
-            WHERE t.status = 'homologated'
+                 WHERE r.id = competitions_tournament.homologated_revision_id))
+            WHERE status = 'homologated'
             """,
             migrations.RunSQL.noop,
         ),

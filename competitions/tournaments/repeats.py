@@ -105,6 +105,20 @@ class OffenceCost:
     ``same_fault_same_season``)."""
 
 
+def require_offence_reader(tournament: Tournament, by: Actor) -> None:
+    """The tournament's arbiter and those who manage it, else a refusal that says nothing
+    of the tournament (checked before anything is read or parsed)."""
+    scope = scope_of(by)
+    if not (
+        access.may_manage(scope, tournament)
+        or (scope.player_id is not None and scope.player_id == tournament.arbiter_id)
+    ):
+        raise PermissionDenied(
+            "Only the tournament's arbiter, its organiser's managers and the staff above them "
+            "may ask what an offence costs there."
+        )
+
+
 def offence_cost(
     *,
     tournament: Tournament,
@@ -117,15 +131,7 @@ def offence_cost(
     the player having already ``in_tournament`` offences (their kinds, warnings included)
     there. For the tournament's arbiter and those who manage it (its organiser's managers
     and the staff above them): anyone else is refused without learning anything."""
-    scope = scope_of(by)
-    if not (
-        access.may_manage(scope, tournament)
-        or (scope.player_id is not None and scope.player_id == tournament.arbiter_id)
-    ):
-        raise PermissionDenied(
-            "Only the tournament's arbiter, its organiser's managers and the staff above them "
-            "may ask what an offence costs there."
-        )
+    require_offence_reader(tournament, by)
     _, rulebook = rulebook_in_force(season=tournament.season)
     repeat_scope = rulebook.arbitration.repeat_scope
     before = earlier_offences(
