@@ -36,8 +36,9 @@ from django.core import signing
 from django.core.mail import EmailMessage, get_connection
 from django.db import connection, transaction
 from django.db.models import QuerySet
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
@@ -254,10 +255,13 @@ def notices_send_once(
     return len(sent)
 
 
-def notice(
-    *, user_id: int, address: str, kind: str, subject: str, body_for: Callable[[str], str]
-) -> EmailMessage:
-    """One notice to one address, with its unsubscribe link (given to ``body_for``) and
-    headers."""
+def notice(*, user_id: int, address: str, kind: str, template: str, context: dict) -> EmailMessage:
+    """One notice to one address in the site's language (French): its subject from
+    ``<template>_subject.txt`` (one line), its body from ``<template>.txt`` with its
+    unsubscribe link (``unsubscribe``), and the one-click unsubscribe headers."""
     url = unsubscribe_url(user_id, kind)
-    return EmailMessage(subject, body_for(url), to=[address], headers=unsubscribe_headers(url))
+    with translation.override(settings.LANGUAGE_CODE):
+        lines = render_to_string(f"{template}_subject.txt", context).strip().splitlines()
+        subject = " ".join(lines)  # one line (French texts keep their no-break spaces)
+        body = render_to_string(f"{template}.txt", {**context, "unsubscribe": url})
+    return EmailMessage(subject, body, to=[address], headers=unsubscribe_headers(url))

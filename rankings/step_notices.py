@@ -20,9 +20,7 @@ from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db.models import F, OuterRef, Subquery
 from django.db.models.functions import Coalesce
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
 
 from core.tasks import send_on_commit
 from federation.models import NotificationKind
@@ -106,21 +104,12 @@ def step_notices_send(*, snapshot_id: int, previous_id: int | None, user_ids: li
             "after": label(row["step"]),
             "link": site + reverse("ranking-player-page", args=[row["licence_number"]]),
         }
-        with translation.override(settings.LANGUAGE_CODE):
-            subject = " ".join(
-                render_to_string("rankings/email/step_changed_subject.txt", context)
-                .strip()
-                .splitlines()
-            )
-
-        def body_for(unsubscribe: str) -> str:
-            with translation.override(settings.LANGUAGE_CODE):
-                return render_to_string(
-                    "rankings/email/step_changed.txt", {**context, "unsubscribe": unsubscribe}
-                )
-
         return notice(
-            user_id=user_id, address=row["email"], kind=KIND, subject=subject, body_for=body_for
+            user_id=user_id,
+            address=row["email"],
+            kind=KIND,
+            template="rankings/email/step_changed",
+            context=context,
         )
 
     return notices_send_once(

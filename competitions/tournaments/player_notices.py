@@ -21,9 +21,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db.models import F
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
 
 from competitions.models import Tournament
 from core.tasks import send_on_commit
@@ -135,21 +133,12 @@ def tournament_player_notices_send(
             "corrected": corrected,
             "link": link,
         }
-        with translation.override(settings.LANGUAGE_CODE):
-            subject = " ".join(
-                render_to_string("competitions/email/player_result_subject.txt", context)
-                .strip()
-                .splitlines()
-            )
-
-        def body_for(unsubscribe: str) -> str:
-            with translation.override(settings.LANGUAGE_CODE):
-                return render_to_string(
-                    "competitions/email/player_result.txt", {**context, "unsubscribe": unsubscribe}
-                )
-
         return notice(
-            user_id=user_id, address=row["email"], kind=KIND, subject=subject, body_for=body_for
+            user_id=user_id,
+            address=row["email"],
+            kind=KIND,
+            template="competitions/email/player_result",
+            context=context,
         )
 
     return notices_send_once(
