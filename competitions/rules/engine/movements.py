@@ -560,17 +560,22 @@ def _check_request(
                 {"players": players},
             )
         )
-    if positions < 1:
-        problems.append(
-            Problem(
-                "positions",
-                "no_positions",
-                f"{positions} positions requested: a tournament plays at least 1 position.",
-                {"positions": positions},
-            )
-        )
+    problems += _positions_problems(positions)
     if problems:
         raise RuleViolation(problems)
+
+
+def _positions_problems(positions: int) -> list[Problem]:
+    if positions >= 1:
+        return []
+    return [
+        Problem(
+            "positions",
+            "no_positions",
+            f"{positions} positions requested: a tournament plays at least 1 position.",
+            {"positions": positions},
+        )
+    ]
 
 
 def _check_fives_request(
@@ -615,15 +620,7 @@ def _check_fives_request(
                 {"players": players, "tables": tables, "max_tables": settings.max_tables},
             )
         )
-    if positions < 1:
-        problems.append(
-            Problem(
-                "positions",
-                "no_positions",
-                f"{positions} positions requested: a tournament plays at least 1 position.",
-                {"positions": positions},
-            )
-        )
+    problems += _positions_problems(positions)
     if problems:
         raise RuleViolation(problems)
 
