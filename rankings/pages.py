@@ -164,12 +164,12 @@ def _cached_page(request, namespace: str, season_name, kind, render_page):
         day = _as_of(request, season)[0] if season is not None else None
         if season is None or day is None:
             return render_page({})  # the page says why (400)
-        version = read_versions.as_of_version(season.name, day)
-        if request.user.is_authenticated or version is None:
+        as_of = read_versions.as_of_version(season.name, day)
+        if request.user.is_authenticated or as_of is None:
             with primary_reads():
                 return render_page({})
         return cached_read(
-            request, namespace=namespace, version=f"{version.token}.{version.registry}",
+            request, namespace=namespace, version=f"{as_of.token}.{as_of.registry}",
             build=lambda: _built_on_primary(render_page), html=True,
         )  # fmt: skip
     version = request_version(request, _page_version)
