@@ -2,10 +2,7 @@
 when, before/after), result revisions with their rows, all read-only once
 submitted: corrections go through the correction service, never an edit."""
 
-from collections.abc import Callable, Iterable
-from typing import Any
-
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.template.response import TemplateResponse
@@ -42,41 +39,7 @@ from competitions.models import (
     TournamentStatus,
 )
 from competitions.tournaments.homologation import tournament_homologate, tournament_refuse
-from core.errors import ServiceError
-from core.messages import error_message, problem_message
-from core.problems import RuleViolation
-
-Call = Callable[[Any, Any], object]
-"""A service called on one selected row: ``call(row, by=request.user)``."""
-
-
-def _run_service(modeladmin, request, rows: Iterable[Any], call: Call, done_message) -> None:
-    """Run a service on each selected row; report each refusal (a rule, a permission, a
-    conflict) by the row's name, never a 500, and count what was done."""
-    done = 0
-    for obj in rows:
-        try:
-            call(obj, request.user)
-        except RuleViolation as refusal:
-            problems = "; ".join(problem_message(p) for p in refusal.problems)
-            modeladmin.message_user(request, f"{obj}: {problems}", messages.ERROR)
-        except ServiceError as denied:
-            modeladmin.message_user(request, f"{obj}: {error_message(denied)}", messages.ERROR)
-        else:
-            done += 1
-    if done:
-        modeladmin.message_user(request, f"{done_message}: {done}", messages.SUCCESS)
-
-
-def service_action(description, call: Call, done_message):
-    """An admin action calling a service on each selected row (``_run_service``)."""
-
-    @admin.action(description=description)
-    def action(modeladmin, request, queryset) -> None:
-        _run_service(modeladmin, request, queryset, call, done_message)
-
-    return action
-
+from core.admin_actions import run_service, service_action
 
 LOCKED_STATUSES = {TournamentStatus.RESULTS_SUBMITTED, TournamentStatus.HOMOLOGATED}
 """Read-only in the admin: results sent (under review) or homologated."""
@@ -165,7 +128,7 @@ class TournamentAdmin(SimpleHistoryAdmin):
     def refuse(self, request, queryset):
         if "reasons" in request.POST:  # sent by the page below
             reasons = request.POST["reasons"].splitlines()
-            _run_service(
+            run_service(
                 self,
                 request,
                 queryset,
@@ -318,7 +281,7 @@ class ChampionshipAdmin(ReadOnlyHistoryAdmin):
     @admin.action(description=_("Re-check the interclubs teams of the season (CCN)"))
     def recheck_teams(self, request, queryset):
         seasons = {c.season for c in queryset.select_related("season")}
-        _run_service(
+        run_service(
             self,
             request,
             seasons,

@@ -8,7 +8,7 @@ from knox.admin import AuthTokenAdmin as KnoxAuthTokenAdmin
 from knox.models import AuthToken
 from simple_history.admin import SimpleHistoryAdmin
 
-from competitions.admin import service_action
+from core.admin_actions import service_action
 from federation.access import scope_of
 from federation.models import (
     ArbiterAccreditation,
