@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied as PageForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from core.digits import ascii_digits
@@ -72,16 +72,20 @@ def merge(request):
         except ServiceError as refusal:
             problems = [error_message(refusal)]
         else:
+            rows = sum(done.counts.values())
             messages.success(
                 request,
-                _(
+                ngettext(
+                    "Record %(merged)s merged into %(kept)s: %(rows)s row moved; the ranking "
+                    "follows in a moment.",
                     "Record %(merged)s merged into %(kept)s: %(rows)s rows moved; the ranking "
-                    "follows in a moment."
+                    "follows in a moment.",
+                    rows,
                 )
                 % {
                     "merged": done.merged_licence_number,
                     "kept": done.kept_licence_number,
-                    "rows": sum(done.counts.values()),
+                    "rows": rows,
                 },
             )
             return redirect(f"{reverse('desk-duplicates')}?fusion={done.kept_licence_number}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import re
 
 import pytest
 from django.db import transaction
@@ -258,6 +259,9 @@ def test_the_desk_page_merges_after_confirmation(registry, pair, client):
     assert done.status_code == 302
     after = client.get(done["Location"])
     assert 'href="/classement/joueur/5001/"' in after.content.decode()
+    said = re.search(r"(\d+) (ligne déplacée|lignes déplacées) ;", after.content.decode())
+    assert said is not None  # in French, the plural agreeing with the count
+    assert (said.group(2) == "ligne déplacée") is (int(said.group(1)) <= 1)
     assert client.get("/bureau/doublons/?fusion=x%C2%B2").status_code == 200
     assert Player.objects.get(licence_number=5002).merged_into.licence_number == 5001
     refused = client.post("/bureau/doublons/fusionner/", {"kept": 1001, "merged": 5001})
