@@ -18,7 +18,7 @@ from rankings.models import RankingEntry, RankingKind, RankingSnapshot, SeasonRa
 from rankings.recompute import full_recompute
 from rankings.snapshots import compute, load_inputs
 from tests.rankings.conftest import clear_live_store
-from tests.rankings.test_standings_replay import event, publish_previous
+from tests.rankings.test_standings_replay import apply_event, event, publish_previous
 
 pytestmark = pytest.mark.django_db
 
@@ -62,25 +62,11 @@ def replay_with_placements(federation, add_tournament, correct_tournament, event
     registry = federation.registry
     season, p = registry.season, federation.players
     staff = registry.users["federation_staff"]
-    tournaments = []
+    tournaments: list = []
     for item in events:
-        if item[0] == "tournament":
-            points = {p[i]: (pcn, pp) for i, pcn, pp in item[1]}
-            tournaments.append(
-                add_tournament(season, points, club=registry.clubs[102], arbiter=p[2])
-            )
-            tasks.refresh_season_totals(season.pk, sorted(x.pk for x in points))
-        elif item[0] == "correct" and tournaments:
-            tournament = tournaments[item[1] % len(tournaments)]
-            affected = correct_tournament(tournament, {p[i]: (pcn, pp) for i, pcn, pp in item[2]})
-            tasks.refresh_season_totals(season.pk, sorted(affected))
-        elif item[0] == "licence":
-            player, club = p[item[1]], item[2]
-            Licence.objects.filter(player=player, season=season).delete()
-            if club is not None:
-                Licence.objects.create(player=player, season=season, club=registry.clubs[club])
-            tasks.refresh_live_ranking(season.pk)
-        elif item[0] == "placement":
+        if item[0] != "placement":
+            apply_event(federation, add_tournament, correct_tournament, item, tournaments)
+        else:
             number = p[item[1]].licence_number
             if not Licence.objects.filter(player=p[item[1]], season=season).exists():
                 continue

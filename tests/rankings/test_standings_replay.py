@@ -75,28 +75,32 @@ event = st.one_of(
 
 
 def replay(federation, add_tournament, correct_tournament, events) -> None:
-    """Apply the events the way production does: homologations send the incremental
-    task; licence changes reach the standings at the next live-ranking refresh."""
+    """Apply the events the way production does (:func:`apply_event`)."""
+    tournaments: list = []
+    for item in events:
+        apply_event(federation, add_tournament, correct_tournament, item, tournaments)
+
+
+def apply_event(federation, add_tournament, correct_tournament, item, tournaments: list) -> None:
+    """One event, the way production does: homologations send the incremental task;
+    licence changes reach the standings at the next live-ranking refresh. ``tournaments``:
+    those added so far (a correction picks one)."""
     registry = federation.registry
     season, p = registry.season, federation.players
-    tournaments = []
-    for item in events:
-        if item[0] == "tournament":
-            points = {p[i]: (pcn, pp) for i, pcn, pp in item[1]}
-            tournaments.append(
-                add_tournament(season, points, club=registry.clubs[102], arbiter=p[2])
-            )
-            tasks.refresh_season_totals(season.pk, sorted(x.pk for x in points))
-        elif item[0] == "correct" and tournaments:
-            tournament = tournaments[item[1] % len(tournaments)]
-            affected = correct_tournament(tournament, {p[i]: (pcn, pp) for i, pcn, pp in item[2]})
-            tasks.refresh_season_totals(season.pk, sorted(affected))
-        elif item[0] == "licence":
-            player, club = p[item[1]], item[2]
-            Licence.objects.filter(player=player, season=season).delete()
-            if club is not None:
-                Licence.objects.create(player=player, season=season, club=registry.clubs[club])
-            tasks.refresh_live_ranking(season.pk)
+    if item[0] == "tournament":
+        points = {p[i]: (pcn, pp) for i, pcn, pp in item[1]}
+        tournaments.append(add_tournament(season, points, club=registry.clubs[102], arbiter=p[2]))
+        tasks.refresh_season_totals(season.pk, sorted(x.pk for x in points))
+    elif item[0] == "correct" and tournaments:
+        tournament = tournaments[item[1] % len(tournaments)]
+        affected = correct_tournament(tournament, {p[i]: (pcn, pp) for i, pcn, pp in item[2]})
+        tasks.refresh_season_totals(season.pk, sorted(affected))
+    elif item[0] == "licence":
+        player, club = p[item[1]], item[2]
+        Licence.objects.filter(player=player, season=season).delete()
+        if club is not None:
+            Licence.objects.create(player=player, season=season, club=registry.clubs[club])
+        tasks.refresh_live_ranking(season.pk)
 
 
 def assert_both_ways_equal(federation) -> None:
