@@ -197,7 +197,7 @@ def main() -> None:
             get(client, f"{base}&kind=live")
             live_hit.append(timed(lambda: get(client, f"{base}&kind=live")))
             drop_as_of(season)
-            read_versions._memo = None
+            read_versions.memo_forget()
             for day in days:
                 no_read_cache()
                 url = f"{base}&as_of={day.isoformat()}"

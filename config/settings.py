@@ -307,9 +307,13 @@ CACHES = {
 READ_CACHE_ALIAS = "default"
 READ_CACHE_TTL = int(os.environ.get("READ_CACHE_TTL", "3600"))
 READ_CACHE_LOCAL_ITEMS = int(os.environ.get("READ_CACHE_LOCAL_ITEMS", "2000"))  # per process
-# How long a process reuses the seasons' ranking versions it read (rankings/read_versions.py):
-# the most a reader may wait to see a new version; 0 reads them on every request.
+# How long a process reuses the seasons' ranking versions it read (rankings/read_versions.py);
+# 0 reads them on every request. Older than that and younger than READ_VERSION_STALE_MS,
+# they are still served while the process's refresher thread reads them again (no reader
+# waits for it): the most a reader may wait to see a new version. Not above the max age:
+# every read again is made in a request.
 READ_VERSION_MAX_AGE_MS = int(os.environ.get("READ_VERSION_MAX_AGE_MS", "200"))
+READ_VERSION_STALE_MS = int(os.environ.get("READ_VERSION_STALE_MS", "500"))
 
 # The live national ranking's order-statistics store (rankings/live_store.py): Redis sorted
 # sets kept in step with the standings. Default: the cache's Redis; "off" (or no Redis at

@@ -23,9 +23,15 @@ player who objects to appearing by name is a new version of every read naming pl
 Each process reuses the seasons' state it read, and the versions it derived from it
 (the live store's round trip included), for ``READ_VERSION_MAX_AGE_MS`` milliseconds
 (default 200; 0: read them on every request): a cached read then costs no database or
-Redis round trip at all, and a reader sees a new version at most that long after it is
-committed (the state is read again, and every version derived again, once the memo is
-older).
+Redis round trip at all. Once the memo is older, the reader still gets it, and the
+process's refresher thread (:class:`_Refresher`) reads the state again and derives again
+every version asked since the last read, off the request (stale while revalidate): no
+reader waits for that query and round trip, which were the tail of the cached reads
+(``benchmarks/ranking_load.py``). A memo older than ``READ_VERSION_STALE_MS`` (default
+500: a process that was idle, or a refresher that fell behind) is read again in the
+request, as is every read when that setting is not above ``READ_VERSION_MAX_AGE_MS``. So
+a reader sees a new version at most ``READ_VERSION_STALE_MS`` after it is committed, and
+under steady traffic about ``READ_VERSION_MAX_AGE_MS`` after.
 
 Callers only read :class:`ReadVersion`.
 """
@@ -34,11 +40,14 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import logging
+import os
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.db import close_old_connections, connections
 from django.db.models import Subquery
 from django.http import HttpRequest
 from django.utils import timezone
@@ -82,52 +91,141 @@ class ReadVersion:
     privacy: str = "p0"  # the players' privacy choices: who is named (federation/privacy.py)
 
 
+Asked = tuple[int | str | None, str | None]
+"""A question to :func:`ranking_version`: the season (its id, its name, None: the current
+one) and the kind asked."""
+
+
 @dataclass(frozen=True)
 class _Memo:
-    """What this process read at ``read_at``: the seasons' states and the versions derived
-    from them (with the live store's round trip) since, by ``(season, kind)`` asked."""
+    """What this process read at ``read_at``: the seasons' states, the versions derived
+    from them (with the live store's round trip) by question, and the questions asked of
+    this memo (the refresher derives those again for the next one)."""
 
     read_at: float
     states: list[SeasonState]
-    versions: dict[tuple[object, str | None], ReadVersion | None]
+    versions: dict[Asked, ReadVersion | None]
+    asked: set[Asked] = field(default_factory=set)
 
 
 _memo: _Memo | None = None
 _memo_lock = threading.Lock()
+log = logging.getLogger(__name__)
 
 
 def _max_age() -> float:
     return int(getattr(settings, "READ_VERSION_MAX_AGE_MS", 200)) / 1000
 
 
-def _fresh_memo() -> _Memo | None:
-    """The memo if it is younger than ``READ_VERSION_MAX_AGE_MS``, else None (always
-    None when the setting is 0)."""
-    max_age = _max_age()
-    memo = _memo
-    if max_age > 0 and memo is not None and time.monotonic() - memo.read_at < max_age:
-        return memo
-    return None
+def _stale_limit() -> float:
+    return int(getattr(settings, "READ_VERSION_STALE_MS", 500)) / 1000
 
 
 def season_states() -> list[SeasonState]:
     """Every season with its ranking pointers, latest first: one query, or none when this
-    process read them less than ``READ_VERSION_MAX_AGE_MS`` ago."""
+    process read them less than ``READ_VERSION_MAX_AGE_MS`` ago (or its refresher is
+    reading them again, :func:`_states_memo`)."""
     return _states_memo().states
 
 
 def _states_memo() -> _Memo:
+    """The memo: fresh, else still served while the refresher reads it again (younger
+    than ``READ_VERSION_STALE_MS``), else read now in the request."""
+    memo = _memo
+    max_age = _max_age()
+    if max_age > 0 and memo is not None:
+        age = time.monotonic() - memo.read_at
+        if age < max_age:
+            return memo
+        if age < _stale_limit():
+            refresher.wake()
+            return memo
+    return _read_memo(carried=set())
+
+
+def _read_memo(carried: set[Asked]) -> _Memo:
+    """Read the seasons' state now, derive the versions of the ``carried`` questions, and
+    keep the new memo (unless the memo is off)."""
     global _memo
-    memo = _fresh_memo()
-    if memo is not None:
-        return memo
     now = time.monotonic()
     with public_reads():  # from the database the answers are built from (core/db_router.py)
         states = _read_states()
-    memo = _Memo(now, states, {})
+        versions = {asked: _version(states, *asked) for asked in carried}
+    memo = _Memo(now, states, versions)
     with _memo_lock:
         _memo = memo if _max_age() > 0 else None  # off: nothing kept for later
     return memo
+
+
+class _Refresher:
+    """A daemon thread per process that reads the memo again when a reader found it stale
+    (:func:`_states_memo`), so that no reader waits for it. It sleeps until woken; one
+    read at a time; it keeps its own database connection (as a request would:
+    ``CONN_MAX_AGE``, broken connections replaced). A failed read is logged and the memo
+    kept: past ``READ_VERSION_STALE_MS`` the readers read it themselves (and meet the
+    error, as without the refresher). Started by the first reader that needs it, in the
+    process that reads (a forked web worker starts its own)."""
+
+    def __init__(self) -> None:
+        self._wanted = threading.Event()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+        self._stopping = False
+
+    def wake(self) -> None:
+        if not self._wanted.is_set():
+            self._wanted.set()
+        thread = self._thread
+        if thread is None or self._pid != os.getpid() or not thread.is_alive():
+            self._start()
+
+    def _start(self) -> None:
+        with self._lock:
+            thread = self._thread
+            if thread is not None and self._pid == os.getpid() and thread.is_alive():
+                return
+            self._stopping = False
+            self._pid = os.getpid()
+            self._thread = threading.Thread(target=self._run, name="read-versions", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            while True:
+                self._wanted.wait()
+                self._wanted.clear()
+                if self._stopping:
+                    return
+                memo = _memo
+                if memo is not None and time.monotonic() - memo.read_at < _max_age():
+                    continue  # a reader past the stale limit read it meanwhile
+                close_old_connections()
+                try:
+                    _read_memo(carried=set(memo.asked) if memo is not None else set())
+                except Exception:
+                    log.exception("reading the ranking versions again failed")
+        finally:
+            connections.close_all()  # this thread's connections
+
+    def stop(self) -> None:
+        """End the thread and close its connection (tests: before their database goes)."""
+        thread = self._thread
+        if thread is None or not thread.is_alive():
+            return
+        self._stopping = True
+        self._wanted.set()
+        thread.join(timeout=10)
+
+
+refresher = _Refresher()
+
+
+def memo_forget() -> None:
+    """Forget what this process read (tests and benchmarks: the next read asks again)."""
+    global _memo
+    with _memo_lock:
+        _memo = None
 
 
 def _read_states() -> list[SeasonState]:
@@ -179,22 +277,26 @@ def ranking_version(season: Season | str | None, kind: str | None) -> ReadVersio
     for the current one) and ``kind`` (``live``, ``official``, None: official if
     published, else live) sees; None for an unknown season. One query (and, with the
     live store, one Redis round trip for a live ranking), or none at all when this
-    process answered the same question less than ``READ_VERSION_MAX_AGE_MS`` ago."""
+    process answered the same question less than ``READ_VERSION_MAX_AGE_MS`` ago (or its
+    refresher derived it again)."""
     memo = _states_memo()
-    asked = (season.pk if isinstance(season, Season) else season or None, kind)
+    asked: Asked = (season.pk if isinstance(season, Season) else season or None, kind)
+    if len(memo.asked) < MEMO_VERSIONS:  # a client's made-up season names stay bounded
+        memo.asked.add(asked)  # a set: adds are atomic under the GIL
     if asked in memo.versions:  # a dict: reads and writes are atomic under the GIL
         return memo.versions[asked]
-    version = _version(memo.states, season, kind)
-    if len(memo.versions) < MEMO_VERSIONS:  # a client's made-up season names stay bounded
+    version = _version(memo.states, *asked)
+    if len(memo.versions) < MEMO_VERSIONS:
         memo.versions[asked] = version
     return version
 
 
-def _version(
-    states: list[SeasonState], season: Season | str | None, kind: str | None
-) -> ReadVersion | None:
-    if isinstance(season, Season):
-        state = next((s for s in states if s.season_id == season.pk), None)
+def _version(states: list[SeasonState], season: int | str | None, kind: str | None
+             ) -> ReadVersion | None:  # fmt: skip
+    """The version seen by a reader of ``season`` (its id, its name, None: the current
+    one) and ``kind``, from the seasons' states."""
+    if isinstance(season, int):
+        state = next((s for s in states if s.season_id == season), None)
     elif season:
         state = next((s for s in states if s.name == season), None)
     else:

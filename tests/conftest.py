@@ -28,13 +28,19 @@ ROOT = Path(__file__).resolve().parent.parent
 def _empty_read_cache(request):
     """Every test starts with an empty cache: the public reads' cache (core/http_cache.py)
     keys on ids that a rolled-back test may hand out again."""
-    if request.config.pluginmanager.hasplugin("django"):
-        from django.core.cache import cache
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from django.core.cache import cache
 
-        from core.http_cache import recent
+    from core.http_cache import recent
+    from rankings.read_versions import memo_forget, refresher
 
-        cache.clear()
-        recent.clear()
+    cache.clear()
+    recent.clear()
+    memo_forget()
+    yield
+    refresher.stop()  # its connection goes before the test's database does
 
 
 @pytest.fixture

@@ -5,6 +5,8 @@ most five queries; a signed-in reader's page is theirs."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from rankings import public_reads, read_versions
@@ -165,6 +167,55 @@ def test_versions_are_reused_for_a_moment(registry, ranked, settings, django_ass
     settings.READ_VERSION_MAX_AGE_MS = 0
     with django_assert_num_queries(1):
         read_versions.ranking_version(registry.season, None)
+
+
+def _inputs_changed(season) -> None:
+    """What a homologation does to the versions: the season's inputs version goes up."""
+    from django.db.models import F
+
+    from rankings.models import SeasonRanking
+
+    SeasonRanking.objects.filter(season=season).update(inputs_version=F("inputs_version") + 1)
+
+
+@pytest.mark.django_db(transaction=True)  # the refresher reads in its own connection
+def test_a_stale_version_is_served_while_the_refresher_reads_it_again(
+    registry, ranked, settings, django_assert_num_queries
+):
+    settings.READ_VERSION_MAX_AGE_MS = 50
+    settings.READ_VERSION_STALE_MS = 60_000
+    try:
+        first = read_versions.ranking_version(registry.season.name, "live")
+        _inputs_changed(registry.season)
+        time.sleep(0.06)  # older than its max age
+        with django_assert_num_queries(0):  # the reader does not wait for the new state
+            assert read_versions.ranking_version(registry.season.name, "live") == first
+        deadline = time.monotonic() + 10
+        while read_versions.ranking_version(registry.season.name, "live") == first:
+            assert time.monotonic() < deadline, "the refresher never read the new version"
+            time.sleep(0.01)
+        with django_assert_num_queries(0):  # derived again by the refresher, as asked
+            fresh = read_versions.ranking_version(registry.season.name, "live")
+        assert fresh is not None
+        assert first is not None
+        assert fresh.token != first.token
+    finally:
+        read_versions.refresher.stop()
+
+
+def test_a_memo_past_the_stale_limit_is_read_in_the_request(
+    registry, ranked, settings, django_assert_num_queries
+):
+    settings.READ_VERSION_MAX_AGE_MS = 20
+    settings.READ_VERSION_STALE_MS = 40
+    first = read_versions.ranking_version(registry.season.name, "live")
+    _inputs_changed(registry.season)
+    time.sleep(0.05)  # past the stale limit: an idle process
+    with django_assert_num_queries(1):
+        again = read_versions.ranking_version(registry.season.name, "live")
+    assert again is not None
+    assert first is not None
+    assert again.token != first.token
 
 
 def test_the_cache_can_be_turned_off(api, ranked, settings, django_assert_max_num_queries):

@@ -155,10 +155,10 @@ class Command(BaseCommand):
         if existing < count:
             _copy(
                 Player,
-                ["licence_number", "last_name", "first_name", "email", "phone"],
+                ["licence_number", "last_name", "first_name", "email", "phone", "name_hidden"],
                 (
                     (FIRST_LICENCE + i, f"{rng.choice(LAST_NAMES)}-{i}", rng.choice(FIRST_NAMES),
-                     "", "")
+                     "", "", False)
                     for i in range(existing, count)
                 ),
             )  # fmt: skip
