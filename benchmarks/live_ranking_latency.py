@@ -58,25 +58,22 @@ django.setup()
 from django.conf import settings  # noqa: E402
 from django.db import OperationalError, connection, transaction  # noqa: E402
 
-from competitions.models import ResultRevision, Tournament  # noqa: E402
+from benchmarks.bench_db import YEAR, tournament_write, tournaments_remove  # noqa: E402
 from core.tasks import send_on_commit  # noqa: E402
 from demo.management.commands.generate_ranking_season import season_names  # noqa: E402
 from federation.models import Licence, Player, Season  # noqa: E402
 from rankings import live_store  # noqa: E402
 from rankings.live_ranking import live_ranking_refresh, live_totals_update  # noqa: E402
 from rankings.models import (  # noqa: E402
-    Allocation,
     PlayerSeasonTotal,
     RankingEntry,
     RankingSnapshot,
     SeasonRanking,
     SeasonStanding,
 )
-from rankings.rulebooks import rulebook_in_force  # noqa: E402
 from rankings.standings import standings_write  # noqa: E402
 
 HOST, PORT = "127.0.0.1", 8767
-YEAR = 2090
 RANKING_TABLES = [m._meta.db_table for m in (PlayerSeasonTotal, SeasonStanding, RankingSnapshot,
                                              RankingEntry, SeasonRanking)]  # fmt: skip
 NAME = "Latence"
@@ -219,51 +216,15 @@ def tournament_players(season: Season, number: int) -> list[int]:
 
 def homologate(season: Season, players: list[int], number: int) -> None:
     """A homologated 100-player tournament and the task homologation sends, one commit."""
-    version, _rulebook = rulebook_in_force(season=season)
     with transaction.atomic():
-        tournament = Tournament.objects.create(
-            season=season, name=f"{NAME} {number}", date=season.start_date, venue="Salle",
-            format="individual", organizer_kind="federation", arbiter_id=players[0],
-        )  # fmt: skip
-        revision = ResultRevision.objects.create(
-            tournament=tournament, number=1, document={}, sha256="0" * 64, source="json"
-        )
-        Allocation.objects.bulk_create(
-            Allocation(season=season, tournament=tournament, revision=revision, rulebook=version,
-                       player_id=pk, place=place, pcn=max(50, 3000 - 10 * place), pp=0)
-            for place, pk in enumerate(players, 1)
-        )  # fmt: skip
+        tournament_write(season, players, name=f"{NAME} {number}", first_pcn=3000)
         send_on_commit("rankings.refresh_season_totals", season.pk, players)
 
 
 def remove_tournaments(season: Season, mode: str) -> None:
-    tournaments = list(
-        Tournament.objects.filter(season=season, name__startswith=NAME).values_list("pk", flat=True)
-    )
-    if not tournaments:
+    players = tournaments_remove(season, NAME)
+    if not players:
         return
-    players = list(
-        Allocation.objects.filter(tournament_id__in=tournaments).values_list("player_id", flat=True)
-    )
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(
-            f"DELETE FROM {Allocation._meta.db_table} WHERE tournament_id = ANY(%s)", [tournaments]
-        )
-        cursor.execute(
-            f"UPDATE {Tournament._meta.db_table} SET homologated_revision_id = NULL "
-            "WHERE id = ANY(%s)",
-            [tournaments],
-        )
-        cursor.execute(
-            f"DELETE FROM {ResultRevision._meta.db_table} WHERE tournament_id = ANY(%s)",
-            [tournaments],
-        )
-        cursor.execute(
-            f"DELETE FROM {Tournament.history.model._meta.db_table} "
-            "WHERE season_id = %s AND name LIKE %s",
-            [season.pk, NAME + "%"],
-        )
-        cursor.execute(f"DELETE FROM {Tournament._meta.db_table} WHERE id = ANY(%s)", [tournaments])
     settings.RANKING_STORE_URL = REDIS_URL if mode == "redis" else ""
     live_totals_update(season=season, player_ids=players)
     if mode != "redis":

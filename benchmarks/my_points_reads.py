@@ -36,30 +36,15 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
 
+from benchmarks.bench_db import YEAR, synthetic_season  # noqa: E402
 from core.vocabulary import Format  # noqa: E402
-from demo.management.commands.generate_ranking_season import season_names  # noqa: E402
-from federation.models import Season  # noqa: E402
 from rankings import selectors  # noqa: E402
 from rankings.live_ranking import live_ranking_refresh  # noqa: E402
 from rankings.models import RankingEntry  # noqa: E402
 from rankings.my_points import my_points  # noqa: E402
 from rankings.rules.simulation import Event  # noqa: E402
 from rankings.simulation import simulate  # noqa: E402
-
-YEAR = 2090
-
-
-def create_database_if_absent() -> None:
-    if connection.vendor != "postgresql":
-        sys.exit("Run this benchmark on PostgreSQL (DATABASE_URL=postgres://…).")
-    name = connection.settings_dict["NAME"]
-    with connection._nodb_cursor() as cursor:
-        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
-        if cursor.fetchone() is None:
-            cursor.execute(f'CREATE DATABASE "{name}"')
 
 
 def timings(function, arguments) -> list[float]:
@@ -85,12 +70,7 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=200)
     args = parser.parse_args()
 
-    create_database_if_absent()
-    call_command("migrate", verbosity=0)
-    call_command(
-        "generate_ranking_season", year=YEAR, players=args.players, allocations=args.allocations
-    )
-    season = Season.objects.get(name=season_names(YEAR)[1])
+    season = synthetic_season(players=args.players, allocations=args.allocations)
     if selectors.ranking_snapshot(season, selectors.LIVE) is None:
         live_ranking_refresh(season=season)
     snapshot = selectors.ranking_snapshot(season, selectors.LIVE)

@@ -39,23 +39,12 @@ django.setup()
 from django.conf import settings  # noqa: E402
 from django.core import mail  # noqa: E402
 from django.core.mail import EmailMessage, get_connection  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
 
+from benchmarks.bench_db import create_database_if_absent  # noqa: E402
 from federation.models import User  # noqa: E402
 from federation.notification_choices import notice, notices_send_once  # noqa: E402
 
 KIND = "step_changed"
-
-
-def create_database_if_absent() -> None:
-    if connection.vendor != "postgresql":
-        sys.exit("Run this benchmark on PostgreSQL (DATABASE_URL=postgres://…).")
-    name = connection.settings_dict["NAME"]
-    with connection._nodb_cursor() as cursor:
-        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
-        if cursor.fetchone() is None:
-            cursor.execute(f'CREATE DATABASE "{name}"')
 
 
 def users(count: int) -> list[int]:
@@ -92,7 +81,6 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=500)
     args = parser.parse_args()
     create_database_if_absent()
-    call_command("migrate", verbosity=0)
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     mail.outbox = []
     ids = users(args.users)

@@ -50,15 +50,15 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
+from benchmarks.bench_db import YEAR, synthetic_season  # noqa: E402
+
 settings.RANKING_STORE_URL = ""  # the live ranking as a provisional snapshot
 settings.ALLOWED_HOSTS = ["*"]
 
-from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from core import http_cache  # noqa: E402
-from demo.management.commands.generate_ranking_season import season_names  # noqa: E402
 from federation.models import Season  # noqa: E402
 from rankings import (  # noqa: E402
     as_of,
@@ -79,18 +79,6 @@ from rankings.models import (  # noqa: E402
 )
 from rankings.ranking_sql import live_ranking_by_sql  # noqa: E402
 from rankings.standings import standings_write  # noqa: E402
-
-YEAR = 2090
-
-
-def create_database_if_absent() -> None:
-    if connection.vendor != "postgresql":
-        sys.exit("Run this benchmark on PostgreSQL (DATABASE_URL=postgres://…).")
-    name = connection.settings_dict["NAME"]
-    with connection._nodb_cursor() as cursor:
-        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
-        if cursor.fetchone() is None:
-            cursor.execute(f'CREATE DATABASE "{name}"')
 
 
 def timed(function) -> float:
@@ -161,15 +149,7 @@ def main() -> None:
     parser.add_argument("--year", type=int, default=YEAR, help="a season of its own per size")
     args = parser.parse_args()
 
-    create_database_if_absent()
-    call_command("migrate", verbosity=0)
-    call_command(
-        "generate_ranking_season",
-        year=args.year,
-        players=args.players,
-        allocations=args.players * 40 // 3,
-    )
-    season = Season.objects.get(name=season_names(args.year)[1])
+    season = synthetic_season(players=args.players, year=args.year)
     if not SeasonStanding.objects.filter(season=season).exists():
         standings_write(season=season, player_ids=None)
     live_ranking_by_sql(season=season)

@@ -51,14 +51,14 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
+from benchmarks.bench_db import YEAR, synthetic_season  # noqa: E402
+
 # The measured path is the full recompute without the Redis live store (the SQL
 # ranking writing the provisional snapshot); with the store it writes no snapshot.
 settings.RANKING_STORE_URL = ""
 
-from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
-from demo.management.commands.generate_ranking_season import season_names  # noqa: E402
 from federation.models import Licence, Season  # noqa: E402
 from rankings.live_ranking import live_ranking_refresh  # noqa: E402
 from rankings.models import ManualPlacement, RankingEntry, SeasonRanking  # noqa: E402
@@ -67,7 +67,6 @@ from rankings.recompute import full_recompute  # noqa: E402
 from rankings.snapshots import ENTRY_COLUMNS  # noqa: E402
 from rankings.standings import T, standings_write  # noqa: E402
 
-YEAR = 2090
 PLACEMENT = ManualPlacement._meta.db_table
 FLOOR_SNAPSHOT = 2_000_000_000  # the floor's rows carry this snapshot id (rolled back)
 
@@ -175,16 +174,6 @@ FROM final
 COMPARED = ", ".join(c for c in ENTRY_COLUMNS if c != "snapshot_id")
 
 
-def create_database_if_absent() -> None:
-    if connection.vendor != "postgresql":
-        sys.exit("Run this benchmark on PostgreSQL (DATABASE_URL=postgres://…).")
-    name = connection.settings_dict["NAME"]
-    with connection._nodb_cursor() as cursor:
-        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
-        if cursor.fetchone() is None:
-            cursor.execute(f'CREATE DATABASE "{name}"')
-
-
 def floor_params(season: Season) -> dict[str, object]:
     before = Season.objects.filter(start_date__lt=season.start_date).order_by("-start_date")
     last = before.first()
@@ -288,15 +277,7 @@ def main() -> None:
     parser.add_argument("--year", type=int, default=YEAR, help="a season of its own per size")
     args = parser.parse_args()
 
-    create_database_if_absent()
-    call_command("migrate", verbosity=0)
-    call_command(
-        "generate_ranking_season",
-        year=args.year,
-        players=args.players,
-        allocations=args.players * 40 // 3,
-    )
-    season = Season.objects.get(name=season_names(args.year)[1])
+    season = synthetic_season(players=args.players, year=args.year)
     place_by_hand(season)
     full_recompute(season=season)
     players = Licence.objects.filter(season=season).count()

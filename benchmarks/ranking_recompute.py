@@ -47,30 +47,14 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
-from competitions.models import ResultRevision, Tournament  # noqa: E402
-from demo.management.commands.generate_ranking_season import season_names  # noqa: E402
+from benchmarks.bench_db import synthetic_season, tournament_write, tournaments_remove  # noqa: E402
 from federation.models import Licence, Season  # noqa: E402
 from rankings.live_ranking import live_ranking_refresh  # noqa: E402
 from rankings.models import Allocation, PlayerSeasonTotal, SeasonStanding  # noqa: E402
 from rankings.ranking_state import inputs_changed  # noqa: E402
-from rankings.rulebooks import rulebook_in_force  # noqa: E402
 from rankings.standings import T, standings_write  # noqa: E402
-
-YEAR = 2090
-
-
-def create_database_if_absent() -> None:
-    if connection.vendor != "postgresql":
-        sys.exit("Run this benchmark on PostgreSQL (DATABASE_URL=postgres://…).")
-    name = connection.settings_dict["NAME"]
-    with connection._nodb_cursor() as cursor:
-        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
-        if cursor.fetchone() is None:
-            cursor.execute(f'CREATE DATABASE "{name}"')
-
 
 FLOOR_A = """
 CREATE TEMPORARY TABLE floor_a AS
@@ -200,49 +184,14 @@ def add_tournament(season: Season, number: int) -> list[int]:
         .order_by("player_id")
         .values_list("player_id", flat=True)[number * 977 % 140_000 :][:100]
     )
-    version, _rulebook = rulebook_in_force(season=season)
     with transaction.atomic():
-        tournament = Tournament.objects.create(
-            season=season, name=f"Incrémental {number}", date=season.start_date, venue="Salle",
-            format="individual", organizer_kind="federation", arbiter_id=players[0],
-        )  # fmt: skip
-        revision = ResultRevision.objects.create(
-            tournament=tournament, number=1, document={}, sha256="0" * 64, source="json"
-        )
-        Allocation.objects.bulk_create(
-            Allocation(season=season, tournament=tournament, revision=revision, rulebook=version,
-                       player_id=pk, place=place, pcn=max(50, 1000 - 10 * place), pp=0)
-            for place, pk in enumerate(players, 1)
-        )  # fmt: skip
+        tournament_write(season, players, name=f"Incrémental {number}", first_pcn=1000)
     return players
 
 
 def remove_tournaments(season: Season) -> None:
-    """Delete the incremental runs' tournaments (raw deletes: no cascade collector)."""
-    where = "season_id = %s AND name LIKE 'Incrémental%%'"
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(f"SELECT id FROM {Tournament._meta.db_table} WHERE {where}", [season.pk])
-        tournaments = [row[0] for row in cursor.fetchall()]
-        cursor.execute(
-            f"SELECT player_id FROM {T['allocation']} WHERE tournament_id = ANY(%s)", [tournaments]
-        )
-        players = [row[0] for row in cursor.fetchall()]
-        cursor.execute(
-            f"DELETE FROM {T['allocation']} WHERE tournament_id = ANY(%s)", [tournaments]
-        )
-        cursor.execute(
-            f"UPDATE {Tournament._meta.db_table} SET homologated_revision_id = NULL "
-            "WHERE id = ANY(%s)",
-            [tournaments],
-        )
-        cursor.execute(
-            f"DELETE FROM {ResultRevision._meta.db_table} WHERE tournament_id = ANY(%s)",
-            [tournaments],
-        )
-        cursor.execute(
-            f"DELETE FROM {Tournament.history.model._meta.db_table} WHERE {where}", [season.pk]
-        )
-        cursor.execute(f"DELETE FROM {Tournament._meta.db_table} WHERE id = ANY(%s)", [tournaments])
+    """Delete the incremental runs' tournaments."""
+    players = tournaments_remove(season, "Incrémental")
     standings_write(season=season, player_ids=players)
 
 
@@ -251,10 +200,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
 
-    create_database_if_absent()
-    call_command("migrate", verbosity=0)
-    call_command("generate_ranking_season", year=YEAR)
-    season = Season.objects.get(name=season_names(YEAR)[1])
+    season = synthetic_season()
     remove_tournaments(season)
     allocations = Allocation.objects.filter(season=season, current=True).count()
     players = Licence.objects.filter(season=season).count()
