@@ -35,7 +35,7 @@ from django.db.models import Model
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
-from core.bulk_rows import insert_rows
+from core.bulk_rows import copied_fields
 from core.problems import RuleViolation
 from federation.access import Scope
 from federation.models import Club, Licence, LicenceImport, Player, Season, User
@@ -232,14 +232,15 @@ def _write(
 
     player_fields = [*PLAYER_FIELDS, *(f for f in OPTIONAL_PLAYER_FIELDS if f in columns)]
     existing = _players_by_licence_number(line.licence_number for line in lines)
-    new_players: list[Player] = []
+    new_players: list[LicenceLine] = []
     changed_players: list[Player] = []
     for line in lines:
-        values = {name: getattr(line, name) for name in player_fields}
         player = existing.get(line.licence_number)
         if player is None:
-            new_players.append(Player(licence_number=line.licence_number, **values))
-        elif any(getattr(player, name) != value for name, value in values.items()):
+            new_players.append(line)
+            continue
+        values = {name: getattr(line, name) for name in player_fields}
+        if any(getattr(player, name) != value for name, value in values.items()):
             for name, value in values.items():
                 setattr(player, name, value)
             changed_players.append(player)
@@ -284,25 +285,12 @@ def _write(
         "default_date": timezone.now(),
         "batch_size": WRITE_BATCH,
     }
-    if new_players:
-        created = _create_in_bulk(new_players, Player, **history)
-        existing.update({player.licence_number: player for player in created})
+    if connection.vendor == "postgresql":
+        _create_at_floor(season, player_fields, new_players, new_licences, **history)
+    else:
+        _create_portably(season, player_fields, new_players, new_licences, existing, **history)
     if changed_players:
         _update_in_bulk(changed_players, Player, player_fields, **history)
-    if new_licences:
-        _create_in_bulk(
-            [
-                Licence(
-                    player_id=existing[line.licence_number].pk,
-                    season_id=season.pk,
-                    club_id=club.pk,
-                    issued_on=line.issued_on,
-                )
-                for line, club in new_licences
-            ],
-            Licence,
-            **history,
-        )
     if changed_licences:
         _update_in_bulk(changed_licences, Licence, licence_fields, **history)
 
@@ -325,42 +313,171 @@ def _write(
     )
 
 
-def _create_in_bulk(objs: Sequence[M], model: type[M], **history: Any) -> Sequence[M]:
-    """``bulk_create_with_history``, at the floor on PostgreSQL: the rows by ``COPY``,
-    their keys read back by their natural key (a player's licence number, a licence's
-    player in its season: both unique), the history rows by ``COPY`` too. Returns the
-    objects, keys set."""
-    if connection.vendor != "postgresql":
-        return bulk_create_with_history(objs, model, **history)
-    insert_rows(model, objs)
-    if model is Player:
-        keys = _read_keys(
-            "SELECT licence_number, id FROM federation_player WHERE licence_number = ANY(%s)",
-            [[obj.licence_number for obj in objs]],  # type: ignore[attr-defined]
+def _create_portably(
+    season: Season,
+    player_fields: Sequence[str],
+    new_players: Sequence[LicenceLine],
+    new_licences: Sequence[tuple[LicenceLine, Club]],
+    existing: dict[int, Player],
+    **history: Any,
+) -> None:
+    """The new players and licences by ``bulk_create_with_history`` (any database)."""
+    if new_players:
+        created = bulk_create_with_history(
+            [
+                Player(
+                    licence_number=line.licence_number,
+                    **{name: getattr(line, name) for name in player_fields},
+                )
+                for line in new_players
+            ],
+            Player,
+            **history,
         )
-        for obj in objs:
-            obj.pk = keys[obj.licence_number]  # type: ignore[attr-defined]
-    else:
-        season_ids = {obj.season_id for obj in objs}  # type: ignore[attr-defined]
-        assert model is Licence
-        assert len(season_ids) == 1  # an import is for one season
-        keys = _read_keys(
-            "SELECT player_id, id FROM federation_licence "
-            "WHERE season_id = %s AND player_id = ANY(%s)",
-            [season_ids.pop(), [obj.player_id for obj in objs]],  # type: ignore[attr-defined]
+        existing.update({player.licence_number: player for player in created})
+    if new_licences:
+        bulk_create_with_history(
+            [
+                Licence(
+                    player_id=existing[line.licence_number].pk,
+                    season_id=season.pk,
+                    club_id=club.pk,
+                    issued_on=line.issued_on,
+                )
+                for line, club in new_licences
+            ],
+            Licence,
+            **history,
         )
-        for obj in objs:
-            obj.pk = keys[obj.player_id]  # type: ignore[attr-defined]
-    for obj in objs:
-        obj._state.adding = False
-    _history_in_bulk(model, objs, "+", **history)
-    return objs
 
 
-def _read_keys(sql: str, params: list[Any]) -> dict[int, int]:
+def _create_at_floor(
+    season: Season,
+    player_fields: Sequence[str],
+    new_players: Sequence[LicenceLine],
+    new_licences: Sequence[tuple[LicenceLine, Club]],
+    **history: Any,
+) -> None:
+    """The rows :func:`_create_portably` writes, set-based on PostgreSQL: no model
+    instance, no key read back into Python.
+
+    The new players' values are copied from plain tuples (``COPY``) into a temporary
+    table, then one ``INSERT … SELECT`` writes the players and, from its ``RETURNING``,
+    their history rows; the new licences likewise, the database joining each line's
+    licence number to its player's key. Every column the file does not give is written
+    with the model's default, prepared as Django prepares it for an ``INSERT``.
+    """
+    if new_players:
+        given = ["licence_number", *player_fields]
+        _insert_select_with_history(
+            Player,
+            staged=[(name, _sql_type(Player, name)) for name in given],
+            rows=(tuple(getattr(line, name) for name in given) for line in new_players),
+            expressions={name: f"staged.{name}" for name in given},
+            joins="",
+            **history,
+        )
+    if new_licences:
+        player_table = connection.ops.quote_name(Player._meta.db_table)
+        _insert_select_with_history(
+            Licence,
+            staged=[
+                ("licence_number", "integer"),
+                ("club_id", "bigint"),
+                ("issued_on", "date"),
+            ],
+            rows=((line.licence_number, club.pk, line.issued_on) for line, club in new_licences),
+            expressions={
+                "player_id": "player.id",
+                "season_id": str(int(season.pk)),
+                "club_id": "staged.club_id",
+                "issued_on": "staged.issued_on",
+            },
+            joins=f"JOIN {player_table} AS player USING (licence_number)",
+            **history,
+        )
+
+
+STAGED_TABLE = "licence_import_staged"
+
+
+def _sql_type(model: type[Model], attname: str) -> str:
+    """The SQL type of the column of ``model`` with this attribute name."""
+    field = next(field for field in model._meta.concrete_fields if field.attname == attname)
+    sql_type = field.db_type(connection)
+    assert sql_type is not None
+    return sql_type
+
+
+def _insert_select_with_history(
+    model: type[Model],
+    *,
+    staged: Sequence[tuple[str, str]],
+    rows: Iterable[Sequence[Any]],
+    expressions: dict[str, str],
+    joins: str,
+    default_user: User | None,
+    default_change_reason: str,
+    default_date: dt.datetime,
+    batch_size: int,
+) -> None:
+    """Stage ``rows`` (columns ``staged``: name, SQL type) by ``COPY`` into a temporary
+    table, then insert one ``model`` row per staged row — ``expressions`` give the SQL of
+    some of its columns (by attribute name), every other column its default — and, in the
+    same statement, their history rows as ``bulk_create_with_history`` writes them (the
+    tracked fields, then date, user, reason, type ``+``)."""
+    quote = connection.ops.quote_name
+    prototype = model()
+    values: list[str] = []
+    params: list[Any] = []
+    fields = copied_fields(model)
+    for field in fields:
+        if field.attname in expressions:
+            values.append(expressions[field.attname])
+        else:  # the default, as an INSERT of a new instance would write it
+            values.append("%s")
+            params.append(field.get_db_prep_save(field.pre_save(prototype, True), connection))
+    unknown = set(expressions) - {field.attname for field in fields}
+    assert not unknown, f"not columns of {model.__name__}: {unknown}"
+    historical = model.history.model  # type: ignore[attr-defined]
+    tracked = [field.attname for field in historical.tracked_fields]
+    meta = model._meta
+    column = {field.attname: field.column for field in meta.concrete_fields}
+    returned = ", ".join(quote(column[name]) for name in tracked)
+    history_columns = [
+        *(historical._meta.get_field(name).column for name in tracked),
+        "history_date",
+        "history_user_id",
+        "history_change_reason",
+        "history_type",
+    ]
+    user_id = default_user.pk if default_user is not None else None
+    sql = (
+        f"WITH created AS (INSERT INTO {quote(meta.db_table)} "
+        f"({', '.join(quote(field.column) for field in fields)}) "
+        f"SELECT {', '.join(values)} FROM {STAGED_TABLE} AS staged {joins} "
+        f"RETURNING {returned}) "
+        f"INSERT INTO {quote(historical._meta.db_table)} "
+        f"({', '.join(quote(column) for column in history_columns)}) "
+        f"SELECT {returned}, "
+        "%s, %s, %s, '+' FROM created"
+    )
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return dict(cursor.fetchall())
+        cursor.execute(
+            f"CREATE TEMPORARY TABLE {STAGED_TABLE} "
+            f"({', '.join(f'{name} {sql_type}' for name, sql_type in staged)})"
+        )
+        staged_rows = 0
+        with cursor.cursor.copy(f"COPY {STAGED_TABLE} FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+                staged_rows += 1
+        cursor.execute(sql, [*params, default_date, user_id, default_change_reason])
+        if cursor.rowcount != staged_rows:  # a licence line without its player: a bug
+            raise RuntimeError(
+                f"{model.__name__}: {staged_rows} rows staged, {cursor.rowcount} inserted"
+            )
+        cursor.execute(f"DROP TABLE {STAGED_TABLE}")
 
 
 def _history_in_bulk(
