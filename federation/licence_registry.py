@@ -230,39 +230,49 @@ def _write(
     lines = licence_file.lines
     columns = set(licence_file.columns)
 
+    # The registry's rows as plain tuples: a model instance only for a row that changes.
     player_fields = [*PLAYER_FIELDS, *(f for f in OPTIONAL_PLAYER_FIELDS if f in columns)]
+    player_columns = _attnames(Player)
+    compared = [player_columns.index(name) for name in player_fields]
     existing = _players_by_licence_number(line.licence_number for line in lines)
     new_players: list[LicenceLine] = []
     changed_players: list[Player] = []
     for line in lines:
-        player = existing.get(line.licence_number)
-        if player is None:
+        row = existing.get(line.licence_number)
+        if row is None:
             new_players.append(line)
             continue
-        values = {name: getattr(line, name) for name in player_fields}
-        if any(getattr(player, name) != value for name, value in values.items()):
-            for name, value in values.items():
+        values = [getattr(line, name) for name in player_fields]
+        if any(row[index] != value for index, value in zip(compared, values, strict=True)):
+            player = Player.from_db(connection.alias, player_columns, row)
+            for name, value in zip(player_fields, values, strict=True):
                 setattr(player, name, value)
             changed_players.append(player)
 
     licence_fields = ["club", *(["issued_on"] if "issued_on" in columns else [])]
+    licence_columns = _attnames(Licence)
+    player_of, club_of, issued_on_of = (
+        licence_columns.index(name) for name in ("player_id", "club_id", "issued_on")
+    )
     season_licences = {
-        licence.player_id: licence for licence in Licence.objects.filter(season=season)
+        row[player_of]: row
+        for row in Licence.objects.filter(season=season).values_list(*licence_columns)
     }
     new_licences: list[tuple[LicenceLine, Club]] = []
     changed_licences: list[Licence] = []
     kept = 0
     for line in lines:
         club = clubs[line.club_number]
-        player = existing.get(line.licence_number)
-        licence = season_licences.get(player.pk) if player is not None else None
-        if licence is None:
+        player_row = existing.get(line.licence_number)
+        row = season_licences.get(player_row[0]) if player_row is not None else None
+        if row is None:
             new_licences.append((line, club))
             continue
         kept += 1
-        if licence.club_id != club.pk or (
-            "issued_on" in columns and licence.issued_on != line.issued_on
+        if row[club_of] != club.pk or (
+            "issued_on" in columns and row[issued_on_of] != line.issued_on
         ):
+            licence = Licence.from_db(connection.alias, licence_columns, row)
             licence.club = club
             if "issued_on" in columns:
                 licence.issued_on = line.issued_on
@@ -288,7 +298,8 @@ def _write(
     if connection.vendor == "postgresql":
         _create_at_floor(season, player_fields, new_players, new_licences, **history)
     else:
-        _create_portably(season, player_fields, new_players, new_licences, existing, **history)
+        player_ids = {number: row[0] for number, row in existing.items()}
+        _create_portably(season, player_fields, new_players, new_licences, player_ids, **history)
     if changed_players:
         _update_in_bulk(changed_players, Player, player_fields, **history)
     if changed_licences:
@@ -318,10 +329,11 @@ def _create_portably(
     player_fields: Sequence[str],
     new_players: Sequence[LicenceLine],
     new_licences: Sequence[tuple[LicenceLine, Club]],
-    existing: dict[int, Player],
+    player_ids: dict[int, int],
     **history: Any,
 ) -> None:
-    """The new players and licences by ``bulk_create_with_history`` (any database)."""
+    """The new players and licences by ``bulk_create_with_history`` (any database);
+    ``player_ids`` are the keys of the registry's players by licence number."""
     if new_players:
         created = bulk_create_with_history(
             [
@@ -334,12 +346,12 @@ def _create_portably(
             Player,
             **history,
         )
-        existing.update({player.licence_number: player for player in created})
+        player_ids.update({player.licence_number: player.pk for player in created})
     if new_licences:
         bulk_create_with_history(
             [
                 Licence(
-                    player_id=existing[line.licence_number].pk,
+                    player_id=player_ids[line.licence_number],
                     season_id=season.pk,
                     club_id=club.pk,
                     issued_on=line.issued_on,
@@ -561,23 +573,34 @@ def _clubs_by_number(numbers: Iterable[int]) -> dict[int, Club]:
     return clubs
 
 
-def _players_by_licence_number(numbers: Iterable[int]) -> dict[int, Player]:
-    """The players of these licence numbers: on PostgreSQL in one query on an array
+def _attnames(model: type[Model]) -> list[str]:
+    """The attribute names of ``model``'s columns, in the order ``from_db`` takes them."""
+    return [field.attname for field in model._meta.concrete_fields]
+
+
+def _players_by_licence_number(numbers: Iterable[int]) -> dict[int, tuple[Any, ...]]:
+    """The rows of the players of these licence numbers (every column, in
+    :func:`_attnames` order, the key first): on PostgreSQL in one query on an array
     parameter (``IN`` with 10,000 parameters per chunk costs seconds to build and send
     for 50,000 numbers), elsewhere in chunks of the database's parameter limit."""
+    attnames = _attnames(Player)
+    assert attnames[0] == "id"
+    number = attnames.index("licence_number")
     if connection.vendor == "postgresql":
-        table = connection.ops.quote_name(Player._meta.db_table)
-        return {
-            player.licence_number: player
-            for player in Player.objects.raw(
-                f"SELECT * FROM {table} WHERE licence_number = ANY(%s)", [list(numbers)]
+        quote = connection.ops.quote_name
+        columns = ", ".join(quote(field.column) for field in Player._meta.concrete_fields)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT {columns} FROM {quote(Player._meta.db_table)} "
+                "WHERE licence_number = ANY(%s)",
+                [list(numbers)],
             )
-        }
-    players: dict[int, Player] = {}
+            return {row[number]: row for row in cursor.fetchall()}
+    players: dict[int, tuple[Any, ...]] = {}
     for chunk in _chunks(list(numbers)):
         players.update(
-            (player.licence_number, player)
-            for player in Player.objects.filter(licence_number__in=chunk)
+            (row[number], row)
+            for row in Player.objects.filter(licence_number__in=chunk).values_list(*attnames)
         )
     return players
 
