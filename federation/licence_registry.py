@@ -15,8 +15,15 @@ then writes in ONE transaction with bulk operations:
   SHA-256, counts), also when nothing changed: re-importing the same file writes
   no Player or Licence row, only that audit record;
 - history: created and changed players and licences get their
-  ``simple_history`` rows in bulk (``bulk_*_with_history``), attributed to the
-  importer with the change reason ``licence import #<id>``.
+  ``simple_history`` rows, attributed to the importer with the change reason
+  ``licence import #<id>``.
+
+How: on PostgreSQL, set-based — new players and licences staged by ``COPY`` from plain
+tuples and inserted with their history rows by one ``INSERT … SELECT`` each (the
+licences' player keys joined in the database), changed rows by ``UPDATE … FROM
+unnest(…)``; elsewhere (the embedded SQLite) ``bulk_*_with_history``. Both write the
+same rows (``tests/federation/test_licence_import_paths.py``). The registry's rows are
+read as plain tuples: a model instance is made only for a row that changes.
 
 A file with any problem is refused whole (:class:`LicenceFileRefused`, a
 ``RuleViolation`` listing every problem): nothing is written.
@@ -379,18 +386,18 @@ def _create_at_floor(
     licence number to its player's key. Every column the file does not give is written
     with the model's default, prepared as Django prepares it for an ``INSERT``.
     """
+    quote = connection.ops.quote_name
     if new_players:
         given = ["licence_number", *player_fields]
         _insert_select_with_history(
             Player,
             staged=[(name, _sql_type(Player, name)) for name in given],
             rows=(tuple(getattr(line, name) for name in given) for line in new_players),
-            expressions={name: f"staged.{name}" for name in given},
+            expressions={name: f"staged.{quote(name)}" for name in given},
             joins="",
             **history,
         )
     if new_licences:
-        player_table = connection.ops.quote_name(Player._meta.db_table)
         _insert_select_with_history(
             Licence,
             staged=[
@@ -400,12 +407,12 @@ def _create_at_floor(
             ],
             rows=((line.licence_number, club.pk, line.issued_on) for line, club in new_licences),
             expressions={
-                "player_id": "player.id",
+                "player_id": f"player.{quote(Player._meta.pk.column)}",
                 "season_id": str(int(season.pk)),
                 "club_id": "staged.club_id",
                 "issued_on": "staged.issued_on",
             },
-            joins=f"JOIN {player_table} AS player USING (licence_number)",
+            joins=f"JOIN {quote(Player._meta.db_table)} AS player USING (licence_number)",
             **history,
         )
 
@@ -454,8 +461,8 @@ def _insert_select_with_history(
     historical = model.history.model  # type: ignore[attr-defined]
     tracked = [field.attname for field in historical.tracked_fields]
     meta = model._meta
-    column = {field.attname: field.column for field in meta.concrete_fields}
-    returned = ", ".join(quote(column[name]) for name in tracked)
+    column_of = {field.attname: field.column for field in meta.concrete_fields}
+    returned = ", ".join(quote(column_of[name]) for name in tracked)
     history_columns = [
         *(historical._meta.get_field(name).column for name in tracked),
         "history_date",
@@ -477,7 +484,8 @@ def _insert_select_with_history(
     with connection.cursor() as cursor:
         cursor.execute(
             f"CREATE TEMPORARY TABLE {STAGED_TABLE} "
-            f"({', '.join(f'{name} {sql_type}' for name, sql_type in staged)})"
+            f"({', '.join(f'{quote(name)} {sql_type}' for name, sql_type in staged)}) "
+            "ON COMMIT DROP"
         )
         staged_rows = 0
         with cursor.cursor.copy(f"COPY {STAGED_TABLE} FROM STDIN") as copy:
