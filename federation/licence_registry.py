@@ -493,8 +493,8 @@ def _insert_select_with_history(
                 copy.write_row(row)
                 staged_rows += 1
         cursor.execute(sql, [*params, default_date, user_id, default_change_reason])
-        if cursor.rowcount != staged_rows:  # a licence line without its player: a bug
-            raise RuntimeError(
+        if cursor.rowcount != staged_rows:  # a player deleted meanwhile: refused whole
+            raise IntegrityError(
                 f"{model.__name__}: {staged_rows} rows staged, {cursor.rowcount} inserted"
             )
         cursor.execute(f"DROP TABLE {STAGED_TABLE}")

@@ -162,3 +162,29 @@ def test_a_player_created_meanwhile_refuses_the_import_whole(registry, monkeypat
     after = (Player.objects.count(), Licence.objects.count(), LicenceImport.objects.count())
     assert after == before
     assert not Player.objects.filter(licence_number=990001).exists()
+
+
+def test_a_player_deleted_meanwhile_refuses_the_import_whole(registry, monkeypatch):
+    """On PostgreSQL the licences find their players in the database: a licence whose
+    player is gone (deleted after the import looked them up) refuses the import
+    (``concurrent_change``) instead of leaving the line out. (The portable path has the
+    foreign key, checked at commit: never reached in a test's transaction.)"""
+    Player.objects.create(licence_number=990_002, last_name="Parti", first_name="Joueur")
+    look_up = licence_registry._players_by_licence_number
+
+    def look_up_then_delete(numbers):
+        found = look_up(numbers)
+        Player.objects.filter(licence_number=990_002).delete()
+        return found
+
+    monkeypatch.setattr(licence_registry, "_players_by_licence_number", look_up_then_delete)
+    content = csv(
+        HEADER, ["990001;Nouveau;Joueur;01/01/1990;101;", "990002;Parti;Joueur;01/01/1990;101;"]
+    )
+    with pytest.raises(RuleViolation) as refused:
+        import_licences(season=registry.season, content=content, file_name="f.csv", by=None)
+    assert [problem.code for problem in refused.value.problems] == ["concurrent_change"]
+    # Nothing of the import written (the deletion was the import's own doing: undone too).
+    assert not Player.objects.filter(licence_number=990_001).exists()
+    assert not Licence.objects.filter(season=registry.season, player__licence_number__gt=990_000)
+    assert not LicenceImport.objects.exists()
