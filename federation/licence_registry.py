@@ -59,7 +59,6 @@ UPDATE_BATCH = 10_000
 PLAYER_FIELDS = ("last_name", "first_name", "birth_date")
 OPTIONAL_PLAYER_FIELDS = ("email", "phone")
 T = TypeVar("T")
-M = TypeVar("M", bound=Model)
 
 
 @dataclass(frozen=True, slots=True)
