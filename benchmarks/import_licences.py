@@ -117,7 +117,8 @@ def clean_up(season: Season) -> None:
 
 SNAPSHOTS = {
     "players": """
-        SELECT licence_number, last_name, first_name, birth_date, email, phone
+        SELECT licence_number, last_name, first_name, birth_date, email, phone, name_hidden,
+               name_hidden_changed_at, name_hidden_changed_by_id, merged_into_id
         FROM federation_player WHERE licence_number >= %(first)s""",
     "licences": """
         SELECT p.licence_number, c.number, l.issued_on
@@ -126,8 +127,9 @@ SNAPSHOTS = {
         JOIN federation_club c ON c.id = l.club_id
         WHERE l.season_id = %(season)s""",
     "player history": """
-        SELECT h.licence_number, h.last_name, h.first_name, h.birth_date, h.history_type,
-               h.history_user_id, h.history_change_reason LIKE 'licence import #%%'
+        SELECT h.licence_number, h.last_name, h.first_name, h.birth_date, h.name_hidden,
+               h.name_hidden_changed_at, h.name_hidden_changed_by_id, h.merged_into_id,
+               h.history_type, h.history_user_id, h.history_change_reason LIKE 'licence import #%%'
         FROM federation_historicalplayer h WHERE h.licence_number >= %(first)s""",
     "licence history": """
         SELECT p.licence_number, c.number, h.issued_on, h.history_type, h.history_user_id,
@@ -196,14 +198,16 @@ def floor_first_import(season: Season, content: bytes, name: str) -> None:
             copy.write(content)
         cursor.execute(
             "INSERT INTO federation_player "
-            "(licence_number, last_name, first_name, birth_date, email, phone) "
-            "SELECT licence_number, last_name, first_name, birth_date, '', '' FROM floor_file"
+            "(licence_number, last_name, first_name, birth_date, email, phone, name_hidden) "
+            "SELECT licence_number, last_name, first_name, birth_date, '', '', false "
+            "FROM floor_file"
         )
         cursor.execute(
             "INSERT INTO federation_historicalplayer (id, licence_number, last_name, "
-            "first_name, birth_date, history_date, history_user_id, history_change_reason, "
-            "history_type) SELECT p.id, p.licence_number, p.last_name, p.first_name, "
-            "p.birth_date, now(), NULL, %s, '+' FROM federation_player p "
+            "first_name, birth_date, name_hidden, history_date, history_user_id, "
+            "history_change_reason, history_type) SELECT p.id, p.licence_number, p.last_name, "
+            "p.first_name, p.birth_date, p.name_hidden, now(), NULL, %s, '+' "
+            "FROM federation_player p "
             "JOIN floor_file f USING (licence_number)",
             [reason],
         )

@@ -15,8 +15,15 @@ then writes in ONE transaction with bulk operations:
   SHA-256, counts), also when nothing changed: re-importing the same file writes
   no Player or Licence row, only that audit record;
 - history: created and changed players and licences get their
-  ``simple_history`` rows in bulk (``bulk_*_with_history``), attributed to the
-  importer with the change reason ``licence import #<id>``.
+  ``simple_history`` rows, attributed to the importer with the change reason
+  ``licence import #<id>``.
+
+How: on PostgreSQL, set-based — new players and licences staged by ``COPY`` from plain
+tuples and inserted with their history rows by one ``INSERT … SELECT`` each (the
+licences' player keys joined in the database), changed rows by ``UPDATE … FROM
+unnest(…)``; elsewhere (the embedded SQLite) ``bulk_*_with_history``. Both write the
+same rows (``tests/federation/test_licence_import_paths.py``). The registry's rows are
+read as plain tuples: a model instance is made only for a row that changes.
 
 A file with any problem is refused whole (:class:`LicenceFileRefused`, a
 ``RuleViolation`` listing every problem): nothing is written.
@@ -35,7 +42,7 @@ from django.db.models import Model
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
-from core.bulk_rows import insert_rows
+from core.bulk_rows import copied_fields
 from core.problems import RuleViolation
 from federation.access import Scope
 from federation.models import Club, Licence, LicenceImport, Player, Season, User
@@ -52,7 +59,6 @@ UPDATE_BATCH = 10_000
 PLAYER_FIELDS = ("last_name", "first_name", "birth_date")
 OPTIONAL_PLAYER_FIELDS = ("email", "phone")
 T = TypeVar("T")
-M = TypeVar("M", bound=Model)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,38 +236,49 @@ def _write(
     lines = licence_file.lines
     columns = set(licence_file.columns)
 
+    # The registry's rows as plain tuples: a model instance only for a row that changes.
     player_fields = [*PLAYER_FIELDS, *(f for f in OPTIONAL_PLAYER_FIELDS if f in columns)]
+    player_columns = _attnames(Player)
+    compared = [player_columns.index(name) for name in player_fields]
     existing = _players_by_licence_number(line.licence_number for line in lines)
-    new_players: list[Player] = []
+    new_players: list[LicenceLine] = []
     changed_players: list[Player] = []
     for line in lines:
-        values = {name: getattr(line, name) for name in player_fields}
-        player = existing.get(line.licence_number)
-        if player is None:
-            new_players.append(Player(licence_number=line.licence_number, **values))
-        elif any(getattr(player, name) != value for name, value in values.items()):
-            for name, value in values.items():
+        row = existing.get(line.licence_number)
+        if row is None:
+            new_players.append(line)
+            continue
+        values = [getattr(line, name) for name in player_fields]
+        if any(row[index] != value for index, value in zip(compared, values, strict=True)):
+            player = Player.from_db(connection.alias, player_columns, row)
+            for name, value in zip(player_fields, values, strict=True):
                 setattr(player, name, value)
             changed_players.append(player)
 
     licence_fields = ["club", *(["issued_on"] if "issued_on" in columns else [])]
+    licence_columns = _attnames(Licence)
+    player_of, club_of, issued_on_of = (
+        licence_columns.index(name) for name in ("player_id", "club_id", "issued_on")
+    )
     season_licences = {
-        licence.player_id: licence for licence in Licence.objects.filter(season=season)
+        row[player_of]: row
+        for row in Licence.objects.filter(season=season).values_list(*licence_columns)
     }
     new_licences: list[tuple[LicenceLine, Club]] = []
     changed_licences: list[Licence] = []
     kept = 0
     for line in lines:
         club = clubs[line.club_number]
-        player = existing.get(line.licence_number)
-        licence = season_licences.get(player.pk) if player is not None else None
-        if licence is None:
+        player_row = existing.get(line.licence_number)
+        row = season_licences.get(player_row[0]) if player_row is not None else None
+        if row is None:
             new_licences.append((line, club))
             continue
         kept += 1
-        if licence.club_id != club.pk or (
-            "issued_on" in columns and licence.issued_on != line.issued_on
+        if row[club_of] != club.pk or (
+            "issued_on" in columns and row[issued_on_of] != line.issued_on
         ):
+            licence = Licence.from_db(connection.alias, licence_columns, row)
             licence.club = club
             if "issued_on" in columns:
                 licence.issued_on = line.issued_on
@@ -284,25 +301,13 @@ def _write(
         "default_date": timezone.now(),
         "batch_size": WRITE_BATCH,
     }
-    if new_players:
-        created = _create_in_bulk(new_players, Player, **history)
-        existing.update({player.licence_number: player for player in created})
+    if connection.vendor == "postgresql":
+        _create_at_floor(season, player_fields, new_players, new_licences, **history)
+    else:
+        player_ids = {number: row[0] for number, row in existing.items()}
+        _create_portably(season, player_fields, new_players, new_licences, player_ids, **history)
     if changed_players:
         _update_in_bulk(changed_players, Player, player_fields, **history)
-    if new_licences:
-        _create_in_bulk(
-            [
-                Licence(
-                    player_id=existing[line.licence_number].pk,
-                    season_id=season.pk,
-                    club_id=club.pk,
-                    issued_on=line.issued_on,
-                )
-                for line, club in new_licences
-            ],
-            Licence,
-            **history,
-        )
     if changed_licences:
         _update_in_bulk(changed_licences, Licence, licence_fields, **history)
 
@@ -325,42 +330,173 @@ def _write(
     )
 
 
-def _create_in_bulk(objs: Sequence[M], model: type[M], **history: Any) -> Sequence[M]:
-    """``bulk_create_with_history``, at the floor on PostgreSQL: the rows by ``COPY``,
-    their keys read back by their natural key (a player's licence number, a licence's
-    player in its season: both unique), the history rows by ``COPY`` too. Returns the
-    objects, keys set."""
-    if connection.vendor != "postgresql":
-        return bulk_create_with_history(objs, model, **history)
-    insert_rows(model, objs)
-    if model is Player:
-        keys = _read_keys(
-            "SELECT licence_number, id FROM federation_player WHERE licence_number = ANY(%s)",
-            [[obj.licence_number for obj in objs]],  # type: ignore[attr-defined]
+def _create_portably(
+    season: Season,
+    player_fields: Sequence[str],
+    new_players: Sequence[LicenceLine],
+    new_licences: Sequence[tuple[LicenceLine, Club]],
+    player_ids: dict[int, int],
+    **history: Any,
+) -> None:
+    """The new players and licences by ``bulk_create_with_history`` (any database);
+    ``player_ids`` are the keys of the registry's players by licence number."""
+    if new_players:
+        created = bulk_create_with_history(
+            [
+                Player(
+                    licence_number=line.licence_number,
+                    **{name: getattr(line, name) for name in player_fields},
+                )
+                for line in new_players
+            ],
+            Player,
+            **history,
         )
-        for obj in objs:
-            obj.pk = keys[obj.licence_number]  # type: ignore[attr-defined]
-    else:
-        season_ids = {obj.season_id for obj in objs}  # type: ignore[attr-defined]
-        assert model is Licence
-        assert len(season_ids) == 1  # an import is for one season
-        keys = _read_keys(
-            "SELECT player_id, id FROM federation_licence "
-            "WHERE season_id = %s AND player_id = ANY(%s)",
-            [season_ids.pop(), [obj.player_id for obj in objs]],  # type: ignore[attr-defined]
+        player_ids.update({player.licence_number: player.pk for player in created})
+    if new_licences:
+        bulk_create_with_history(
+            [
+                Licence(
+                    player_id=player_ids[line.licence_number],
+                    season_id=season.pk,
+                    club_id=club.pk,
+                    issued_on=line.issued_on,
+                )
+                for line, club in new_licences
+            ],
+            Licence,
+            **history,
         )
-        for obj in objs:
-            obj.pk = keys[obj.player_id]  # type: ignore[attr-defined]
-    for obj in objs:
-        obj._state.adding = False
-    _history_in_bulk(model, objs, "+", **history)
-    return objs
 
 
-def _read_keys(sql: str, params: list[Any]) -> dict[int, int]:
+def _create_at_floor(
+    season: Season,
+    player_fields: Sequence[str],
+    new_players: Sequence[LicenceLine],
+    new_licences: Sequence[tuple[LicenceLine, Club]],
+    **history: Any,
+) -> None:
+    """The rows :func:`_create_portably` writes, set-based on PostgreSQL: no model
+    instance, no key read back into Python.
+
+    The new players' values are copied from plain tuples (``COPY``) into a temporary
+    table, then one ``INSERT … SELECT`` writes the players and, from its ``RETURNING``,
+    their history rows; the new licences likewise, the database joining each line's
+    licence number to its player's key. Every column the file does not give is written
+    with the model's default, prepared as Django prepares it for an ``INSERT``.
+    """
+    quote = connection.ops.quote_name
+    if new_players:
+        given = ["licence_number", *player_fields]
+        _insert_select_with_history(
+            Player,
+            staged=[(name, _sql_type(Player, name)) for name in given],
+            rows=(tuple(getattr(line, name) for name in given) for line in new_players),
+            expressions={name: f"staged.{quote(name)}" for name in given},
+            joins="",
+            **history,
+        )
+    if new_licences:
+        _insert_select_with_history(
+            Licence,
+            staged=[
+                ("licence_number", "integer"),
+                ("club_id", "bigint"),
+                ("issued_on", "date"),
+            ],
+            rows=((line.licence_number, club.pk, line.issued_on) for line, club in new_licences),
+            expressions={
+                "player_id": f"player.{quote(Player._meta.pk.column)}",
+                "season_id": str(int(season.pk)),
+                "club_id": "staged.club_id",
+                "issued_on": "staged.issued_on",
+            },
+            joins=f"JOIN {quote(Player._meta.db_table)} AS player USING (licence_number)",
+            **history,
+        )
+
+
+STAGED_TABLE = "licence_import_staged"
+
+
+def _sql_type(model: type[Model], attname: str) -> str:
+    """The SQL type of the column of ``model`` with this attribute name."""
+    field = next(field for field in model._meta.concrete_fields if field.attname == attname)
+    sql_type = field.db_type(connection)
+    assert sql_type is not None
+    return sql_type
+
+
+def _insert_select_with_history(
+    model: type[Model],
+    *,
+    staged: Sequence[tuple[str, str]],
+    rows: Iterable[Sequence[Any]],
+    expressions: dict[str, str],
+    joins: str,
+    default_user: User | None,
+    default_change_reason: str,
+    default_date: dt.datetime,
+    batch_size: int,
+) -> None:
+    """Stage ``rows`` (columns ``staged``: name, SQL type) by ``COPY`` into a temporary
+    table, then insert one ``model`` row per staged row — ``expressions`` give the SQL of
+    some of its columns (by attribute name), every other column its default — and, in the
+    same statement, their history rows as ``bulk_create_with_history`` writes them (the
+    tracked fields, then date, user, reason, type ``+``)."""
+    quote = connection.ops.quote_name
+    prototype = model()
+    values: list[str] = []
+    params: list[Any] = []
+    fields = copied_fields(model)
+    for field in fields:
+        if field.attname in expressions:
+            values.append(expressions[field.attname])
+        else:  # the default, as an INSERT of a new instance would write it
+            values.append("%s")
+            params.append(field.get_db_prep_save(field.pre_save(prototype, True), connection))
+    unknown = set(expressions) - {field.attname for field in fields}
+    assert not unknown, f"not columns of {model.__name__}: {unknown}"
+    historical = model.history.model  # type: ignore[attr-defined]
+    tracked = [field.attname for field in historical.tracked_fields]
+    meta = model._meta
+    column_of = {field.attname: field.column for field in meta.concrete_fields}
+    returned = ", ".join(quote(column_of[name]) for name in tracked)
+    history_columns = [
+        *(historical._meta.get_field(name).column for name in tracked),
+        "history_date",
+        "history_user_id",
+        "history_change_reason",
+        "history_type",
+    ]
+    user_id = default_user.pk if default_user is not None else None
+    sql = (
+        f"WITH created AS (INSERT INTO {quote(meta.db_table)} "
+        f"({', '.join(quote(field.column) for field in fields)}) "
+        f"SELECT {', '.join(values)} FROM {STAGED_TABLE} AS staged {joins} "
+        f"RETURNING {returned}) "
+        f"INSERT INTO {quote(historical._meta.db_table)} "
+        f"({', '.join(quote(column) for column in history_columns)}) "
+        f"SELECT {returned}, "
+        "%s, %s, %s, '+' FROM created"
+    )
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return dict(cursor.fetchall())
+        cursor.execute(
+            f"CREATE TEMPORARY TABLE {STAGED_TABLE} "
+            f"({', '.join(f'{quote(name)} {sql_type}' for name, sql_type in staged)}) "
+            "ON COMMIT DROP"
+        )
+        staged_rows = 0
+        with cursor.cursor.copy(f"COPY {STAGED_TABLE} FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+                staged_rows += 1
+        cursor.execute(sql, [*params, default_date, user_id, default_change_reason])
+        if cursor.rowcount != staged_rows:  # a player deleted meanwhile: refused whole
+            raise IntegrityError(
+                f"{model.__name__}: {staged_rows} rows staged, {cursor.rowcount} inserted"
+            )
+        cursor.execute(f"DROP TABLE {STAGED_TABLE}")
 
 
 def _history_in_bulk(
@@ -444,23 +580,34 @@ def _clubs_by_number(numbers: Iterable[int]) -> dict[int, Club]:
     return clubs
 
 
-def _players_by_licence_number(numbers: Iterable[int]) -> dict[int, Player]:
-    """The players of these licence numbers: on PostgreSQL in one query on an array
+def _attnames(model: type[Model]) -> list[str]:
+    """The attribute names of ``model``'s columns, in the order ``from_db`` takes them."""
+    return [field.attname for field in model._meta.concrete_fields]
+
+
+def _players_by_licence_number(numbers: Iterable[int]) -> dict[int, tuple[Any, ...]]:
+    """The rows of the players of these licence numbers (every column, in
+    :func:`_attnames` order, the key first): on PostgreSQL in one query on an array
     parameter (``IN`` with 10,000 parameters per chunk costs seconds to build and send
     for 50,000 numbers), elsewhere in chunks of the database's parameter limit."""
+    attnames = _attnames(Player)
+    assert attnames[0] == "id"
+    number = attnames.index("licence_number")
     if connection.vendor == "postgresql":
-        table = connection.ops.quote_name(Player._meta.db_table)
-        return {
-            player.licence_number: player
-            for player in Player.objects.raw(
-                f"SELECT * FROM {table} WHERE licence_number = ANY(%s)", [list(numbers)]
+        quote = connection.ops.quote_name
+        columns = ", ".join(quote(field.column) for field in Player._meta.concrete_fields)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT {columns} FROM {quote(Player._meta.db_table)} "
+                "WHERE licence_number = ANY(%s)",
+                [list(numbers)],
             )
-        }
-    players: dict[int, Player] = {}
+            return {row[number]: row for row in cursor.fetchall()}
+    players: dict[int, tuple[Any, ...]] = {}
     for chunk in _chunks(list(numbers)):
         players.update(
-            (player.licence_number, player)
-            for player in Player.objects.filter(licence_number__in=chunk)
+            (row[number], row)
+            for row in Player.objects.filter(licence_number__in=chunk).values_list(*attnames)
         )
     return players
 

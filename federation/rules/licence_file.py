@@ -28,7 +28,7 @@ import datetime as dt
 import io
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -386,9 +386,9 @@ def check_header(names: list[str], line: int) -> tuple[dict[str, int], list[Line
 def parse_date(raw: str) -> dt.date | str:
     """A date from ``YYYY-MM-DD`` or ``DD/MM/YYYY``; otherwise why not (a message)."""
     if iso := _ISO_DATE.fullmatch(raw):
-        year, month, day = (int(part) for part in iso.groups())
+        year, month, day = int(iso[1]), int(iso[2]), int(iso[3])
     elif french := _FRENCH_DATE.fullmatch(raw):
-        day, month, year = (int(part) for part in french.groups())
+        day, month, year = int(french[1]), int(french[2]), int(french[3])
     elif _SHORT_YEAR_DATE.fullmatch(raw):
         return f"« {raw} » has a two-digit year; write the year in full (DD/MM/YYYY)."
     else:
@@ -410,10 +410,6 @@ class _LineOutcome:
     problems: tuple[LineProblem, ...]
 
 
-_Fail = Callable[[str | None, str, str, Mapping[str, object]], None]
-"""Records a problem on the line being checked: column (or None), code, message, params."""
-
-
 class _CsvRows(Protocol):
     """What ``_read_header`` needs of a ``csv.reader``: its rows and its line counter."""
 
@@ -424,65 +420,74 @@ class _CsvRows(Protocol):
 
 
 class _LineChecker:
-    """Validates one data line against the header's column positions."""
+    """Validates one data line against the header's column positions.
+
+    Called once per line of files of 50,000 lines and more: the checks are plain
+    methods appending to the line's list of problems (no closure per line or value).
+    """
 
     def __init__(self, positions: dict[str, int], width: int, today: dt.date) -> None:
         self.positions = positions
         self.width = width
         self.today = today
+        self.issued_on = "issued_on" in positions
+        self.email = "email" in positions
+        self.phone = "phone" in positions
 
     def check(self, row: list[str], line: int) -> _LineOutcome:
         problems: list[LineProblem] = []
-
-        def fail(column: str | None, code: str, message: str, params: Mapping[str, object]) -> None:
-            problems.append(LineProblem(line, column, code, message, params))
-
-        extra = [value for value in row[self.width :] if value.strip()]
-        if extra:
-            fail(
-                None,
-                "too_many_values",
-                f"The line has {len(row)} values but the header has {self.width} columns "
-                "(a value containing the delimiter must be in double quotes).",
-                {"values": len(row), "columns": self.width},
+        width = self.width
+        if len(row) > width and any(value.strip() for value in row[width:]):
+            problems.append(
+                LineProblem(
+                    line,
+                    None,
+                    "too_many_values",
+                    f"The line has {len(row)} values but the header has {width} columns "
+                    "(a value containing the delimiter must be in double quotes).",
+                    {"values": len(row), "columns": width},
+                )
             )
 
         values: dict[str, str] = {}
+        length = len(row)
         for column, index in self.positions.items():
-            if index < len(row):
+            if index < length:
                 values[column] = row[index].strip()
             elif column in REQUIRED_COLUMNS:
-                fail(
-                    column,
-                    "missing_column",
-                    f"The line has only {len(row)} of the {self.width} columns of the "
-                    f"header: no value for « {column} ».",
-                    {"column": column},
+                problems.append(
+                    LineProblem(
+                        line,
+                        column,
+                        "missing_column",
+                        f"The line has only {length} of the {width} columns of the "
+                        f"header: no value for « {column} ».",
+                        {"column": column},
+                    )
                 )
             else:
                 values[column] = ""
 
-        def required(column: str, read: Callable[[str, str], object]) -> object | None:
-            if column not in values:
-                return None
-            raw = values[column]
-            if not raw:
-                fail(column, "required", f"« {column} » is required but empty.", {"column": column})
-                return None
-            return read(column, raw)
-
-        licence_number = required("licence_number", self._number(fail, "licence number"))
-        last_name = required("last_name", self._name(fail))
-        first_name = required("first_name", self._name(fail))
-        birth_date = required("birth_date", self._date(fail, "birth date"))
-        club_number = required("club_number", self._number(fail, "club number"))
+        licence_number = club_number = None
+        if raw := self._required(values, "licence_number", line, problems):
+            licence_number = self._number(raw, "licence_number", "licence number", line, problems)
+        last_name = first_name = None
+        if raw := self._required(values, "last_name", line, problems):
+            last_name = self._name(raw, "last_name", line, problems)
+        if raw := self._required(values, "first_name", line, problems):
+            first_name = self._name(raw, "first_name", line, problems)
+        birth_date = None
+        if raw := self._required(values, "birth_date", line, problems):
+            birth_date = self._date(raw, "birth_date", "birth date", line, problems)
+        if raw := self._required(values, "club_number", line, problems):
+            club_number = self._number(raw, "club_number", "club number", line, problems)
         issued_on = email = phone = None
-        if values.get("issued_on"):
-            issued_on = self._date(fail, "issue date")("issued_on", values["issued_on"])
-        if values.get("email"):
-            email = self._email(fail, values["email"])
-        if values.get("phone"):
-            phone = self._phone(fail, values["phone"])
+        if self.issued_on and (raw := values.get("issued_on", "")):
+            issued_on = self._date(raw, "issued_on", "issue date", line, problems)
+        if self.email and (raw := values.get("email", "")):
+            email = self._email(raw, line, problems)
+        if self.phone and (raw := values.get("phone", "")):
+            phone = self._phone(raw, line, problems)
 
         licensee = None
         if not problems:
@@ -499,114 +504,169 @@ class _LineChecker:
             )
         return _LineOutcome(
             line=licensee,
-            licence_number=licence_number if isinstance(licence_number, int) else None,
-            club_number=club_number if isinstance(club_number, int) else None,
+            licence_number=licence_number,
+            club_number=club_number,
             problems=tuple(problems),
         )
 
     @staticmethod
-    def _number(fail: _Fail, label: str) -> Callable[[str, str], int | None]:
-        def read(column: str, raw: str) -> int | None:
-            if not ascii_digits(raw):
-                fail(
+    def _required(
+        values: dict[str, str], column: str, line: int, problems: list[LineProblem]
+    ) -> str:
+        """The value of a required column; empty (a problem recorded if it is present
+        but empty) when there is none to read."""
+        raw = values.get(column)
+        if raw is None:  # the line is too short: already a problem
+            return ""
+        if not raw:
+            problems.append(
+                LineProblem(
+                    line,
+                    column,
+                    "required",
+                    f"« {column} » is required but empty.",
+                    {"column": column},
+                )
+            )
+        return raw
+
+    @staticmethod
+    def _number(
+        raw: str, column: str, label: str, line: int, problems: list[LineProblem]
+    ) -> int | None:
+        if not ascii_digits(raw):
+            problems.append(
+                LineProblem(
+                    line,
                     column,
                     "not_a_number",
                     f"« {raw} » is not a {label}: digits only.",
                     {"value": raw},
                 )
-                return None
-            number = int(raw)
-            if not 0 < number <= MAX_NUMBER:
-                fail(column, "out_of_range", f"{raw} is not a valid {label}.", {"value": raw})
-                return None
-            return number
-
-        return read
+            )
+            return None
+        number = int(raw)
+        if not 0 < number <= MAX_NUMBER:
+            problems.append(
+                LineProblem(
+                    line, column, "out_of_range", f"{raw} is not a valid {label}.", {"value": raw}
+                )
+            )
+            return None
+        return number
 
     @staticmethod
-    def _name(fail: _Fail) -> Callable[[str, str], str | None]:
-        def read(column: str, raw: str) -> str | None:
-            name = " ".join(raw.split())
-            if any(unicodedata.category(char).startswith("C") for char in name):
-                fail(
+    def _name(raw: str, column: str, line: int, problems: list[LineProblem]) -> str | None:
+        name = " ".join(raw.split())
+        # Every control character (category C*) is unprintable: the exact test only then.
+        if not name.isprintable() and any(
+            unicodedata.category(char).startswith("C") for char in name
+        ):
+            problems.append(
+                LineProblem(
+                    line,
                     column,
                     "control_character",
                     f"« {column} » contains a control character.",
                     {"column": column},
                 )
-                return None
-            if mojibake := _MOJIBAKE.search(name):
-                fail(
+            )
+            return None
+        if mojibake := _MOJIBAKE.search(name):
+            problems.append(
+                LineProblem(
+                    line,
                     column,
                     "encoding",
                     f"« {name} » looks garbled (« {mojibake.group()} »): UTF-8 text was "
                     "read as another encoding and saved again. Fix the accents.",
                     {},
                 )
-                return None
-            if not any(char.isalpha() for char in name):
-                fail(
+            )
+            return None
+        if not any(char.isalpha() for char in name):
+            problems.append(
+                LineProblem(
+                    line,
                     column,
                     "not_a_name",
                     f"« {name} » is not a name: it has no letter.",
                     {"value": name},
                 )
-                return None
-            if len(name) > MAX_NAME_LENGTH:
-                fail(
+            )
+            return None
+        if len(name) > MAX_NAME_LENGTH:
+            problems.append(
+                LineProblem(
+                    line,
                     column,
                     "too_long",
                     f"The name has {len(name)} characters; at most {MAX_NAME_LENGTH}.",
                     {"length": len(name), "maximum": MAX_NAME_LENGTH},
                 )
-                return None
-            return name
+            )
+            return None
+        return name
 
-        return read
-
-    def _date(self, fail: _Fail, label: str) -> Callable[[str, str], dt.date | None]:
-        def read(column: str, raw: str) -> dt.date | None:
-            parsed = parse_date(raw)
-            if isinstance(parsed, str):
-                fail(column, "malformed_date", parsed, {"value": raw})
-                return None
-            if parsed < EARLIEST_DATE or parsed > self.today:
-                fail(
+    def _date(
+        self, raw: str, column: str, label: str, line: int, problems: list[LineProblem]
+    ) -> dt.date | None:
+        parsed = parse_date(raw)
+        if isinstance(parsed, str):
+            problems.append(LineProblem(line, column, "malformed_date", parsed, {"value": raw}))
+            return None
+        if parsed < EARLIEST_DATE or parsed > self.today:
+            problems.append(
+                LineProblem(
+                    line,
                     column,
                     "implausible_date",
                     f"{label.capitalize()} {parsed.isoformat()} is implausible: it must be "
                     f"after 1900-01-01 and not after today ({self.today.isoformat()}).",
                     {"date": parsed.isoformat(), "today": self.today.isoformat()},
                 )
-                return None
-            return parsed
-
-        return read
+            )
+            return None
+        return parsed
 
     @staticmethod
-    def _email(fail: _Fail, raw: str) -> str | None:
+    def _email(raw: str, line: int, problems: list[LineProblem]) -> str | None:
         if len(raw) > MAX_EMAIL_LENGTH or not _EMAIL.fullmatch(raw):
-            fail("email", "invalid_email", f"« {raw} » is not an e-mail address.", {"value": raw})
+            problems.append(
+                LineProblem(
+                    line,
+                    "email",
+                    "invalid_email",
+                    f"« {raw} » is not an e-mail address.",
+                    {"value": raw},
+                )
+            )
             return None
         return raw
 
     @staticmethod
-    def _phone(fail: _Fail, raw: str) -> str | None:
+    def _phone(raw: str, line: int, problems: list[LineProblem]) -> str | None:
         phone = " ".join(raw.split())
         if not _PHONE.fullmatch(phone) or not any(char.isdigit() for char in phone):
-            fail(
-                "phone",
-                "invalid_phone",
-                f"« {raw} » is not a phone number (digits, spaces, + . - ( ) only).",
-                {"value": raw},
+            problems.append(
+                LineProblem(
+                    line,
+                    "phone",
+                    "invalid_phone",
+                    f"« {raw} » is not a phone number (digits, spaces, + . - ( ) only).",
+                    {"value": raw},
+                )
             )
             return None
         if len(phone) > MAX_PHONE_LENGTH:
-            fail(
-                "phone",
-                "too_long",
-                f"The phone number is over {MAX_PHONE_LENGTH} characters.",
-                {"maximum": MAX_PHONE_LENGTH},
+            problems.append(
+                LineProblem(
+                    line,
+                    "phone",
+                    "too_long",
+                    f"The phone number is over {MAX_PHONE_LENGTH} characters.",
+                    {"maximum": MAX_PHONE_LENGTH},
+                )
             )
             return None
         return phone
