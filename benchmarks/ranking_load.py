@@ -63,6 +63,7 @@ import django  # noqa: E402
 django.setup()
 
 from django.db import connection  # noqa: E402
+from django.test import override_settings  # noqa: E402
 
 from core.folding import fold  # noqa: E402
 from demo.management.commands.generate_ranking_season import (  # noqa: E402
@@ -77,10 +78,12 @@ HOST, PORT = "127.0.0.1", 8765
 
 
 def targets(season: Season, rng: random.Random) -> dict[str, list[str]]:
-    state = SeasonRanking.objects.get(season=season)
-    if state.live_id is None:
-        live_ranking_refresh(season=season)
-        state.refresh_from_db()
+    state = SeasonRanking.objects.filter(season=season).first()
+    if state is None or state.live_id is None:  # a season just generated: rank it once as
+        # a snapshot to draw the URLs from (the server reads its live store, CACHE_URL)
+        with override_settings(RANKING_STORE_URL=""):
+            live_ranking_refresh(season=season)
+        state = SeasonRanking.objects.get(season=season)
     licences = list(
         RankingEntry.objects.filter(snapshot_id=state.live_id).values_list(
             "licence_number", flat=True
