@@ -248,7 +248,7 @@ def ranking_updates_deferred() -> Iterator[dict[int, set[int]]]:
         _deferred_updates.reset(token)
 
 
-def _refresh_totals_on_commit(tournament: Tournament, player_ids: set[int]) -> None:
+def refresh_totals_on_commit(tournament: Tournament, player_ids: set[int]) -> None:
     season_id, ids = tournament.season_id, sorted(player_ids)
     pending = _deferred_updates.get()
     if pending is not None:
@@ -257,7 +257,7 @@ def _refresh_totals_on_commit(tournament: Tournament, player_ids: set[int]) -> N
     send_on_commit("rankings.refresh_season_totals", season_id, ids)
 
 
-def _tell_organiser_on_commit(
+def tell_organiser_on_commit(
     tournament: Tournament, decision: Decision, by, **details: Any
 ) -> None:
     """E-mail the organiser once the transaction has committed (a bulk load of past
@@ -341,8 +341,8 @@ def _homologate(tournament: Tournament, by, reviewed: int | None) -> Tournament:
         update_fields=["status", "homologated_revision", "refusal_reasons", "homologated_at"]
     )
     stage_titles_record(tournament=tournament, by=by)
-    _refresh_totals_on_commit(tournament, affected)
-    _tell_organiser_on_commit(
+    refresh_totals_on_commit(tournament, affected)
+    tell_organiser_on_commit(
         tournament,
         Decision.HOMOLOGATED,
         by,
@@ -371,7 +371,7 @@ def tournament_refuse(*, tournament: Tournament, reasons: list[str], by) -> Tour
     tournament.refusal_reasons = reasons
     tournament._history_user = by
     tournament.save(update_fields=["status", "refusal_reasons"])
-    _tell_organiser_on_commit(tournament, Decision.REFUSED, by, reasons=reasons)
+    tell_organiser_on_commit(tournament, Decision.REFUSED, by, reasons=reasons)
     return tournament
 
 
@@ -415,8 +415,8 @@ def tournament_correct(
     tournament._change_reason = reason.strip()[:100]
     tournament.save(update_fields=["homologated_revision"])
     stage_titles_record(tournament=tournament, by=by)
-    _refresh_totals_on_commit(tournament, affected)
-    _tell_organiser_on_commit(
+    refresh_totals_on_commit(tournament, affected)
+    tell_organiser_on_commit(
         tournament,
         Decision.CORRECTED,
         by,

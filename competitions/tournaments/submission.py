@@ -253,14 +253,23 @@ def results_check(
     rulebook: Rulebook,
     confirmed_licences: Collection[int] = (),
     reading_problems: Sequence[Problem] = (),
+    registry: RegistryBatch | None = None,
 ) -> Checked:
     """Every problem of a submission in one refusal, nothing written: the reader's,
     the registry's (unknown numbers, names that differ and are not confirmed), the
-    rules' on everything that was read, and the declaration's conditions (chapter 5)."""
+    rules' on everything that was read, and the declaration's conditions (chapter 5).
+
+    ``registry``: the players of a whole batch of documents, read at once (a bulk load);
+    by default, this document's are read (:func:`registry_lookup`)."""
     fmt = Format(tournament.format)
-    registered = registry_lookup(
-        document=document, season_id=tournament.season_id, day=tournament.date
-    )
+    if registry is None:
+        registered = registry_lookup(
+            document=document, season_id=tournament.season_id, day=tournament.date
+        )
+    else:
+        registered = registry.registered(
+            document=document, season_id=tournament.season_id, day=tournament.date
+        )
     conditions = declaration_problems(tournament, document, rulebook)
     validated = validate(
         document,
@@ -332,16 +341,21 @@ class Registered:
     tournament's day."""
 
 
-def registry_lookup(*, document: ResultsDocument, season_id: int, day: dt.date) -> Registered:
-    """The document's players in the registry, in one query: who they are (to link the
-    stored rows), whether they hold a licence for the season (to judge them) and whether
-    they were suspended on ``day`` (to flag them)."""
-    numbers = {
+def licence_numbers(document: ResultsDocument) -> set[int]:
+    """The licence numbers a document names."""
+    return {
         player.licence_number
         for entry in document.entries
         for player in entry.players
         if player.licence_number is not None
     }
+
+
+def registry_lookup(*, document: ResultsDocument, season_id: int, day: dt.date) -> Registered:
+    """The document's players in the registry, in one query: who they are (to link the
+    stored rows), whether they hold a licence for the season (to judge them) and whether
+    they were suspended on ``day`` (to flag them)."""
+    numbers = licence_numbers(document)
     rows = (
         Player.objects.filter(licence_number__in=numbers)
         .annotate(
@@ -379,6 +393,67 @@ def registry_lookup(*, document: ResultsDocument, season_id: int, day: dt.date) 
     )
 
 
+class RegistryBatch:
+    """What :func:`registry_lookup` reads, for the documents of a whole batch at once
+    (a bulk load): three queries for every licence number of the batch (players, their
+    licences of the batch's seasons, their suspensions), then each document's
+    :class:`Registered` computed from them, as :func:`registry_lookup` would read it."""
+
+    def __init__(self, numbers: Collection[int], season_ids: Collection[int]) -> None:
+        self.numbers = set(numbers)
+        self.players: dict[int, tuple[int, str]] = {}
+        """Licence number → (player id, registry name)."""
+        for number, player_id, last_name, first_name in Player.objects.filter(
+            licence_number__in=self.numbers
+        ).values_list("licence_number", "pk", "last_name", "first_name"):
+            self.players[number] = (player_id, f"{last_name} {first_name}".strip())
+        ids = [player_id for player_id, _name in self.players.values()]
+        self.licensed = set(
+            Licence.objects.filter(player_id__in=ids, season_id__in=set(season_ids))
+            .values_list("player_id", "season_id")
+            .distinct()
+        )
+        self.suspensions: dict[int, list[tuple[dt.date, dt.date]]] = {}
+        for player_id, starts, ends in Sanction.objects.filter(
+            player_id__in=ids, kind=SanctionKind.SUSPENSION
+        ).values_list("player_id", "starts", "ends"):
+            self.suspensions.setdefault(player_id, []).append((starts, ends))
+
+    def registered(self, *, document: ResultsDocument, season_id: int, day: dt.date) -> Registered:
+        numbers = licence_numbers(document)
+        if not numbers <= self.numbers:
+            return registry_lookup(document=document, season_id=season_id, day=day)
+        player_ids: dict[int, int] = {}
+        names: dict[int, str] = {}
+        suspended_until: dict[int, dt.date] = {}
+        statuses = dict.fromkeys(numbers, LicenceStatus.UNKNOWN)
+        for number in numbers:
+            known = self.players.get(number)
+            if known is None:
+                continue
+            player_id, name = known
+            player_ids[number] = player_id
+            names[number] = name
+            until = max(
+                (
+                    ends
+                    for starts, ends in self.suspensions.get(player_id, ())
+                    if starts <= day <= ends
+                ),
+                default=None,
+            )
+            if until is not None:
+                suspended_until[number] = until
+            statuses[number] = (
+                LicenceStatus.LICENSED
+                if (player_id, season_id) in self.licensed
+                else LicenceStatus.NOT_LICENSED_THIS_SEASON
+            )
+        return Registered(
+            player_ids=player_ids, statuses=statuses, names=names, suspended_until=suspended_until
+        )
+
+
 def _store(
     *,
     tournament: Tournament,
@@ -395,14 +470,39 @@ def _store(
 
     The result players go in with :func:`core.bulk_rows.insert_rows` (``COPY`` on
     PostgreSQL: nothing refers to them in this transaction)."""
-    document = validated.document
     if number is None:
         last = tournament.revisions.defer("document").order_by("-number").first()
         number = (last.number + 1) if last else 1
     if canonical is None:
-        canonical = canonical_dict(document)
-    tiebreaks = {entry["number"]: entry["tiebreak"] or {} for entry in canonical["entries"]}
-    revision = ResultRevision.objects.create(
+        canonical = canonical_dict(validated.document)
+    revision = new_revision(
+        tournament=tournament,
+        validated=validated,
+        sha256=sha256,
+        source=source,
+        by=by,
+        reason=reason,
+        canonical=canonical,
+        number=number,
+    )
+    revision.save()
+    revision_rows_store([(revision, validated, player_ids)], by=by)
+    return revision
+
+
+def new_revision(
+    *,
+    tournament: Tournament,
+    validated: ValidatedResults,
+    sha256: str,
+    source: str,
+    by,
+    reason: str,
+    canonical: dict[str, Any],
+    number: int,
+) -> ResultRevision:
+    """The revision row of a checked document, not saved yet."""
+    return ResultRevision(
         tournament=tournament,
         number=number,
         document=canonical,
@@ -415,16 +515,31 @@ def _store(
             for w in validated.warnings
         ],
     )
-    ResultSession.objects.bulk_create(
-        ResultSession(
-            revision=revision,
-            number=s.number,
-            tables=s.tables,
-            tables_of_three=s.tables_of_three,
-            tables_of_five=s.tables_of_five,
-            deals=s.deals,
-        )
-        for s in document.sessions
+
+
+def revision_rows_store(
+    revisions: Sequence[tuple[ResultRevision, ValidatedResults, Mapping[int, int]]], *, by
+) -> None:
+    """Write the rows of saved revisions (each with its checked document and its players'
+    ids by licence number), one statement per table for all of them: sessions, entries
+    (their keys returned for their players), players, penalties, name confirmations.
+
+    Rows nothing refers to in this transaction go in with
+    :func:`core.bulk_rows.insert_rows` (``COPY`` on PostgreSQL)."""
+    insert_rows(
+        ResultSession,
+        [
+            ResultSession(
+                revision=revision,
+                number=s.number,
+                tables=s.tables,
+                tables_of_three=s.tables_of_three,
+                tables_of_five=s.tables_of_five,
+                deals=s.deals,
+            )
+            for revision, validated, _ids in revisions
+            for s in validated.document.sessions
+        ],
     )
     entries = ResultEntry.objects.bulk_create(
         ResultEntry(
@@ -435,19 +550,23 @@ def _store(
             abandoned=e.abandoned,
             tiebreak=tiebreaks[e.number],
         )
-        for e in document.entries
+        for revision, validated, _ids in revisions
+        for tiebreaks in [
+            {entry["number"]: entry["tiebreak"] or {} for entry in revision.document["entries"]}
+        ]
+        for e in validated.document.entries
     )
-    licensed = validated.licensed
+    stored = iter(entries)
     insert_rows(
         ResultPlayer,
         [
             ResultPlayer(
                 revision=revision,
-                entry=stored,
+                entry=entry,
                 licence_number=p.licence_number,
                 name=p.name,
                 player_id=player_ids.get(p.licence_number) if p.licence_number else None,
-                licensed=p.licence_number in licensed,
+                licensed=p.licence_number in validated.licensed,
                 total=p.total,
                 position_scores=[
                     {
@@ -459,31 +578,40 @@ def _store(
                     for s in p.positions
                 ],
             )
-            for stored, e in zip(entries, document.entries, strict=True)
+            for revision, validated, player_ids in revisions
+            for e in validated.document.entries
+            for entry in [next(stored)]
             for p in e.players
         ],
     )
-    ResultPenalty.objects.bulk_create(
-        ResultPenalty(
-            revision=revision,
-            licence_number=p.licence_number,
-            points=p.points,
-            kind=str(p.kind),
-            reason=p.reason,
-        )
-        for p in document.penalties
+    insert_rows(
+        ResultPenalty,
+        [
+            ResultPenalty(
+                revision=revision,
+                licence_number=p.licence_number,
+                points=p.points,
+                kind=str(p.kind),
+                reason=p.reason,
+            )
+            for revision, validated, _ids in revisions
+            for p in validated.document.penalties
+        ],
     )
-    LicenceNameConfirmation.objects.bulk_create(
-        LicenceNameConfirmation(
-            revision=revision,
-            licence_number=c.licence_number,
-            name_in_file=c.name_in_file,
-            registry_name=c.registry_name,
-            confirmed_by=by,
-        )
-        for c in validated.confirmations
+    insert_rows(
+        LicenceNameConfirmation,
+        [
+            LicenceNameConfirmation(
+                revision=revision,
+                licence_number=c.licence_number,
+                name_in_file=c.name_in_file,
+                registry_name=c.registry_name,
+                confirmed_by=by,
+            )
+            for revision, validated, _ids in revisions
+            for c in validated.confirmations
+        ],
     )
-    return revision
 
 
 def _mark_submitted(tournament: Tournament, by) -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from contextlib import nullcontext
 from itertools import islice
 
 from django.core.management.base import BaseCommand, CommandError
@@ -32,10 +33,12 @@ from django.db import transaction
 
 from competitions.api.tournament_serializers import DeclarationIn
 from competitions.models import Tournament, TournamentStatus
-from competitions.tournaments.declaration import DeclarationConflict, tournament_declare
+from competitions.tournaments.bulk_load import REFUSALS, LineResult, lines_load
+from competitions.tournaments.declaration import tournament_declare
 from competitions.tournaments.homologation import ranking_updates_deferred, tournament_homologate
 from competitions.tournaments.submission import results_submit
 from core.api_errors import flatten
+from core.batch_memo import batch_reads
 from core.problems import RuleViolation
 from core.tasks import send_on_commit
 from federation.models import User
@@ -75,32 +78,29 @@ class Command(BaseCommand):
         with (
             open(path, encoding="utf-8") as lines,
             ranking_updates_deferred() as pending,
+            batch_reads() if batch > 1 else nullcontext(),
         ):
             for chunk in _batches(enumerate(lines, start=1), batch):
                 with transaction.atomic():  # one commit per batch
-                    for number, line in chunk:
-                        if not line.strip():
-                            continue
-                        try:
-                            outcome = self.load_one(json.loads(line), user)
-                        except (
-                            RuleViolation,
-                            DeclarationConflict,
-                            ValueError,
-                            KeyError,
-                            TypeError,
-                        ) as error:
-                            counts["failed"] += 1
-                            detail = getattr(error, "problems", None) or [str(error)]
-                            self.stderr.write(
-                                f"line {number}: " + "; ".join(map(str, detail))[:2000]
-                            )
-                            continue
-                        for key in outcome:
-                            counts[key] += 1
-                        if not quiet and number % 500 == 0:
-                            elapsed = time.perf_counter() - started
-                            self.stdout.write(f"{number} lines, {elapsed:.1f} s")
+                    if batch > 1:
+                        results = lines_load(chunk, by=user, one=self.load_one)
+                    else:
+                        results = [self.line_load(number, line, user) for number, line in chunk]
+                for result in results:
+                    if result is None:
+                        continue
+                    if result.outcome is None:
+                        counts["failed"] += 1
+                        self.stderr.write(
+                            f"line {result.number}: " + "; ".join(result.problems)[:2000]
+                        )
+                        continue
+                    for key in result.outcome:
+                        counts[key] += 1
+                last = chunk[-1][0]
+                if not quiet and last // 500 > (last - len(chunk)) // 500:
+                    elapsed = time.perf_counter() - started
+                    self.stdout.write(f"{last} lines, {elapsed:.1f} s")
             for season_id, player_ids in pending.items():
                 send_on_commit("rankings.refresh_season_totals", season_id, sorted(player_ids))
         elapsed = time.perf_counter() - started
@@ -108,6 +108,16 @@ class Command(BaseCommand):
         self.stdout.write(f"{summary} in {elapsed:.1f} s")
         if counts["failed"]:
             raise CommandError(f"{counts['failed']} line(s) failed; see above.")
+
+    def line_load(self, number: int, line: str, user) -> LineResult | None:
+        """One line through the services, one after the other (``--batch 1``)."""
+        if not line.strip():
+            return None
+        try:
+            return LineResult(number, self.load_one(json.loads(line), user))
+        except REFUSALS as error:
+            detail = getattr(error, "problems", None) or [str(error)]
+            return LineResult(number, None, [str(p) for p in detail])
 
     @staticmethod
     def load_one(item: dict, user) -> list[str]:
