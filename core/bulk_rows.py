@@ -16,10 +16,14 @@ same rows as the result.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from functools import partial
+from typing import Any
 
 from django.db import connection
 from django.db.models import Field, Model
+from django.utils import timezone
 
 BATCH_SIZE = 2000  # bulk_create's batches elsewhere (SQLite's limit on parameters)
 
@@ -88,3 +92,78 @@ def copied_fields(model: type[Model]) -> list[Field]:
 
 
 AUTO_KEYS = frozenset({"AutoField", "BigAutoField", "SmallAutoField"})
+
+
+def reserve_keys(model: type[Model], count: int) -> list[int] | None:
+    """``count`` new primary keys of ``model`` from its sequence, in one query, for rows
+    written by :func:`insert_values` that other rows refer to (entries, their players);
+    ``None`` on any other database than PostgreSQL (let the insert give them)."""
+    if connection.vendor != "postgresql":
+        return None
+    if count == 0:
+        return []
+    meta = model._meta
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [meta.db_table, meta.pk.column, count],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def insert_values(model: type[Model], rows: Sequence[dict[str, Any]]) -> list[Model] | None:
+    """Insert ``rows`` (plain values by attribute name: ``revision_id``, a JSON column's
+    Python value) without a model instance each: ``COPY`` on PostgreSQL, where a row may
+    carry its primary key (``id``, from :func:`reserve_keys`); a field left out takes its
+    default (``auto_now_add``: now). Elsewhere, ``bulk_create`` of the instances, which are
+    returned (their keys set where the database returns them)."""
+    if not rows:
+        return [] if connection.vendor != "postgresql" else None
+    if connection.vendor != "postgresql":
+        return model._default_manager.bulk_create(
+            [model(**row) for row in rows], batch_size=BATCH_SIZE
+        )
+    given = rows[0].keys()
+    fields = [
+        field
+        for field in model._meta.concrete_fields
+        if not getattr(field, "generated", False)
+        and (field.attname in given or not field.primary_key)
+    ]
+    now = timezone.now()
+    encoders: list[Any] = []
+    for field in fields:
+        if field.attname in given:
+            if field.get_internal_type() == "JSONField":
+                encoder = getattr(field, "encoder", None)
+                encoders.append(partial(json.dumps, cls=encoder) if encoder else json.dumps)
+            else:
+                encoders.append(None)
+        elif _auto_now(field):
+            encoders.append(("constant", now))
+        elif field.has_default():
+            default = field.get_db_prep_save(field.get_default(), connection)
+            encoders.append(("constant", default))
+        else:
+            encoders.append(("constant", None))
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in fields)
+    with (
+        connection.cursor() as cursor,
+        cursor.cursor.copy(f"COPY {quote(model._meta.db_table)} ({columns}) FROM STDIN") as copy,
+    ):
+        plan = [
+            (field.attname, encode) for field, encode in zip(fields, encoders, strict=True)
+        ]
+        for row in rows:
+            copy.write_row(
+                [
+                    row[name]
+                    if encode is None
+                    else encode[1]
+                    if isinstance(encode, tuple)
+                    else encode(row[name])
+                    for name, encode in plan
+                ]
+            )
+    return None

@@ -69,7 +69,7 @@ from competitions.tournaments.submission import (
 )
 from core import batch_memo
 from core.api_errors import flatten
-from core.bulk_rows import insert_rows
+from core.bulk_rows import insert_rows, insert_values, reserve_keys
 from core.errors import PermissionDenied
 from core.problems import RuleViolation
 from federation.access import scope_of
@@ -349,7 +349,7 @@ class Loader:
             passed.append(line)
         if not passed:
             return passed
-        ResultRevision.objects.bulk_create([line.revision for line in passed])  # type: ignore[misc]
+        revisions_insert([line.revision for line in passed])  # type: ignore[misc]
         revision_rows_store(
             [
                 (line.revision, line.checked.validated, line.checked.registered.player_ids)  # type: ignore[misc, union-attr]
@@ -425,6 +425,24 @@ class Loader:
             )
             line.outcome.append("homologated")
         return passed
+
+
+def revisions_insert(revisions: list[ResultRevision]) -> None:
+    """Insert new revisions, their keys set: reserved then ``COPY`` on PostgreSQL (the
+    documents are large: no ``INSERT`` to compile), ``bulk_create`` elsewhere."""
+    keys = reserve_keys(ResultRevision, len(revisions))
+    if keys is None:
+        ResultRevision.objects.bulk_create(revisions)
+        return
+    now = timezone.now()
+    fields = ResultRevision._meta.concrete_fields
+    for revision, key in zip(revisions, keys, strict=True):
+        revision.pk = key
+        revision.submitted_at = now  # auto_now_add, as an insert sets it
+    insert_values(
+        ResultRevision,
+        [{f.attname: getattr(revision, f.attname) for f in fields} for revision in revisions],
+    )
 
 
 def _json(text: str) -> dict[str, Any]:

@@ -61,7 +61,7 @@ from competitions.rules.results.score_sheets import parse_score_sheets
 from competitions.rules.results.validation import LicenceStatus, ValidatedResults, validate
 from competitions.tournaments import access, repeats
 from competitions.tournaments.homologation_conditions import declaration_problems
-from core.bulk_rows import insert_rows
+from core.bulk_rows import insert_values, reserve_keys
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format, StageKind
@@ -521,54 +521,63 @@ def revision_rows_store(
     revisions: Sequence[tuple[ResultRevision, ValidatedResults, Mapping[int, int]]], *, by
 ) -> None:
     """Write the rows of saved revisions (each with its checked document and its players'
-    ids by licence number), one statement per table for all of them: sessions, entries
-    (their keys returned for their players), players, penalties, name confirmations.
+    ids by licence number), one statement per table for all of them: sessions, entries,
+    players, penalties, name confirmations.
 
-    Rows nothing refers to in this transaction go in with
-    :func:`core.bulk_rows.insert_rows` (``COPY`` on PostgreSQL)."""
-    insert_rows(
+    Plain values, no model instance per row, written by
+    :func:`core.bulk_rows.insert_values` (``COPY`` on PostgreSQL, the entries' keys
+    reserved first for their players to refer to them; ``bulk_create`` elsewhere)."""
+    insert_values(
         ResultSession,
         [
-            ResultSession(
-                revision=revision,
-                number=s.number,
-                tables=s.tables,
-                tables_of_three=s.tables_of_three,
-                tables_of_five=s.tables_of_five,
-                deals=s.deals,
-            )
+            {
+                "revision_id": revision.pk,
+                "number": s.number,
+                "tables": s.tables,
+                "tables_of_three": s.tables_of_three,
+                "tables_of_five": s.tables_of_five,
+                "deals": s.deals,
+            }
             for revision, validated, _ids in revisions
             for s in validated.document.sessions
         ],
     )
-    entries = ResultEntry.objects.bulk_create(
-        ResultEntry(
-            revision=revision,
-            number=e.number,
-            place=e.place,
-            total=e.total,
-            abandoned=e.abandoned,
-            tiebreak=tiebreaks[e.number],
-        )
+    entries = [
+        {
+            "revision_id": revision.pk,
+            "number": e.number,
+            "place": e.place,
+            "total": e.total,
+            "abandoned": e.abandoned,
+            "tiebreak": tiebreaks[e.number],
+        }
         for revision, validated, _ids in revisions
         for tiebreaks in [
             {entry["number"]: entry["tiebreak"] or {} for entry in revision.document["entries"]}
         ]
         for e in validated.document.entries
-    )
-    stored = iter(entries)
-    insert_rows(
+    ]
+    keys = reserve_keys(ResultEntry, len(entries))
+    if keys is not None:
+        for entry, key in zip(entries, keys, strict=True):
+            entry["id"] = key
+        insert_values(ResultEntry, entries)
+    else:  # the database gives the keys (SQLite)
+        stored = insert_values(ResultEntry, entries) or []
+        keys = [entry.pk for entry in stored]
+    entry_keys = iter(keys)
+    insert_values(
         ResultPlayer,
         [
-            ResultPlayer(
-                revision=revision,
-                entry=entry,
-                licence_number=p.licence_number,
-                name=p.name,
-                player_id=player_ids.get(p.licence_number) if p.licence_number else None,
-                licensed=p.licence_number in validated.licensed,
-                total=p.total,
-                position_scores=[
+            {
+                "revision_id": revision.pk,
+                "entry_id": entry_id,
+                "licence_number": p.licence_number,
+                "name": p.name,
+                "player_id": player_ids.get(p.licence_number) if p.licence_number else None,
+                "licensed": p.licence_number in licensed,
+                "total": p.total,
+                "position_scores": [
                     {
                         "session": s.session,
                         "position": s.position,
@@ -577,37 +586,38 @@ def revision_rows_store(
                     }
                     for s in p.positions
                 ],
-            )
+            }
             for revision, validated, player_ids in revisions
+            for licensed in [validated.licensed]
             for e in validated.document.entries
-            for entry in [next(stored)]
+            for entry_id in [next(entry_keys)]
             for p in e.players
         ],
     )
-    insert_rows(
+    insert_values(
         ResultPenalty,
         [
-            ResultPenalty(
-                revision=revision,
-                licence_number=p.licence_number,
-                points=p.points,
-                kind=str(p.kind),
-                reason=p.reason,
-            )
+            {
+                "revision_id": revision.pk,
+                "licence_number": p.licence_number,
+                "points": p.points,
+                "kind": str(p.kind),
+                "reason": p.reason,
+            }
             for revision, validated, _ids in revisions
             for p in validated.document.penalties
         ],
     )
-    insert_rows(
+    insert_values(
         LicenceNameConfirmation,
         [
-            LicenceNameConfirmation(
-                revision=revision,
-                licence_number=c.licence_number,
-                name_in_file=c.name_in_file,
-                registry_name=c.registry_name,
-                confirmed_by=by,
-            )
+            {
+                "revision_id": revision.pk,
+                "licence_number": c.licence_number,
+                "name_in_file": c.name_in_file,
+                "registry_name": c.registry_name,
+                "confirmed_by_id": by.pk if by is not None else None,
+            }
             for revision, validated, _ids in revisions
             for c in validated.confirmations
         ],
