@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from competitions.api.tournament_serializers import DeclarationIn
@@ -410,9 +411,16 @@ class Loader:
             tournament.homologated_revision = line.revision
             tournament.refusal_reasons = []
             tournament.homologated_at = now  # the first homologation: the ranking's date
-        Tournament.objects.bulk_update(
-            [line.tournament for line in passed],  # type: ignore[misc]
-            ["status", "homologated_revision", "refusal_reasons", "homologated_at"],
+        # One statement: each tournament's homologated revision is its only one.
+        Tournament.objects.filter(pk__in=[line.tournament.pk for line in passed]).update(  # type: ignore[union-attr]
+            status=TournamentStatus.HOMOLOGATED,
+            homologated_revision=Subquery(
+                ResultRevision.objects.filter(
+                    tournament=OuterRef("pk"), pk__in=[line.revision.pk for line in passed]  # type: ignore[union-attr]
+                ).values("pk")[:1]
+            ),
+            refusal_reasons=[],
+            homologated_at=now,
         )
         for line in passed:
             tournament = line.tournament

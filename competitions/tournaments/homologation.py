@@ -186,11 +186,11 @@ def compute_allocations(
         unlicensed=[number for pk, number, _place in stored.entries if pk not in paid_players],
     )
     return [
-        Allocation(
+        Allocation(  # keys, not instances: no descriptor work per row
             season_id=tournament.season_id,
-            tournament=tournament,
-            revision=revision,
-            rulebook=version,
+            tournament_id=tournament.pk,
+            revision_id=revision.pk,
+            rulebook_id=version.pk,
             player_id=player_id,
             place=place,
             pcn=awards[str(number)].pcn_per_player,
