@@ -438,7 +438,7 @@ class RegistryBatch:
                 (
                     ends
                     for starts, ends in self.suspensions.get(player_id, ())
-                    if starts <= day <= ends
+                    if ends is not None and starts <= day <= ends  # as SQL: NULL never matches
                 ),
                 default=None,
             )
