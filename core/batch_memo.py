@@ -51,7 +51,7 @@ def memoized(key: Hashable, read: Callable[[], T]) -> T:
     if memo is None:
         return read()
     try:
-        return memo[key]  # type: ignore[no-any-return]
+        return memo[key]  # type: ignore[no-any-return,unused-ignore]
     except KeyError:
         value = memo[key] = read()
         return value

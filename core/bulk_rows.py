@@ -111,6 +111,13 @@ def reserve_keys(model: type[Model], count: int) -> list[int] | None:
         return [row[0] for row in cursor.fetchall()]
 
 
+class JsonText(str):
+    """A JSON column's value already encoded (the database parses it): written as it is
+    by :func:`insert_values` on PostgreSQL, decoded for ``bulk_create`` elsewhere."""
+
+    __slots__ = ()
+
+
 def insert_values(model: type[Model], rows: Sequence[dict[str, Any]]) -> list[Model] | None:
     """Insert ``rows`` (plain values by attribute name: ``revision_id``, a JSON column's
     Python value) without a model instance each: ``COPY`` on PostgreSQL, where a row may
@@ -121,7 +128,16 @@ def insert_values(model: type[Model], rows: Sequence[dict[str, Any]]) -> list[Mo
         return [] if connection.vendor != "postgresql" else None
     if connection.vendor != "postgresql":
         return model._default_manager.bulk_create(
-            [model(**row) for row in rows], batch_size=BATCH_SIZE
+            [
+                model(
+                    **{
+                        name: json.loads(value) if isinstance(value, JsonText) else value
+                        for name, value in row.items()
+                    }
+                )
+                for row in rows
+            ],
+            batch_size=BATCH_SIZE,
         )
     given = rows[0].keys()
     fields = [
@@ -136,7 +152,7 @@ def insert_values(model: type[Model], rows: Sequence[dict[str, Any]]) -> list[Mo
         if field.attname in given:
             if field.get_internal_type() == "JSONField":
                 encoder = getattr(field, "encoder", None)
-                encoders.append(partial(json.dumps, cls=encoder) if encoder else json.dumps)
+                encoders.append(partial(_json_dumps, cls=encoder))
             else:
                 encoders.append(None)
         elif _auto_now(field):
@@ -152,9 +168,7 @@ def insert_values(model: type[Model], rows: Sequence[dict[str, Any]]) -> list[Mo
         connection.cursor() as cursor,
         cursor.cursor.copy(f"COPY {quote(model._meta.db_table)} ({columns}) FROM STDIN") as copy,
     ):
-        plan = [
-            (field.attname, encode) for field, encode in zip(fields, encoders, strict=True)
-        ]
+        plan = [(field.attname, encode) for field, encode in zip(fields, encoders, strict=True)]
         for row in rows:
             copy.write_row(
                 [
@@ -167,3 +181,7 @@ def insert_values(model: type[Model], rows: Sequence[dict[str, Any]]) -> list[Mo
                 ]
             )
     return None
+
+
+def _json_dumps(value: Any, cls: type[json.JSONEncoder] | None) -> str:
+    return value if isinstance(value, JsonText) else json.dumps(value, cls=cls)

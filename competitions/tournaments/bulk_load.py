@@ -31,9 +31,10 @@ from what the lines before it wrote).
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
@@ -43,7 +44,7 @@ from competitions.api.tournament_serializers import DeclarationIn
 from competitions.championships.titles import stage_titles_record
 from competitions.models import ResultRevision, Tournament, TournamentStatus
 from competitions.rules.engine.penalties import RepeatScope
-from competitions.rules.results.canonical import canonical_dict, canonical_sha256
+from competitions.rules.results.canonical import canonical_dict, canonical_text, text_sha256
 from competitions.rules.results.document import ResultsDocument
 from competitions.tournaments import access
 from competitions.tournaments.declaration import (
@@ -70,7 +71,7 @@ from competitions.tournaments.submission import (
 )
 from core import batch_memo
 from core.api_errors import flatten
-from core.bulk_rows import insert_rows, insert_values, reserve_keys
+from core.bulk_rows import JsonText, insert_rows, insert_values, reserve_keys
 from core.errors import PermissionDenied
 from core.problems import RuleViolation
 from federation.access import scope_of
@@ -98,6 +99,7 @@ class Line:
     checked: Checked | None = None
     revision: ResultRevision | None = None
     outcome: Outcome = field(default_factory=list)
+    document_text: str = ""
     history: list[Any] = field(default_factory=list)
     """The tournament's history rows, written with the run's."""
 
@@ -295,8 +297,8 @@ class Loader:
         Tournament.objects.bulk_create(tournaments)  # keys returned: the results refer to them
         now = timezone.now()
         batch_memo.preload({("championship_stage_of", t.pk): None for t in tournaments})
-        for line in run:
-            line.history = [_history(line.tournament, "+", self.by, now)]
+        for line, tournament in zip(run, tournaments, strict=True):
+            line.history = [_history(tournament, "+", self.by, now)]
             line.outcome.append("declared")
         return run
 
@@ -324,7 +326,8 @@ class Loader:
                     raise RuleViolation(reading.problems)
                 document = reading.document
                 canonical = canonical_dict(document)
-                sha256 = canonical_sha256(canonical)
+                line.document_text = canonical_text(canonical)  # hashed, then stored as is
+                sha256 = text_sha256(line.document_text)
                 _version, rulebook = rulebook_in_force(season=tournament.season)
                 checked = results_check(
                     tournament=tournament,
@@ -350,7 +353,7 @@ class Loader:
             passed.append(line)
         if not passed:
             return passed
-        revisions_insert([line.revision for line in passed])  # type: ignore[misc]
+        revisions_insert([(line.revision, line.document_text) for line in passed])  # type: ignore[misc]
         revision_rows_store(
             [
                 (line.revision, line.checked.validated, line.checked.registered.player_ids)  # type: ignore[misc, union-attr]
@@ -364,8 +367,9 @@ class Loader:
         now = timezone.now()
         for line in passed:
             tournament = line.tournament
-            tournament.status = TournamentStatus.RESULTS_SUBMITTED  # type: ignore[union-attr]
-            tournament.refusal_reasons = []  # type: ignore[union-attr]
+            assert tournament is not None
+            tournament.status = TournamentStatus.RESULTS_SUBMITTED
+            tournament.refusal_reasons = []
             line.history.append(_history(tournament, "~", self.by, now))
             line.outcome.append("submitted")
         return passed
@@ -382,7 +386,8 @@ class Loader:
         affected: dict[int, set[int]] = {}
         for line in lines:
             tournament, revision = line.tournament, line.revision
-            assert tournament is not None and revision is not None
+            assert tournament is not None
+            assert revision is not None
             if not access.may_homologate(scope, tournament):
                 raise PermissionDenied(
                     "Only federation or committee staff above the organiser may do this."
@@ -416,7 +421,8 @@ class Loader:
             status=TournamentStatus.HOMOLOGATED,
             homologated_revision=Subquery(
                 ResultRevision.objects.filter(
-                    tournament=OuterRef("pk"), pk__in=[line.revision.pk for line in passed]  # type: ignore[union-attr]
+                    tournament=OuterRef("pk"),
+                    pk__in=[line.revision.pk for line in passed],  # type: ignore[union-attr]
                 ).values("pk")[:1]
             ),
             refusal_reasons=[],
@@ -424,7 +430,8 @@ class Loader:
         )
         for line in passed:
             tournament = line.tournament
-            assert tournament is not None and line.revision is not None
+            assert tournament is not None
+            assert line.revision is not None
             line.history.append(_history(tournament, "~", self.by, now))
             stage_titles_record(tournament=tournament, by=self.by)
             refresh_totals_on_commit(tournament, affected[tournament.pk])
@@ -435,28 +442,28 @@ class Loader:
         return passed
 
 
-def revisions_insert(revisions: list[ResultRevision]) -> None:
-    """Insert new revisions, their keys set: reserved then ``COPY`` on PostgreSQL (the
-    documents are large: no ``INSERT`` to compile), ``bulk_create`` elsewhere."""
+def revisions_insert(revisions: list[tuple[ResultRevision, str]]) -> None:
+    """Insert new revisions (each with its document's canonical JSON text), their keys
+    set: reserved then ``COPY`` on PostgreSQL, the documents written as the text already
+    hashed (no ``INSERT`` to compile, no second encoding); ``bulk_create`` elsewhere."""
     keys = reserve_keys(ResultRevision, len(revisions))
     if keys is None:
-        ResultRevision.objects.bulk_create(revisions)
+        ResultRevision.objects.bulk_create([revision for revision, _text in revisions])
         return
     now = timezone.now()
     fields = ResultRevision._meta.concrete_fields
-    for revision, key in zip(revisions, keys, strict=True):
+    rows = []
+    for (revision, text), key in zip(revisions, keys, strict=True):
         revision.pk = key
         revision.submitted_at = now  # auto_now_add, as an insert sets it
-    insert_values(
-        ResultRevision,
-        [{f.attname: getattr(revision, f.attname) for f in fields} for revision in revisions],
-    )
+        rows.append({f.attname: getattr(revision, f.attname) for f in fields})
+        rows[-1]["document"] = JsonText(text)
+    insert_values(ResultRevision, rows)
 
 
 def _json(text: str) -> dict[str, Any]:
-    import json
-
-    return json.loads(text)  # type: ignore[no-any-return]
+    """The line decoded (not an object: refused by its first use, as one by one)."""
+    return cast(dict[str, Any], json.loads(text))
 
 
 def _numbers(line: Line) -> set[int]:

@@ -82,10 +82,11 @@ class Command(BaseCommand):
         ):
             for chunk in _batches(enumerate(lines, start=1), batch):
                 with transaction.atomic():  # one commit per batch
-                    if batch > 1:
-                        results = lines_load(chunk, by=user, one=self.load_one)
-                    else:
-                        results = [self.line_load(number, line, user) for number, line in chunk]
+                    results: list[LineResult | None] = (
+                        list(lines_load(chunk, by=user, one=self.load_one))
+                        if batch > 1
+                        else [self.line_load(number, line, user) for number, line in chunk]
+                    )
                 for result in results:
                     if result is None:
                         continue

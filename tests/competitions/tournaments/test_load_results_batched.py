@@ -89,16 +89,32 @@ def snapshot() -> dict:
         for t in Tournament.objects.values()
     }
     history = sorted(
-        (names[h.id], h.history_type, h.status, h.history_user_id, numbers.get(h.homologated_revision_id), h.refusal_reasons)  # noqa: E501
+        (
+            names[h.id],
+            h.history_type,
+            h.status,
+            h.history_user_id,
+            numbers.get(h.homologated_revision_id),
+            h.refusal_reasons,
+        )
         for h in Tournament.history.order_by("history_date", "history_id")
     )
     revisions = sorted(
-        (names[r["tournament_id"]], r["number"], r["sha256"], json.dumps(r["document"], sort_keys=True), r["source"], r["submitted_by_id"], json.dumps(r["warnings"], sort_keys=True))  # noqa: E501
+        (
+            names[r["tournament_id"]],
+            r["number"],
+            r["sha256"],
+            json.dumps(r["document"], sort_keys=True),
+            r["source"],
+            r["submitted_by_id"],
+            json.dumps(r["warnings"], sort_keys=True),
+        )
         for r in ResultRevision.objects.values()
     )
     revision_of = {
-        pk: (names[t], n) for pk, t, n in ResultRevision.objects.values_list("pk", "tournament_id", "number")
-    }  # fmt: skip
+        pk: (names[t], n)
+        for pk, t, n in ResultRevision.objects.values_list("pk", "tournament_id", "number")
+    }
     entry_of = {e.pk: e.number for e in ResultEntry.objects.all()}
     return {
         "tournaments": tournaments,
