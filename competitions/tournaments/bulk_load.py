@@ -55,7 +55,7 @@ from competitions.tournaments.declaration import (
     organizer_read,
 )
 from competitions.tournaments.homologation import (
-    compute_allocations,
+    allocation_values,
     refresh_totals_on_commit,
     tell_organiser_on_commit,
 )
@@ -382,7 +382,7 @@ class Loader:
         scope = scope_of(self.by)
         stored = stored_revisions([line.revision.pk for line in lines])  # type: ignore[union-attr]
         passed: list[Line] = []
-        allocations: list[Allocation] = []
+        allocations: list[dict[str, Any]] = []
         affected: dict[int, set[int]] = {}
         for line in lines:
             tournament, revision = line.tournament, line.revision
@@ -395,7 +395,7 @@ class Loader:
             version, rulebook = rulebook_in_force(season=tournament.season)
             try:
                 require_conditions(tournament, revision, rulebook, stored[revision.pk])
-                rows = compute_allocations(
+                rows = allocation_values(
                     tournament, revision, version, rulebook, stored[revision.pk]
                 )
             except REFUSALS as error:
@@ -403,11 +403,11 @@ class Loader:
                 continue
             allocations += rows
             # A tournament declared in this transaction had no allocations before.
-            affected[tournament.pk] = {row.player_id for row in rows}
+            affected[tournament.pk] = {row["player_id"] for row in rows}
             passed.append(line)
         if not passed:
             return passed
-        insert_rows(Allocation, allocations)  # COPY on PostgreSQL: nothing refers to them here
+        insert_values(Allocation, allocations)  # COPY on PostgreSQL: nothing refers to them here
         now = timezone.now()
         for line in passed:
             tournament = line.tournament
