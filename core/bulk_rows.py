@@ -139,7 +139,7 @@ def insert_values(model: type[Model], rows: Sequence[dict[str, Any]]) -> list[Mo
             ],
             batch_size=BATCH_SIZE,
         )
-    given = rows[0].keys()
+    given: set[str] = set().union(*rows)
     fields = [
         field
         for field in model._meta.concrete_fields
@@ -147,41 +147,40 @@ def insert_values(model: type[Model], rows: Sequence[dict[str, Any]]) -> list[Mo
         and (field.attname in given or not field.primary_key)
     ]
     now = timezone.now()
-    encoders: list[Any] = []
+    plan: list[tuple[str, Any, Any]] = []  # (name, encoder or None, value when left out)
     for field in fields:
-        if field.attname in given:
-            if field.get_internal_type() == "JSONField":
-                encoder = getattr(field, "encoder", None)
-                encoders.append(partial(_json_dumps, cls=encoder))
-            else:
-                encoders.append(None)
-        elif _auto_now(field):
-            encoders.append(("constant", now))
-        elif field.has_default():
-            default = field.get_db_prep_save(field.get_default(), connection)
-            encoders.append(("constant", default))
-        else:
-            encoders.append(("constant", None))
+        if _auto_now(field):
+            missing: Any = now
+        elif field.primary_key:
+            missing = None
+        else:  # as an INSERT of an instance: the field's default, "" for text, else NULL
+            missing = field.get_db_prep_save(field.get_default(), connection)
+        encode = None
+        if field.get_internal_type() == "JSONField":
+            encode = partial(_json_dumps, cls=getattr(field, "encoder", None))
+        plan.append((field.attname, encode, missing))
     quote = connection.ops.quote_name
     columns = ", ".join(quote(field.column) for field in fields)
     with (
         connection.cursor() as cursor,
         cursor.cursor.copy(f"COPY {quote(model._meta.db_table)} ({columns}) FROM STDIN") as copy,
     ):
-        plan = [(field.attname, encode) for field, encode in zip(fields, encoders, strict=True)]
         for row in rows:
             copy.write_row(
                 [
-                    row[name]
+                    missing
+                    if name not in row
+                    else row[name]
                     if encode is None
-                    else encode[1]
-                    if isinstance(encode, tuple)
                     else encode(row[name])
-                    for name, encode in plan
+                    for name, encode, missing in plan
                 ]
             )
     return None
 
 
-def _json_dumps(value: Any, cls: type[json.JSONEncoder] | None) -> str:
-    return value if isinstance(value, JsonText) else json.dumps(value, cls=cls)
+def _json_dumps(value: Any, cls: type[json.JSONEncoder] | None) -> str | None:
+    """A JSON column's text; ``None`` is SQL ``NULL``, as Django writes it."""
+    if value is None or isinstance(value, JsonText):
+        return value
+    return json.dumps(value, cls=cls)
