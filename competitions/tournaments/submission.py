@@ -404,29 +404,54 @@ def registry_lookup(*, document: ResultsDocument, season_id: int, day: dt.date) 
 
 class RegistryBatch:
     """What :func:`registry_lookup` reads, for the documents of a whole batch at once
-    (a bulk load): three queries for every licence number of the batch (players, their
-    licences of the batch's seasons, their suspensions), then each document's
-    :class:`Registered` computed from them, as :func:`registry_lookup` would read it."""
+    (a bulk load): one query for every licence number of the batch (the player, whether
+    licensed in each of the batch's seasons, whether ever suspended), the suspensions of
+    those ever suspended, then each document's :class:`Registered` computed from them,
+    as :func:`registry_lookup` would read it."""
 
     def __init__(self, numbers: Collection[int], season_ids: Collection[int]) -> None:
         self.numbers = set(numbers)
+        seasons = sorted(set(season_ids))
         self.players: dict[int, tuple[int, str]] = {}
         """Licence number → (player id, registry name)."""
-        for number, player_id, last_name, first_name in Player.objects.filter(
-            licence_number__in=self.numbers
-        ).values_list("licence_number", "pk", "last_name", "first_name"):
-            self.players[number] = (player_id, f"{last_name} {first_name}".strip())
-        ids = [player_id for player_id, _name in self.players.values()]
-        self.licensed = set(
-            Licence.objects.filter(player_id__in=ids, season_id__in=set(season_ids))
-            .values_list("player_id", "season_id")
-            .distinct()
+        self.licensed: set[tuple[int, int]] = set()
+        """(player id, season id) of each licence of the batch's players and seasons."""
+        suspended: list[int] = []
+        rows = (
+            Player.objects.filter(licence_number__in=self.numbers)
+            .annotate(
+                **{
+                    f"licensed_{season}": Exists(
+                        Licence.objects.filter(player=OuterRef("pk"), season_id=season)
+                    )
+                    for season in seasons
+                },
+                suspended=Exists(
+                    Sanction.objects.filter(player=OuterRef("pk"), kind=SanctionKind.SUSPENSION)
+                ),
+            )
+            .values_list(
+                "licence_number",
+                "pk",
+                "last_name",
+                "first_name",
+                "suspended",
+                *(f"licensed_{season}" for season in seasons),
+            )
         )
+        for number, player_id, last_name, first_name, any_suspension, *licensed in rows:
+            self.players[number] = (player_id, f"{last_name} {first_name}".strip())
+            self.licensed.update(
+                (player_id, season) for season, held in zip(seasons, licensed, strict=True) if held
+            )
+            if any_suspension:
+                suspended.append(player_id)
         self.suspensions: dict[int, list[tuple[dt.date, dt.date | None]]] = {}
-        for player_id, starts, ends in Sanction.objects.filter(
-            player_id__in=ids, kind=SanctionKind.SUSPENSION
-        ).values_list("player_id", "starts", "ends"):
-            self.suspensions.setdefault(player_id, []).append((starts, ends))
+        if suspended:  # rare: their suspensions, judged on each tournament's day
+            for player_id, starts, ends in Sanction.objects.filter(
+                player_id__in=suspended, kind=SanctionKind.SUSPENSION
+            ).values_list("player_id", "starts", "ends"):
+                self.suspensions.setdefault(player_id, []).append((starts, ends))
 
     def registered(self, *, document: ResultsDocument, season_id: int, day: dt.date) -> Registered:
         numbers = licence_numbers(document)
