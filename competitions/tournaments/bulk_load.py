@@ -23,9 +23,12 @@ no savepoint (a line whose results are refused keeps its declaration; a line who
 homologation is refused keeps its results). A line that meets a tournament already
 stored (its organiser's reference: a file loaded again, or the same reference twice)
 goes through the services one by one (:meth:`Loader.one_by_one`), after the lines
-before it are written: re-running a file changes nothing. So does a line whose penalties
-count repeats over the season (``repeat_scope``: earlier tournaments' offences are read
-from what the lines before it wrote).
+before it are written: re-running a file changes nothing. A line whose penalties count
+repeats over the season (``repeat_scope``) starts a new run, the lines before it written
+first, so that its earlier offences are read as they are one by one. A run whose new
+tournaments meet a reference declared meanwhile (the unique constraint) goes through
+the services one by one. Any other error stops the load: its transaction is lost, as
+before (run the file again).
 """
 
 from __future__ import annotations
@@ -246,7 +249,8 @@ class Loader:
 
     def counts_earlier_offences(self, line: Line) -> bool:
         """Whether the line's penalties are judged with the season's earlier offences."""
-        if not line.item.get("results", {}).get("penalties"):
+        results = line.item.get("results")
+        if not isinstance(results, dict) or not results.get("penalties"):
             return False
         season = line.fields["season"]
         return rulebook_in_force(season=season)[1].arbitration.repeat_scope is (
