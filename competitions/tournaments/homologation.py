@@ -242,7 +242,8 @@ def _allocate(
             "player_id", flat=True
         )
     )
-    Allocation.objects.filter(tournament=tournament, current=True).update(current=False)
+    if previous:  # a correction, or homologated again after a refusal
+        Allocation.objects.filter(tournament=tournament, current=True).update(current=False)
     insert_values(Allocation, rows)  # COPY on PostgreSQL: nothing refers to them here
     return previous | {row["player_id"] for row in rows}
 
