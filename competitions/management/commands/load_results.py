@@ -1,4 +1,4 @@
-"""Load past tournaments through the same code path as the API.
+"""Load past tournaments with the same checks as the API (its services' own functions).
 
 Input: a JSON Lines file, one tournament per line::
 
@@ -8,16 +8,22 @@ Input: a JSON Lines file, one tournament per line::
      "results": { …a results document (docs/results-format.md)… },
      "homologate": true}
 
-Each line is declared (idempotent through its ``reference``), submitted and,
-if asked, homologated by the given staff user, through the same services (the same
-checks) as the API. Lines are loaded ``--batch`` at a time in one transaction; each
-service call (declare, submit, homologate) is its own savepoint in it, as it was its
-own transaction before: a step refused is rolled back alone and reported with its
-problems, the others go on; a batch commits once (one commit instead of three per
-tournament). ``--batch 1`` commits each line on its own. Re-running the same file
-changes nothing (an interrupted run loses at most its last batch: run it again). The
-ranking update of the affected players is queued once per season at the end, not once
-per tournament.
+Each line is declared (idempotent through its ``reference``), submitted and, if asked,
+homologated by the given staff user, with the same checks as the API. Lines are loaded
+``--batch`` at a time (default 100) in one transaction, committed once:
+
+- ``--batch`` > 1: :mod:`competitions.tournaments.bulk_load` runs every check of the
+  three services for each line and writes what they write for all the lines at once
+  (one statement per table); a step refused is reported with its problems and the
+  others go on (nothing of it was written); a line that meets a tournament already
+  stored goes through the services one by one.
+- ``--batch 1``: each line through the services (``tournament_declare``,
+  ``results_submit``, ``tournament_homologate``), as the API calls them.
+
+Re-running the same file changes nothing (an interrupted run loses at most its last
+batch: run it again). The ranking update of the affected players is queued once per
+season at the end, not once per tournament; nobody is e-mailed. Refused lines are
+reported once their batch is done, in the file's order.
 """
 
 from __future__ import annotations
