@@ -48,7 +48,6 @@ from competitions.championships.titles import stage_titles_record
 from competitions.models import ResultRevision, Tournament, TournamentStatus
 from competitions.rules.engine.penalties import RepeatScope
 from competitions.rules.results.canonical import canonical_dict, canonical_text, text_sha256
-from competitions.rules.results.document import ResultsDocument
 from competitions.tournaments import access
 from competitions.tournaments.declaration import (
     ORGANIZER_MODELS,
@@ -98,7 +97,6 @@ class Line:
     declaration: Declaration
     fields: dict[str, Any] = field(default_factory=dict)
     tournament: Tournament | None = None
-    document: ResultsDocument | None = None
     checked: Checked | None = None
     revision: ResultRevision | None = None
     outcome: Outcome = field(default_factory=list)
@@ -283,8 +281,7 @@ class Loader:
                 self.one_by_one(line)
             return
         submitted = self.submit(declared)
-        homologated = self.homologate([line for line in submitted if line.item.get("homologate")])
-        del homologated
+        self.homologate([line for line in submitted if line.item.get("homologate")])
         insert_rows(Tournament.history.model, [row for line in run for row in line.history])
         for line in run:
             if line.number not in self.results:

@@ -10,7 +10,7 @@ import json
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
+from django.db import IntegrityError, connection
 
 from competitions.models import (
     LicenceNameConfirmation,
@@ -27,13 +27,13 @@ from tests.competitions.tournaments.conftest import TOTALS
 from tests.competitions.tournaments.test_repeats import set_scope, with_penalties
 
 
-def declaration(reference: str, day: int, *, club: int = 101) -> dict:
+def declaration(reference: str, day: int, *, club: int = 101, kind: str = "club") -> dict:
     return {
         "name": f"Historique {reference}",
         "date": dt.date(2026, 12, day).isoformat(),
         "venue": "Lyon",
         "format": "individual",
-        "organizer_kind": "club",
+        "organizer_kind": kind,
         "organizer_number": club,
         "arbiter_licence_number": 1002,
         "reference": reference,
@@ -71,6 +71,7 @@ def season_file(twelve_results) -> str:
             line("B-5", 15, twelve_results(swapped)),  # 5003 suspended that day: a warning
             line("B-2", 8, twelve_results(changed)),  # homologated already: refused
             line("B-6", 20, twelve_results(TOTALS)),
+            line("B-7", 21, twelve_results(swapped), kind="committee", club=1),
         ]
     )
 
@@ -159,6 +160,10 @@ def load(path, batch: str, capsys) -> tuple[str, str]:
     return captured.out.splitlines()[-1].split(" in ")[0], "\n".join(refused)
 
 
+def refuse_as_the_constraint_would(objs, *args, **kwargs):
+    raise IntegrityError("duplicate key value violates unique constraint")
+
+
 def forget_the_load() -> None:
     """Back to the registry alone (the results, their allocations and totals gone)."""
     with connection.cursor() as cursor:
@@ -171,7 +176,7 @@ def forget_the_load() -> None:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("scope", ["same_fault_same_tournament", "same_fault_same_season"])
 def test_batched_load_stores_what_the_services_store_one_by_one(
-    registry, twelve_players, twelve_results, tmp_path, capsys, scope
+    registry, twelve_players, twelve_results, tmp_path, capsys, monkeypatch, scope
 ):
     set_scope(registry, scope)
     Sanction.objects.create(
@@ -194,9 +199,14 @@ def test_batched_load_stores_what_the_services_store_one_by_one(
     forget_the_load()
     assert load(path, "3", capsys) == one_by_one  # lines across batches
     assert snapshot() == expected
+    forget_the_load()
+    with monkeypatch.context() as patch:  # a reference declared meanwhile by someone else
+        patch.setattr(Tournament.objects, "bulk_create", refuse_as_the_constraint_would)
+        assert load(path, "100", capsys) == one_by_one  # its run went one by one
+    assert snapshot() == expected
 
     # What was stored, whichever the path: refused lines reported, the others loaded.
-    assert one_by_one[0] == "declared 5, submitted 5, homologated 4, unchanged 1, failed 4"
+    assert one_by_one[0] == "declared 6, submitted 6, homologated 5, unchanged 1, failed 4"
     assert [e.split(":")[0] for e in one_by_one[1].splitlines()] == [
         "line 3",
         "line 5",
@@ -211,6 +221,7 @@ def test_batched_load_stores_what_the_services_store_one_by_one(
         "B-4": "results_submitted",
         "B-5": "homologated",
         "B-6": "homologated",
+        "B-7": "homologated",
     }
     warned = {r[0]: json.loads(r[6]) for r in expected["revisions"]}
     assert [w["code"] for w in warned["B-5"]] == ["suspended_player_in_results"]
@@ -218,5 +229,5 @@ def test_batched_load_stores_what_the_services_store_one_by_one(
     assert bool(warned["B-2"]) is (scope == "same_fault_same_season")
     history = [h[1:3] for h in expected["history"] if h[0] == "B-1"]
     assert history == [("+", "declared"), ("~", "homologated"), ("~", "results_submitted")]
-    assert len(expected["allocations"]) == 4 * 12
+    assert len(expected["allocations"]) == 5 * 12
     assert len(expected["totals"]) == 12
