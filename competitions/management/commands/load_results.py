@@ -84,10 +84,11 @@ class Command(BaseCommand):
         with (
             open(path, encoding="utf-8") as lines,
             ranking_updates_deferred() as pending,
-            batch_reads() if batch > 1 else nullcontext(),
         ):
             for chunk in _batches(enumerate(lines, start=1), batch):
-                with transaction.atomic():  # one commit per batch
+                # The reads a batch's lines share, made once (core.batch_memo); not kept
+                # from one batch to the next.
+                with batch_reads() if batch > 1 else nullcontext(), transaction.atomic():
                     results: list[LineResult | None] = (
                         list(lines_load(chunk, by=user, one=self.load_one))
                         if batch > 1
