@@ -16,10 +16,14 @@ same rows as the result.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from functools import partial
+from typing import Any
 
 from django.db import connection
 from django.db.models import Field, Model
+from django.utils import timezone
 
 BATCH_SIZE = 2000  # bulk_create's batches elsewhere (SQLite's limit on parameters)
 
@@ -88,3 +92,95 @@ def copied_fields(model: type[Model]) -> list[Field]:
 
 
 AUTO_KEYS = frozenset({"AutoField", "BigAutoField", "SmallAutoField"})
+
+
+def reserve_keys(model: type[Model], count: int) -> list[int] | None:
+    """``count`` new primary keys of ``model`` from its sequence, in one query, for rows
+    written by :func:`insert_values` that other rows refer to (entries, their players);
+    ``None`` on any other database than PostgreSQL (let the insert give them)."""
+    if connection.vendor != "postgresql":
+        return None
+    if count == 0:
+        return []
+    meta = model._meta
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [meta.db_table, meta.pk.column, count],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+class JsonText(str):
+    """A JSON column's value already encoded (the database parses it): written as it is
+    by :func:`insert_values` on PostgreSQL, decoded for ``bulk_create`` elsewhere."""
+
+    __slots__ = ()
+
+
+def insert_values(model: type[Model], rows: Sequence[dict[str, Any]]) -> list[Model] | None:
+    """Insert ``rows`` (plain values by attribute name: ``revision_id``, a JSON column's
+    Python value) without a model instance each: ``COPY`` on PostgreSQL, where a row may
+    carry its primary key (``id``, from :func:`reserve_keys`); a field left out takes its
+    default (``auto_now_add``: now). Elsewhere, ``bulk_create`` of the instances, which are
+    returned (their keys set where the database returns them)."""
+    if not rows:
+        return [] if connection.vendor != "postgresql" else None
+    if connection.vendor != "postgresql":
+        return model._default_manager.bulk_create(
+            [
+                model(
+                    **{
+                        name: json.loads(value) if isinstance(value, JsonText) else value
+                        for name, value in row.items()
+                    }
+                )
+                for row in rows
+            ],
+            batch_size=BATCH_SIZE,
+        )
+    given: set[str] = set().union(*rows)
+    fields = [
+        field
+        for field in model._meta.concrete_fields
+        if not getattr(field, "generated", False)
+        and (field.attname in given or not field.primary_key)
+    ]
+    now = timezone.now()
+    plan: list[tuple[str, Any, Any]] = []  # (name, encoder or None, value when left out)
+    for field in fields:
+        if _auto_now(field):
+            missing: Any = now
+        elif field.primary_key:
+            missing = None
+        else:  # as an INSERT of an instance: the field's default, "" for text, else NULL
+            missing = field.get_db_prep_save(field.get_default(), connection)
+        encode = None
+        if field.get_internal_type() == "JSONField":
+            encode = partial(_json_dumps, cls=getattr(field, "encoder", None))
+        plan.append((field.attname, encode, missing))
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in fields)
+    with (
+        connection.cursor() as cursor,
+        cursor.cursor.copy(f"COPY {quote(model._meta.db_table)} ({columns}) FROM STDIN") as copy,
+    ):
+        for row in rows:
+            copy.write_row(
+                [
+                    missing
+                    if name not in row
+                    else row[name]
+                    if encode is None
+                    else encode(row[name])
+                    for name, encode, missing in plan
+                ]
+            )
+    return None
+
+
+def _json_dumps(value: Any, cls: type[json.JSONEncoder] | None) -> str | None:
+    """A JSON column's text; ``None`` is SQL ``NULL``, as Django writes it."""
+    if value is None or isinstance(value, JsonText):
+        return value
+    return json.dumps(value, cls=cls)

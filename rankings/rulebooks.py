@@ -8,6 +8,7 @@ so a past season is always recomputed with its own rules.
 
 from __future__ import annotations
 
+from core.batch_memo import memoized
 from core.versioned_settings import SettingsKind, settings_in_force, settings_publish
 from federation.access import Actor, scope_of
 from federation.models import Season
@@ -30,7 +31,10 @@ RULEBOOKS: SettingsKind[RulebookVersion, Rulebook] = SettingsKind(
 
 def rulebook_in_force(*, season: Season) -> tuple[RulebookVersion, Rulebook]:
     """The latest version of the season's rulebook, created from the default if none."""
-    return settings_in_force(RULEBOOKS, scope={"season": season})  # type: ignore[return-value]
+    return memoized(  # once per batch of a bulk load (core.batch_memo)
+        ("rulebook_in_force", season.pk),
+        lambda: settings_in_force(RULEBOOKS, scope={"season": season}),  # type: ignore[return-value]
+    )
 
 
 def movements_in_force() -> Movements:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from competitions.championships.zone_approval import championship_stage_of
 from competitions.models import (
-    ChampionshipStage,
     ChampionshipTitle,
     ResultEntry,
     Tournament,
@@ -27,11 +27,7 @@ def stage_titles_record(*, tournament: Tournament, by) -> None:
     """Make the titles of ``tournament``'s stage match its homologated revision (nothing
     for a tournament that is not a championship stage). The caller holds the tournament's
     row lock and has checked ``by``'s right (homologation)."""
-    stage = (
-        ChampionshipStage.objects.filter(tournament=tournament)
-        .select_related("championship", "regional")
-        .first()
-    )
+    stage = championship_stage_of(tournament.pk)
     if stage is None:
         return
     revision = tournament.homologated_revision

@@ -14,6 +14,7 @@ See docs/championships-service.md and docs/rulebook-settings.md.
 from __future__ import annotations
 
 from competitions.models import ChampionshipStage, Tournament
+from core.batch_memo import memoized
 from core.problems import Problem
 from rankings.rules.rulebook import Rulebook, UnapprovedRegionalRules
 
@@ -39,12 +40,22 @@ def void_stage_problem(stage: ChampionshipStage, rulebook: Rulebook) -> Problem 
     )
 
 
+def championship_stage_of(tournament_id: int) -> ChampionshipStage | None:
+    """The championship stage played as this tournament, if any, with what its
+    homologation reads (its championship, regional championship and committee, rules
+    version); read once per batch of a bulk load (:mod:`core.batch_memo`)."""
+    return memoized(
+        ("championship_stage_of", tournament_id),
+        lambda: (
+            ChampionshipStage.objects.filter(tournament_id=tournament_id)
+            .select_related("championship", "regional__committee", "rules_version")
+            .first()
+        ),
+    )
+
+
 def tournament_void_problems(tournament: Tournament, rulebook: Rulebook) -> list[Problem]:
     """The problem of a championship stage's tournament void for want of approval, if any."""
-    stage = (
-        ChampionshipStage.objects.filter(tournament=tournament)
-        .select_related("rules_version", "regional__committee")
-        .first()
-    )
+    stage = championship_stage_of(tournament.pk)
     problem = None if stage is None else void_stage_problem(stage, rulebook)
     return [] if problem is None else [problem]

@@ -15,6 +15,7 @@ from competitions.models import OrganizerKind, Tournament
 from competitions.rules.engine.big_prize import check_big_prize_plan
 from competitions.rules.engine.seating import PlacementMethod, check_placement_sequence
 from competitions.tournaments import access
+from core.batch_memo import memoized
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
@@ -113,17 +114,8 @@ def _organizer(declaration: Declaration, problems: list[Problem]):
             )
         )
         return zone, committee, club
-    models: dict[str, type[Zone] | type[Committee] | type[Club]] = {
-        OrganizerKind.ZONE: Zone,
-        OrganizerKind.COMMITTEE: Committee,
-        OrganizerKind.CLUB: Club,
-    }
-    model = models[kind]
-    found = (
-        model.objects.select_related(*(["committee__zone"] if model is Club else []))
-        .filter(number=number)
-        .first()
-    )
+    model = ORGANIZER_MODELS[kind]
+    found = memoized(("organizer", kind, number), lambda: organizer_read(kind, number))
     if found is None:
         problems.append(
             Problem(
@@ -143,6 +135,38 @@ def _organizer(declaration: Declaration, problems: list[Problem]):
     return zone, committee, club
 
 
+ORGANIZER_MODELS: dict[str, type[Zone] | type[Committee] | type[Club]] = {
+    OrganizerKind.ZONE: Zone,
+    OrganizerKind.COMMITTEE: Committee,
+    OrganizerKind.CLUB: Club,
+}
+
+
+def organizer_read(kind: str, number: int) -> Zone | Committee | Club | None:
+    """The organiser of ``kind`` numbered ``number`` (a club with its committee and zone)."""
+    model = ORGANIZER_MODELS[kind]
+    return (
+        model.objects.select_related(*(["committee__zone"] if model is Club else []))
+        .filter(number=number)
+        .first()
+    )
+
+
+def arbiter_read(licence_number: int) -> Player | None:
+    return Player.objects.filter(licence_number=licence_number).first()
+
+
+def arbiter_accredited(player_id: int, season_id: int) -> bool:
+    """Whether the player is an official FFT arbiter for the season (chapter 5), read once
+    per batch of a bulk load (:mod:`core.batch_memo`)."""
+    return memoized(
+        ("arbiter_accredited", player_id, season_id),
+        lambda: ArbiterAccreditation.objects.filter(
+            player_id=player_id, season_id=season_id
+        ).exists(),
+    )
+
+
 @transaction.atomic
 def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, bool]:
     """Declare a tournament; returns it and whether it was created.
@@ -150,8 +174,35 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
     Declaring again with the same organiser reference returns the existing
     tournament (a client retrying after a timeout creates nothing twice).
     """
+    fields = declaration_fields(declaration, by)
+    if declaration.reference:
+        existing = _same_reference(declaration, fields).select_for_update(of=("self",)).first()
+        if existing is not None:
+            return _declared_again(existing, fields)
+    tournament = Tournament(**fields, reference=declaration.reference, declared_by=by)
+    tournament._history_user = by
+    try:
+        # A savepoint: another request declaring the same reference may insert
+        # between our read and our insert; the unique constraint refuses ours and
+        # theirs is the answer (idempotent under concurrency, never a 500).
+        with transaction.atomic():
+            tournament.save()
+    except IntegrityError:
+        existing = _same_reference(declaration, fields).first() if declaration.reference else None
+        if existing is None:
+            raise
+        return _declared_again(existing, fields)
+    return tournament, True
+
+
+def declaration_fields(declaration: Declaration, by) -> dict:
+    """Every check of a declaration (one refusal locating every problem, then the
+    permission), nothing written: the new tournament's fields. Its reads (season,
+    organiser, arbiter, accreditation) are made once per batch of a bulk load."""
     problems: list[Problem] = []
-    season = season_for_date(declaration.date)
+    season = memoized(
+        ("season_for_date", declaration.date), lambda: season_for_date(declaration.date)
+    )
     if season is None:
         problems.append(
             Problem(
@@ -162,7 +213,10 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
             )
         )
     zone, committee, club = _organizer(declaration, problems)
-    arbiter = Player.objects.filter(licence_number=declaration.arbiter_licence_number).first()
+    arbiter = memoized(
+        ("player_by_licence", declaration.arbiter_licence_number),
+        lambda: arbiter_read(declaration.arbiter_licence_number),
+    )
     if arbiter is None:
         problems.append(
             Problem(
@@ -172,10 +226,7 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
                 {"number": declaration.arbiter_licence_number},
             )
         )
-    elif (
-        season is not None
-        and not ArbiterAccreditation.objects.filter(player=arbiter, season=season).exists()
-    ):
+    elif season is not None and not arbiter_accredited(arbiter.pk, season.pk):
         problems.append(
             Problem(
                 "arbiter_licence_number",
@@ -221,7 +272,7 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
             "You may not declare tournaments for this organiser or at this stage."
         )
 
-    fields = {
+    return {
         "season": season,
         "name": declaration.name,
         "date": declaration.date,
@@ -238,24 +289,6 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
         "placements": list(declaration.placements),
         "big_prize": big_prize,
     }
-    if declaration.reference:
-        existing = _same_reference(declaration, fields).select_for_update(of=("self",)).first()
-        if existing is not None:
-            return _declared_again(existing, fields)
-    tournament = Tournament(**fields, reference=declaration.reference, declared_by=by)
-    tournament._history_user = by
-    try:
-        # A savepoint: another request declaring the same reference may insert
-        # between our read and our insert; the unique constraint refuses ours and
-        # theirs is the answer (idempotent under concurrency, never a 500).
-        with transaction.atomic():
-            tournament.save()
-    except IntegrityError:
-        existing = _same_reference(declaration, fields).first() if declaration.reference else None
-        if existing is None:
-            raise
-        return _declared_again(existing, fields)
-    return tournament, True
 
 
 def _same_reference(declaration: Declaration, fields: dict):

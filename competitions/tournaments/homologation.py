@@ -36,7 +36,7 @@ from competitions.tournaments.homologation_conditions import (
 )
 from competitions.tournaments.notifications import Decision
 from competitions.tournaments.submission import Submitted, parse_results, revision_create
-from core.bulk_rows import insert_rows
+from core.bulk_rows import insert_values
 from core.errors import Conflict, PermissionDenied
 from core.problems import Problem, RuleViolation
 from core.tasks import send_on_commit
@@ -164,7 +164,23 @@ def compute_allocations(
     rulebook: Rulebook,
     stored: StoredRevision | None = None,
 ) -> list[Allocation]:
-    """The allocation rows of a revision: one per licensed player of a paid entry.
+    """The allocation rows of a revision: one per licensed player of a paid entry
+    (:func:`allocation_values` as unsaved instances)."""
+    return [
+        Allocation(**row)
+        for row in allocation_values(tournament, revision, version, rulebook, stored)
+    ]
+
+
+def allocation_values(
+    tournament: Tournament,
+    revision: ResultRevision,
+    version: RulebookVersion,
+    rulebook: Rulebook,
+    stored: StoredRevision | None = None,
+) -> list[dict[str, Any]]:
+    """The allocation rows of a revision as plain values by attribute name, for
+    :func:`core.bulk_rows.insert_values`: one per licensed player of a paid entry.
 
     Reads only the columns the allocation needs (``stored``, plain values: no model
     instances, no position scores decoded), and reads the stored document again only
@@ -186,16 +202,17 @@ def compute_allocations(
         unlicensed=[number for pk, number, _place in stored.entries if pk not in paid_players],
     )
     return [
-        Allocation(
-            season_id=tournament.season_id,
-            tournament=tournament,
-            revision=revision,
-            rulebook=version,
-            player_id=player_id,
-            place=place,
-            pcn=awards[str(number)].pcn_per_player,
-            pp=awards[str(number)].pp_per_player,
-        )
+        {
+            "season_id": tournament.season_id,
+            "tournament_id": tournament.pk,
+            "revision_id": revision.pk,
+            "rulebook_id": version.pk,
+            "player_id": player_id,
+            "place": place,
+            "pcn": awards[str(number)].pcn_per_player,
+            "pp": awards[str(number)].pp_per_player,
+            "current": True,
+        }
         for pk, number, place in stored.entries
         for player_id in paid_players.get(pk, ())
     ]
@@ -219,15 +236,16 @@ def _allocate(
     season's rulebook in force; return the players whose totals change."""
     stored = stored_revision(revision)  # read once for the conditions and the allocation
     require_conditions(tournament, revision, rulebook, stored)
-    rows = compute_allocations(tournament, revision, version, rulebook, stored)
+    rows = allocation_values(tournament, revision, version, rulebook, stored)
     previous = set(
         Allocation.objects.filter(tournament=tournament, current=True).values_list(
             "player_id", flat=True
         )
     )
-    Allocation.objects.filter(tournament=tournament, current=True).update(current=False)
-    insert_rows(Allocation, rows)  # COPY on PostgreSQL: nothing refers to them here
-    return previous | {row.player_id for row in rows}
+    if previous:  # a correction, or homologated again after a refusal
+        Allocation.objects.filter(tournament=tournament, current=True).update(current=False)
+    insert_values(Allocation, rows)  # COPY on PostgreSQL: nothing refers to them here
+    return previous | {row["player_id"] for row in rows}
 
 
 _deferred_updates: ContextVar[dict[int, set[int]] | None] = ContextVar(
@@ -248,7 +266,7 @@ def ranking_updates_deferred() -> Iterator[dict[int, set[int]]]:
         _deferred_updates.reset(token)
 
 
-def _refresh_totals_on_commit(tournament: Tournament, player_ids: set[int]) -> None:
+def refresh_totals_on_commit(tournament: Tournament, player_ids: set[int]) -> None:
     season_id, ids = tournament.season_id, sorted(player_ids)
     pending = _deferred_updates.get()
     if pending is not None:
@@ -257,7 +275,7 @@ def _refresh_totals_on_commit(tournament: Tournament, player_ids: set[int]) -> N
     send_on_commit("rankings.refresh_season_totals", season_id, ids)
 
 
-def _tell_organiser_on_commit(
+def tell_organiser_on_commit(
     tournament: Tournament, decision: Decision, by, **details: Any
 ) -> None:
     """E-mail the organiser once the transaction has committed (a bulk load of past
@@ -341,8 +359,8 @@ def _homologate(tournament: Tournament, by, reviewed: int | None) -> Tournament:
         update_fields=["status", "homologated_revision", "refusal_reasons", "homologated_at"]
     )
     stage_titles_record(tournament=tournament, by=by)
-    _refresh_totals_on_commit(tournament, affected)
-    _tell_organiser_on_commit(
+    refresh_totals_on_commit(tournament, affected)
+    tell_organiser_on_commit(
         tournament,
         Decision.HOMOLOGATED,
         by,
@@ -371,7 +389,7 @@ def tournament_refuse(*, tournament: Tournament, reasons: list[str], by) -> Tour
     tournament.refusal_reasons = reasons
     tournament._history_user = by
     tournament.save(update_fields=["status", "refusal_reasons"])
-    _tell_organiser_on_commit(tournament, Decision.REFUSED, by, reasons=reasons)
+    tell_organiser_on_commit(tournament, Decision.REFUSED, by, reasons=reasons)
     return tournament
 
 
@@ -415,8 +433,8 @@ def tournament_correct(
     tournament._change_reason = reason.strip()[:100]
     tournament.save(update_fields=["homologated_revision"])
     stage_titles_record(tournament=tournament, by=by)
-    _refresh_totals_on_commit(tournament, affected)
-    _tell_organiser_on_commit(
+    refresh_totals_on_commit(tournament, affected)
+    tell_organiser_on_commit(
         tournament,
         Decision.CORRECTED,
         by,

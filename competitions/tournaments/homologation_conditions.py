@@ -5,14 +5,25 @@ homologation, under the rulebook then in force."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from competitions.championships.zone_approval import tournament_void_problems
-from competitions.models import OrganizerKind, ResultPlayer, ResultRevision, Stage, Tournament
+from competitions.models import (
+    OrganizerKind,
+    ResultEntry,
+    ResultPlayer,
+    ResultRevision,
+    ResultSession,
+    Stage,
+    Tournament,
+)
 from competitions.rules.results.document import ResultsDocument
+from competitions.tournaments.declaration import arbiter_accredited
+from core.batch_memo import memoized
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
-from federation.models import ArbiterAccreditation, ClubAffiliation
+from federation.models import ClubAffiliation
 from rankings.rules.homologation import TournamentFacts, check_homologation
 from rankings.rules.rulebook import EventKind, Organizer, Rulebook
 
@@ -42,6 +53,29 @@ def stored_revision(revision: ResultRevision) -> StoredRevision:
             .values_list("entry_id", "player_id", "licensed", "licence_number")
         ),
     )
+
+
+def stored_revisions(revision_ids: Collection[int]) -> dict[int, StoredRevision]:
+    """:func:`stored_revision` of many revisions, in the same three queries for all (a
+    bulk load): by revision id, each list in the same order."""
+    found = {pk: StoredRevision(entries=[], sessions=[], players=[]) for pk in revision_ids}
+    for revision_id, *entry in ResultEntry.objects.filter(revision_id__in=found).values_list(
+        "revision_id", "pk", "number", "place"
+    ):  # the model's order: revision, place, number
+        found[revision_id].entries.append(tuple(entry))  # type: ignore[arg-type]
+    for revision_id, *session in (
+        ResultSession.objects.filter(revision_id__in=found)
+        .order_by("revision_id", "number")
+        .values_list("revision_id", "tables", "tables_of_three")
+    ):
+        found[revision_id].sessions.append(tuple(session))  # type: ignore[arg-type]
+    for revision_id, *player in (
+        ResultPlayer.objects.filter(revision_id__in=found)
+        .order_by("revision_id", "licence_number")
+        .values_list("revision_id", "entry_id", "player_id", "licensed", "licence_number")
+    ):
+        found[revision_id].players.append(tuple(player))  # type: ignore[arg-type]
+    return found
 
 
 def homologation_facts(
@@ -94,10 +128,7 @@ def planned_facts(
     if tournament.organizer_kind == OrganizerKind.CLUB:
         # A club-organised tournament has its club (a database constraint); the stubs
         # see the nullable column.
-        affiliated = ClubAffiliation.objects.filter(
-            club_id=tournament.organizer_club_id,  # type: ignore[misc]
-            season_id=tournament.season_id,
-        ).exists()
+        affiliated = club_affiliated(tournament.organizer_club_id, tournament.season_id)  # type: ignore[arg-type]
         organizer = Organizer.AFFILIATED_CLUB if affiliated else Organizer.UNAFFILIATED_CLUB
     else:
         organizers: dict[str, Organizer] = {
@@ -113,9 +144,7 @@ def planned_facts(
         event_kind=EventKind.FREE_TOURNAMENT
         if tournament.stage == Stage.ORDINARY
         else EventKind.OFFICIAL_CHAMPIONSHIP,
-        arbiter_is_official=ArbiterAccreditation.objects.filter(
-            player_id=tournament.arbiter_id, season_id=tournament.season_id
-        ).exists(),
+        arbiter_is_official=arbiter_accredited(tournament.arbiter_id, tournament.season_id),
         arbiter_plays=tournament.arbiter_plays or arbiter_played,
         single_venue=True,  # a declaration names one venue
         simultaneous=True,  # and one date: its sessions are played there, together
@@ -124,6 +153,15 @@ def planned_facts(
         # 4-player game: a table of 4 here; only the 5-player game is not homologable, and
         # the results refuse it in a tournament (docs/engine-scoring.md, reading 12).
         table_sizes=(3,) * of_three + (4,) * (tables - of_three),
+    )
+
+
+def club_affiliated(club_id: int, season_id: int) -> bool:
+    """Whether the club is affiliated for the season, read once per batch of a bulk load
+    (:mod:`core.batch_memo`)."""
+    return memoized(
+        ("club_affiliated", club_id, season_id),
+        lambda: ClubAffiliation.objects.filter(club_id=club_id, season_id=season_id).exists(),
     )
 
 

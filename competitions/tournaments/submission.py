@@ -38,8 +38,9 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, Subquery
+from django.db import connection, transaction
+from django.db.models import Exists, JSONField, Max, OuterRef, Subquery, Value
+from django.db.models.functions import Cast
 
 from competitions.models import (
     LicenceNameConfirmation,
@@ -53,15 +54,19 @@ from competitions.models import (
     TournamentStatus,
 )
 from competitions.rules.engine.standings import RankingMode
-from competitions.rules.results.canonical import canonical_dict, canonical_sha256
+from competitions.rules.results.canonical import (
+    canonical_dict,
+    canonical_text,
+    text_sha256,
+)
 from competitions.rules.results.csv_format import read_csv
-from competitions.rules.results.document import Reading, ResultsDocument
+from competitions.rules.results.document import PositionScore, Reading, ResultsDocument
 from competitions.rules.results.json_format import read_json
 from competitions.rules.results.score_sheets import parse_score_sheets
 from competitions.rules.results.validation import LicenceStatus, ValidatedResults, validate
 from competitions.tournaments import access, repeats
 from competitions.tournaments.homologation_conditions import declaration_problems
-from core.bulk_rows import insert_rows
+from core.bulk_rows import JsonText, insert_values, reserve_keys
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format, StageKind
@@ -168,7 +173,8 @@ def parsed_results_submit(
         .get(pk=tournament.pk)
     )
     canonical = canonical_dict(document)
-    sha256 = canonical_sha256(canonical)
+    text = canonical_text(canonical)  # hashed, then stored as it is
+    sha256 = text_sha256(text)
     latest = tournament.revisions.defer("document").order_by("-number").first()
     if latest is not None and latest.sha256 == sha256 and not reading_problems:
         if tournament.status == TournamentStatus.REFUSED:
@@ -193,6 +199,7 @@ def parsed_results_submit(
         confirmed_licences=confirmed_licences,
         reading_problems=reading_problems,
         canonical=canonical,
+        document_text=text,
         number=latest.number + 1 if latest is not None else 1,
     )
     _mark_submitted(tournament, by)
@@ -211,12 +218,13 @@ def revision_create(
     confirmed_licences: Collection[int] = (),
     reading_problems: Sequence[Problem] = (),
     canonical: dict[str, Any] | None = None,
+    document_text: str | None = None,
     number: int | None = None,
 ) -> Submitted:
     """Check ``document`` in one pass (:func:`results_check`) and store it as the
     tournament's next revision, with its rows (the caller holds the tournament lock).
-    ``canonical``: ``canonical_dict(document)``, ``number``: the new revision's number,
-    when the caller has them already."""
+    ``canonical``: ``canonical_dict(document)``, ``document_text``: its JSON text,
+    ``number``: the new revision's number, when the caller has them already."""
     checked = results_check(
         tournament=tournament,
         document=document,
@@ -233,6 +241,7 @@ def revision_create(
         by=by,
         reason=reason,
         canonical=canonical,
+        document_text=document_text,
         number=number,
     )
     return Submitted(revision, True, checked.validated.warnings)
@@ -253,14 +262,23 @@ def results_check(
     rulebook: Rulebook,
     confirmed_licences: Collection[int] = (),
     reading_problems: Sequence[Problem] = (),
+    registry: RegistryBatch | None = None,
 ) -> Checked:
     """Every problem of a submission in one refusal, nothing written: the reader's,
     the registry's (unknown numbers, names that differ and are not confirmed), the
-    rules' on everything that was read, and the declaration's conditions (chapter 5)."""
+    rules' on everything that was read, and the declaration's conditions (chapter 5).
+
+    ``registry``: the players of a whole batch of documents, read at once (a bulk load);
+    by default, this document's are read (:func:`registry_lookup`)."""
     fmt = Format(tournament.format)
-    registered = registry_lookup(
-        document=document, season_id=tournament.season_id, day=tournament.date
-    )
+    if registry is None:
+        registered = registry_lookup(
+            document=document, season_id=tournament.season_id, day=tournament.date
+        )
+    else:
+        registered = registry.registered(
+            document=document, season_id=tournament.season_id, day=tournament.date
+        )
     conditions = declaration_problems(tournament, document, rulebook)
     validated = validate(
         document,
@@ -332,16 +350,21 @@ class Registered:
     tournament's day."""
 
 
-def registry_lookup(*, document: ResultsDocument, season_id: int, day: dt.date) -> Registered:
-    """The document's players in the registry, in one query: who they are (to link the
-    stored rows), whether they hold a licence for the season (to judge them) and whether
-    they were suspended on ``day`` (to flag them)."""
-    numbers = {
+def licence_numbers(document: ResultsDocument) -> set[int]:
+    """The licence numbers a document names."""
+    return {
         player.licence_number
         for entry in document.entries
         for player in entry.players
         if player.licence_number is not None
     }
+
+
+def registry_lookup(*, document: ResultsDocument, season_id: int, day: dt.date) -> Registered:
+    """The document's players in the registry, in one query: who they are (to link the
+    stored rows), whether they hold a licence for the season (to judge them) and whether
+    they were suspended on ``day`` (to flag them)."""
+    numbers = licence_numbers(document)
     rows = (
         Player.objects.filter(licence_number__in=numbers)
         .annotate(
@@ -379,6 +402,92 @@ def registry_lookup(*, document: ResultsDocument, season_id: int, day: dt.date) 
     )
 
 
+class RegistryBatch:
+    """What :func:`registry_lookup` reads, for the documents of a whole batch at once
+    (a bulk load): one query for every licence number of the batch (the player, whether
+    licensed in each of the batch's seasons, whether ever suspended), the suspensions of
+    those ever suspended, then each document's :class:`Registered` computed from them,
+    as :func:`registry_lookup` would read it."""
+
+    def __init__(self, numbers: Collection[int], season_ids: Collection[int]) -> None:
+        self.numbers = set(numbers)
+        seasons = sorted(set(season_ids))
+        self.players: dict[int, tuple[int, str]] = {}
+        """Licence number → (player id, registry name)."""
+        self.licensed: set[tuple[int, int]] = set()
+        """(player id, season id) of each licence of the batch's players and seasons."""
+        suspended: list[int] = []
+        rows = (
+            Player.objects.filter(licence_number__in=self.numbers)
+            .annotate(
+                **{
+                    f"licensed_{season}": Exists(
+                        Licence.objects.filter(player=OuterRef("pk"), season_id=season)
+                    )
+                    for season in seasons
+                },
+                suspended=Exists(
+                    Sanction.objects.filter(player=OuterRef("pk"), kind=SanctionKind.SUSPENSION)
+                ),
+            )
+            .values_list(
+                "licence_number",
+                "pk",
+                "last_name",
+                "first_name",
+                "suspended",
+                *(f"licensed_{season}" for season in seasons),
+            )
+        )
+        for number, player_id, last_name, first_name, any_suspension, *licensed in rows:
+            self.players[number] = (player_id, f"{last_name} {first_name}".strip())
+            self.licensed.update(
+                (player_id, season) for season, held in zip(seasons, licensed, strict=True) if held
+            )
+            if any_suspension:
+                suspended.append(player_id)
+        self.suspensions: dict[int, list[tuple[dt.date, dt.date | None]]] = {}
+        if suspended:  # rare: their suspensions, judged on each tournament's day
+            for player_id, starts, ends in Sanction.objects.filter(
+                player_id__in=suspended, kind=SanctionKind.SUSPENSION
+            ).values_list("player_id", "starts", "ends"):
+                self.suspensions.setdefault(player_id, []).append((starts, ends))
+
+    def registered(self, *, document: ResultsDocument, season_id: int, day: dt.date) -> Registered:
+        numbers = licence_numbers(document)
+        if not numbers <= self.numbers:
+            return registry_lookup(document=document, season_id=season_id, day=day)
+        player_ids: dict[int, int] = {}
+        names: dict[int, str] = {}
+        suspended_until: dict[int, dt.date] = {}
+        statuses = dict.fromkeys(numbers, LicenceStatus.UNKNOWN)
+        for number in numbers:
+            known = self.players.get(number)
+            if known is None:
+                continue
+            player_id, name = known
+            player_ids[number] = player_id
+            names[number] = name
+            until = max(
+                (
+                    ends
+                    for starts, ends in self.suspensions.get(player_id, ())
+                    if ends is not None and starts <= day <= ends  # as SQL: NULL never matches
+                ),
+                default=None,
+            )
+            if until is not None:
+                suspended_until[number] = until
+            statuses[number] = (
+                LicenceStatus.LICENSED
+                if (player_id, season_id) in self.licensed
+                else LicenceStatus.NOT_LICENSED_THIS_SEASON
+            )
+        return Registered(
+            player_ids=player_ids, statuses=statuses, names=names, suspended_until=suspended_until
+        )
+
+
 def _store(
     *,
     tournament: Tournament,
@@ -390,19 +499,52 @@ def _store(
     reason: str,
     canonical: dict[str, Any] | None,
     number: int | None,
+    document_text: str | None = None,
 ) -> ResultRevision:
     """Write a new revision and its rows (the caller holds the tournament lock).
 
     The result players go in with :func:`core.bulk_rows.insert_rows` (``COPY`` on
     PostgreSQL: nothing refers to them in this transaction)."""
-    document = validated.document
     if number is None:
         last = tournament.revisions.defer("document").order_by("-number").first()
         number = (last.number + 1) if last else 1
     if canonical is None:
-        canonical = canonical_dict(document)
-    tiebreaks = {entry["number"]: entry["tiebreak"] or {} for entry in canonical["entries"]}
-    revision = ResultRevision.objects.create(
+        canonical = canonical_dict(validated.document)
+    revision = new_revision(
+        tournament=tournament,
+        validated=validated,
+        sha256=sha256,
+        source=source,
+        by=by,
+        reason=reason,
+        canonical=canonical,
+        number=number,
+    )
+    if document_text is not None and connection.vendor == "postgresql":
+        # The text already hashed is the document: the database parses it, not encoded
+        # again (a 300-player document: 0.3 MB).
+        revision.document = Cast(Value(document_text), output_field=JSONField())
+        revision.save()
+        revision.document = canonical
+    else:
+        revision.save()
+    revision_rows_store([(revision, validated, player_ids)], by=by)
+    return revision
+
+
+def new_revision(
+    *,
+    tournament: Tournament,
+    validated: ValidatedResults,
+    sha256: str,
+    source: str,
+    by,
+    reason: str,
+    canonical: dict[str, Any],
+    number: int,
+) -> ResultRevision:
+    """The revision row of a checked document, not saved yet."""
+    return ResultRevision(
         tournament=tournament,
         number=number,
         document=canonical,
@@ -415,75 +557,119 @@ def _store(
             for w in validated.warnings
         ],
     )
-    ResultSession.objects.bulk_create(
-        ResultSession(
-            revision=revision,
-            number=s.number,
-            tables=s.tables,
-            tables_of_three=s.tables_of_three,
-            tables_of_five=s.tables_of_five,
-            deals=s.deals,
-        )
-        for s in document.sessions
+
+
+def revision_rows_store(
+    revisions: Sequence[tuple[ResultRevision, ValidatedResults, Mapping[int, int]]], *, by
+) -> None:
+    """Write the rows of saved revisions (each with its checked document and its players'
+    ids by licence number), one statement per table for all of them: sessions, entries,
+    players, penalties, name confirmations.
+
+    Plain values, no model instance per row, written by
+    :func:`core.bulk_rows.insert_values` (``COPY`` on PostgreSQL, the entries' keys
+    reserved first for their players to refer to them; ``bulk_create`` elsewhere)."""
+    insert_values(
+        ResultSession,
+        [
+            {
+                "revision_id": revision.pk,
+                "number": s.number,
+                "tables": s.tables,
+                "tables_of_three": s.tables_of_three,
+                "tables_of_five": s.tables_of_five,
+                "deals": s.deals,
+            }
+            for revision, validated, _ids in revisions
+            for s in validated.document.sessions
+        ],
     )
-    entries = ResultEntry.objects.bulk_create(
-        ResultEntry(
-            revision=revision,
-            number=e.number,
-            place=e.place,
-            total=e.total,
-            abandoned=e.abandoned,
-            tiebreak=tiebreaks[e.number],
-        )
-        for e in document.entries
-    )
-    licensed = validated.licensed
-    insert_rows(
+    entries = [
+        {
+            "revision_id": revision.pk,
+            "number": e.number,
+            "place": e.place,
+            "total": e.total,
+            "abandoned": e.abandoned,
+            "tiebreak": tiebreaks[e.number],
+        }
+        for revision, validated, _ids in revisions
+        for tiebreaks in [
+            {entry["number"]: entry["tiebreak"] or {} for entry in revision.document["entries"]}
+        ]
+        for e in validated.document.entries
+    ]
+    keys = reserve_keys(ResultEntry, len(entries))
+    if keys is not None:
+        for entry, key in zip(entries, keys, strict=True):
+            entry["id"] = key
+        insert_values(ResultEntry, entries)
+    else:  # the database gives the keys (SQLite)
+        stored = insert_values(ResultEntry, entries) or []
+        keys = [entry.pk for entry in stored]
+    entry_keys = iter(keys)
+    insert_values(
         ResultPlayer,
         [
-            ResultPlayer(
-                revision=revision,
-                entry=stored,
-                licence_number=p.licence_number,
-                name=p.name,
-                player_id=player_ids.get(p.licence_number) if p.licence_number else None,
-                licensed=p.licence_number in licensed,
-                total=p.total,
-                position_scores=[
-                    {
-                        "session": s.session,
-                        "position": s.position,
-                        "table": s.table,
-                        "score": s.score,
-                    }
-                    for s in p.positions
-                ],
-            )
-            for stored, e in zip(entries, document.entries, strict=True)
+            {
+                "revision_id": revision.pk,
+                "entry_id": entry_id,
+                "licence_number": p.licence_number,
+                "name": p.name,
+                "player_id": player_ids.get(p.licence_number) if p.licence_number else None,
+                "licensed": p.licence_number in licensed,
+                "total": p.total,
+                "position_scores": position_scores_json(p.positions),
+            }
+            for revision, validated, player_ids in revisions
+            for licensed in [validated.licensed]
+            for e in validated.document.entries
+            for entry_id in [next(entry_keys)]
             for p in e.players
         ],
     )
-    ResultPenalty.objects.bulk_create(
-        ResultPenalty(
-            revision=revision,
-            licence_number=p.licence_number,
-            points=p.points,
-            kind=str(p.kind),
-            reason=p.reason,
-        )
-        for p in document.penalties
+    insert_values(
+        ResultPenalty,
+        [
+            {
+                "revision_id": revision.pk,
+                "licence_number": p.licence_number,
+                "points": p.points,
+                "kind": str(p.kind),
+                "reason": p.reason,
+            }
+            for revision, validated, _ids in revisions
+            for p in validated.document.penalties
+        ],
     )
-    LicenceNameConfirmation.objects.bulk_create(
-        LicenceNameConfirmation(
-            revision=revision,
-            licence_number=c.licence_number,
-            name_in_file=c.name_in_file,
-            registry_name=c.registry_name,
-            confirmed_by=by,
-        )
-        for c in validated.confirmations
+    insert_values(
+        LicenceNameConfirmation,
+        [
+            {
+                "revision_id": revision.pk,
+                "licence_number": c.licence_number,
+                "name_in_file": c.name_in_file,
+                "registry_name": c.registry_name,
+                "confirmed_by_id": by.pk if by is not None else None,
+            }
+            for revision, validated, _ids in revisions
+            for c in validated.confirmations
+        ],
     )
-    return revision
+
+
+def position_scores_json(positions: Sequence[PositionScore]) -> JsonText:
+    """A player's position scores as the JSON the column holds (a list of
+    ``{"session", "position", "table", "score"}``), written without a dict each: thousands
+    per 300-player tournament."""
+    return JsonText(
+        "["
+        + ",".join(
+            f'{{"session":{s.session},"position":{s.position},"table":{s.table},"score":{s.score}}}'
+            for s in positions
+        )
+        + "]"
+    )
 
 
 def _mark_submitted(tournament: Tournament, by) -> None:

@@ -1,4 +1,4 @@
-"""Load past tournaments through the same code path as the API.
+"""Load past tournaments with the same checks as the API (its services' own functions).
 
 Input: a JSON Lines file, one tournament per line::
 
@@ -8,16 +8,22 @@ Input: a JSON Lines file, one tournament per line::
      "results": { …a results document (docs/results-format.md)… },
      "homologate": true}
 
-Each line is declared (idempotent through its ``reference``), submitted and,
-if asked, homologated by the given staff user, through the same services (the same
-checks) as the API. Lines are loaded ``--batch`` at a time in one transaction; each
-service call (declare, submit, homologate) is its own savepoint in it, as it was its
-own transaction before: a step refused is rolled back alone and reported with its
-problems, the others go on; a batch commits once (one commit instead of three per
-tournament). ``--batch 1`` commits each line on its own. Re-running the same file
-changes nothing (an interrupted run loses at most its last batch: run it again). The
-ranking update of the affected players is queued once per season at the end, not once
-per tournament.
+Each line is declared (idempotent through its ``reference``), submitted and, if asked,
+homologated by the given staff user, with the same checks as the API. Lines are loaded
+``--batch`` at a time (default 100) in one transaction, committed once:
+
+- ``--batch`` > 1: :mod:`competitions.tournaments.bulk_load` runs every check of the
+  three services for each line and writes what they write for all the lines at once
+  (one statement per table); a step refused is reported with its problems and the
+  others go on (nothing of it was written); a line that meets a tournament already
+  stored goes through the services one by one.
+- ``--batch 1``: each line through the services (``tournament_declare``,
+  ``results_submit``, ``tournament_homologate``), as the API calls them.
+
+Re-running the same file changes nothing (an interrupted run loses at most its last
+batch: run it again). The ranking update of the affected players is queued once per
+season at the end, not once per tournament; nobody is e-mailed. Refused lines are
+reported once their batch is done, in the file's order.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from contextlib import nullcontext
 from itertools import islice
 
 from django.core.management.base import BaseCommand, CommandError
@@ -32,10 +39,12 @@ from django.db import transaction
 
 from competitions.api.tournament_serializers import DeclarationIn
 from competitions.models import Tournament, TournamentStatus
-from competitions.tournaments.declaration import DeclarationConflict, tournament_declare
+from competitions.tournaments.bulk_load import REFUSALS, LineResult, lines_load
+from competitions.tournaments.declaration import tournament_declare
 from competitions.tournaments.homologation import ranking_updates_deferred, tournament_homologate
 from competitions.tournaments.submission import results_submit
 from core.api_errors import flatten
+from core.batch_memo import batch_reads
 from core.problems import RuleViolation
 from core.tasks import send_on_commit
 from federation.models import User
@@ -77,30 +86,29 @@ class Command(BaseCommand):
             ranking_updates_deferred() as pending,
         ):
             for chunk in _batches(enumerate(lines, start=1), batch):
-                with transaction.atomic():  # one commit per batch
-                    for number, line in chunk:
-                        if not line.strip():
-                            continue
-                        try:
-                            outcome = self.load_one(json.loads(line), user)
-                        except (
-                            RuleViolation,
-                            DeclarationConflict,
-                            ValueError,
-                            KeyError,
-                            TypeError,
-                        ) as error:
-                            counts["failed"] += 1
-                            detail = getattr(error, "problems", None) or [str(error)]
-                            self.stderr.write(
-                                f"line {number}: " + "; ".join(map(str, detail))[:2000]
-                            )
-                            continue
-                        for key in outcome:
-                            counts[key] += 1
-                        if not quiet and number % 500 == 0:
-                            elapsed = time.perf_counter() - started
-                            self.stdout.write(f"{number} lines, {elapsed:.1f} s")
+                # The reads a batch's lines share, made once (core.batch_memo); not kept
+                # from one batch to the next.
+                with batch_reads() if batch > 1 else nullcontext(), transaction.atomic():
+                    results: list[LineResult | None] = (
+                        list(lines_load(chunk, by=user, one=self.load_one))
+                        if batch > 1
+                        else [self.line_load(number, line, user) for number, line in chunk]
+                    )
+                for result in results:
+                    if result is None:
+                        continue
+                    if result.outcome is None:
+                        counts["failed"] += 1
+                        self.stderr.write(
+                            f"line {result.number}: " + "; ".join(result.problems)[:2000]
+                        )
+                        continue
+                    for key in result.outcome:
+                        counts[key] += 1
+                last = chunk[-1][0]
+                if not quiet and last // 500 > (last - len(chunk)) // 500:
+                    elapsed = time.perf_counter() - started
+                    self.stdout.write(f"{last} lines, {elapsed:.1f} s")
             for season_id, player_ids in pending.items():
                 send_on_commit("rankings.refresh_season_totals", season_id, sorted(player_ids))
         elapsed = time.perf_counter() - started
@@ -108,6 +116,16 @@ class Command(BaseCommand):
         self.stdout.write(f"{summary} in {elapsed:.1f} s")
         if counts["failed"]:
             raise CommandError(f"{counts['failed']} line(s) failed; see above.")
+
+    def line_load(self, number: int, line: str, user) -> LineResult | None:
+        """One line through the services, one after the other (``--batch 1``)."""
+        if not line.strip():
+            return None
+        try:
+            return LineResult(number, self.load_one(json.loads(line), user))
+        except REFUSALS as error:
+            detail = getattr(error, "problems", None) or [str(error)]
+            return LineResult(number, None, [str(p) for p in detail])
 
     @staticmethod
     def load_one(item: dict, user) -> list[str]:

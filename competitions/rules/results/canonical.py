@@ -60,7 +60,17 @@ def results_sha256(document: ResultsDocument) -> str:
 def canonical_sha256(canonical: dict[str, Any]) -> str:
     """:func:`results_sha256` of the document whose :func:`canonical_dict` is ``canonical``
     (a caller that stores the canonical form computes it once)."""
-    return hashlib.sha256(_dumps(canonical).encode("utf-8")).hexdigest()
+    return text_sha256(canonical_text(canonical))
+
+
+def canonical_text(canonical: dict[str, Any]) -> str:
+    """The canonical form as JSON text (what is hashed; a caller may store it as is)."""
+    return _dumps(canonical)
+
+
+def text_sha256(text: str) -> str:
+    """The hex SHA-256 of :func:`canonical_text`'s text."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _dumps(value: object) -> str:

@@ -582,23 +582,50 @@ def _read_player(reader: JsonReader, value: object, where: str) -> PlayerResult 
     total = reader.integer(
         obj.get("total"), f"{where}.total", minimum=-MAX_SCORE, maximum=MAX_SCORE, nullable=True
     )
-    positions = reader.items(
-        reader.array(
-            obj.get("positions", MISSING),
-            f"{where}.positions",
-            limit=MAX_POSITIONS_PER_PLAYER,
-            what="position scores",
-            optional=True,
-        ),
+    values = reader.array(
+        obj.get("positions", MISSING),
         f"{where}.positions",
-        lambda item, at: read_position(reader, item, at),
+        limit=MAX_POSITIONS_PER_PLAYER,
+        what="position scores",
+        optional=True,
     )
+    positions = _positions_fast(values)
+    if positions is None:  # some score needs the reader (and its problems, located)
+        positions = reader.items(
+            values,
+            f"{where}.positions",
+            lambda item, at: read_position(reader, item, at),
+        )
     if len(reader.problems) > before or name is None or positions is None:
         return None
     return PlayerResult(licence_number=licence, name=name, total=total, positions=positions)
 
 
 _POSITION_FIELDS = frozenset(("session", "position", "table", "score"))
+
+
+def _positions_fast(values: list[Any]) -> tuple[PositionScore, ...] | None:
+    """A player's position scores when every one is read by :func:`read_position`'s
+    common case (the same scores, no path built for each); else ``None``."""
+    scores = []
+    for value in values:
+        if type(value) is not dict or value.keys() != _POSITION_FIELDS:
+            return None
+        session, position = value["session"], value["position"]
+        table, score = value["table"], value["score"]
+        if not (
+            type(session) is int
+            and type(position) is int
+            and type(table) is int
+            and type(score) is int
+            and 1 <= session <= 99
+            and 1 <= position <= MAX_COUNT
+            and 1 <= table <= MAX_COUNT
+            and -MAX_SCORE <= score <= MAX_SCORE
+        ):
+            return None
+        scores.append(PositionScore(session, position, table, score))
+    return tuple(scores)
 
 
 def read_position(reader: JsonReader, value: object, where: str) -> PositionScore | None:

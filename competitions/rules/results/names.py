@@ -10,18 +10,25 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _SEPARATORS = re.compile(r"[\s\-‐‑‒–—'’.,_]+")
 
 
+@lru_cache(maxsize=65536)
 def folded(name: str) -> tuple[str, ...]:
-    """The words of ``name`` without accents, in lower case, sorted."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    letters = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-    letters = letters.replace("œ", "oe").replace("æ", "ae").replace("ß", "ss")
+    """The words of ``name`` without accents, in lower case, sorted (kept for the next
+    time: a season's file names its players again and again)."""
+    if name.isascii():  # nothing to decompose, no accent, no ligature: the same result
+        letters = name.casefold()
+    else:
+        decomposed = unicodedata.normalize("NFKD", name)
+        letters = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+        letters = letters.replace("œ", "oe").replace("æ", "ae").replace("ß", "ss")
     return tuple(sorted(word for word in _SEPARATORS.split(letters) if word))
 
 
 def same_name(in_file: str, in_registry: str) -> bool:
     """Whether the two names are the same once folded (an empty name is no name)."""
-    return bool(folded(in_file)) and folded(in_file) == folded(in_registry)
+    words = folded(in_file)
+    return bool(words) and words == folded(in_registry)

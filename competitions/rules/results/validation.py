@@ -642,8 +642,14 @@ class _Seat:
     entry: int
     index: int  # of the player in the entry
     player: PlayerResult
-    where: str  # path of the position score
+    at: str  # path of the player
+    k: int  # of the position score in the player's
     score: int
+
+    @property
+    def where(self) -> str:
+        """Path of the position score (built only for a problem)."""
+        return f"{self.at}.positions[{self.k}]"
 
 
 def _check_positions(check: _Check) -> None:
@@ -667,12 +673,16 @@ def _check_positions(check: _Check) -> None:
                     )
                 continue
             seated: dict[tuple[int, int], int] = {}
+            sessions = check.sessions
             for k, score in enumerate(player.positions):
-                where = f"{at}.positions[{k}]"
-                if not _position_fits(check, score, where):
-                    continue
+                found = sessions.get(score.session)
+                if (
+                    found is None or score.position < 1 or not 1 <= score.table <= found[1].tables
+                ) and not _position_fits(check, score, f"{at}.positions[{k}]"):
+                    continue  # (what fits, the common case, is judged without a path)
                 round_ = (score.session, score.position)
                 if round_ in seated:
+                    where = f"{at}.positions[{k}]"
                     if seated[round_] != score.table:
                         check.error(
                             f"{where}.table",
@@ -700,7 +710,7 @@ def _check_positions(check: _Check) -> None:
                     continue
                 seated[round_] = score.table
                 tables[(score.session, score.position, score.table)].append(
-                    _Seat(i, j, player, where, score.score)
+                    _Seat(i, j, player, at, k, score.score)
                 )
                 played[round_].add((i, j))
                 entry_rounds[i][round_] += score.score
