@@ -222,12 +222,14 @@ def ordered(ranking: LiveRanking, licences: Sequence[int]) -> list[int]:
     return [n for _s, n in sorted(found)]
 
 
-def name_matches(season: Season, text: str) -> list[int]:
-    """Licence numbers of the season's ranked players the text names: the same rules and
-    indexes as a snapshot's search (``rankings/search.py``, ``Player.search_name``)."""
+def name_matches(text: str) -> list[int]:
+    """Licence numbers of the players the text names, in no order: the same rules and
+    indexes as a snapshot's search (``rankings/search.py``, ``Player.search_name``). Not
+    narrowed to the season's ranked players: :func:`ordered` keeps those the season's
+    store holds (a join with the season's standings cost more than the search itself)."""
     from rankings.search import player_matches
 
-    return player_matches(Player.objects.filter(standings__season=season), text)
+    return player_matches(Player.objects.order_by(), text)
 
 
 _FULL: dict[tuple[int, str], list[RankingEntry]] = {}

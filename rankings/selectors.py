@@ -242,15 +242,18 @@ class LiveQuery:
                 shown = Player.objects.filter(licence_number=int(text), name_hidden=False)
                 candidates = live_reads.ordered(self.ranking, [int(text)] if shown.exists() else [])
             elif text:  # rankings/search.py's rules on Player.search_name
-                candidates = live_reads.ordered(
-                    self.ranking, live_reads.name_matches(self.ranking.season, text)
-                )
+                candidates = live_reads.ordered(self.ranking, live_reads.name_matches(text))
             else:
                 key = live_reads.group_key(self.ranking, committee, club)
                 candidates = live_reads.members_page(key, 0, live_reads.members_count(key))
-            entries = [e for e in live_reads.lines(self.ranking, candidates) if self._keep(e)]
-            self._lines = {e.licence_number: e for e in entries}
-            found = [e.licence_number for e in entries]
+            if text and committee is None and club is None and self.filters.series is None:
+                # every scored match is kept: lines are computed for the page shown only
+                # (a common name matches thousands: their lines cost ~0.2 s at 150,000)
+                found = candidates
+            else:
+                entries = [e for e in live_reads.lines(self.ranking, candidates) if self._keep(e)]
+                self._lines = {e.licence_number: e for e in entries}
+                found = [e.licence_number for e in entries]
         else:  # a series over the whole country
             series = self.filters.series
             found = [e.player for e in live_reads.full_ranking(self.ranking) if e.series == series]

@@ -11,7 +11,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from federation.models import Licence
+from federation.models import Licence, Player
 from rankings import live_reads, live_store, selectors, tasks
 from rankings.manual_placements import manual_placement_remove, manual_placement_set
 from rankings.models import RankingEntry, RankingKind, RankingSnapshot, SeasonRanking
@@ -161,6 +161,8 @@ def test_filters_player_record_and_export_read_the_store(
     add_tournament(season, points, club=registry.clubs[102], arbiter=p[2])
     tasks.refresh_season_totals(season.pk, sorted(x.pk for x in points))
     expected = full(season)
+    # named like the searched players, but not in this season's ranking: never found
+    Player.objects.create(licence_number=99_999, last_name="Joueur0", first_name="Élise")
     snapshot = selectors.ranking_snapshot(season, selectors.LIVE)
     club = registry.clubs[102]
     licence = p[6].licence_number
