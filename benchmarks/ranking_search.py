@@ -10,7 +10,9 @@ times (one process, sequential) the first page of 50 matches plus the capped cou
 common last name (thousands of matches: the count stops at 1,000), two letters (a
 prefix) and a licence number. Prints the median and p99 of each kind, and the same run's
 old search (``search_name LIKE '%word%'`` on the snapshot's entries, exact count) on the
-same queries for the ratio.
+same queries for the ratio. With ``RANKING_STORE_URL`` set (Redis: the live ranking's
+store, as in production), the same searches on the live store too (players matched by
+name, ordered by the store; its lines computed for the page only).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from demo.management.commands.generate_ranking_season import (  # noqa: E402
     season_names,
 )
 from federation.models import Season  # noqa: E402
-from rankings import public_reads  # noqa: E402
+from rankings import live_reads, live_store, public_reads  # noqa: E402
 from rankings.models import RankingEntry, SeasonRanking  # noqa: E402
 from rankings.selectors import RankingFilter, ranking_entries  # noqa: E402
 
@@ -102,12 +104,18 @@ def main() -> None:
     }
     print(f"{snapshot.player_count} players in the live ranking; {args.queries} queries a kind; "
           f"load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")  # fmt: skip
-    print(f"{'query':12s} {'median':>8s} {'p99':>8s}   {'old median':>10s} {'old p99':>8s}")
+    live = live_reads.live_ranking(season) if live_store.enabled() else None
+    print(f"{'query':12s} {'median':>8s} {'p99':>8s}   {'old median':>10s} {'old p99':>8s}"
+          + (f"   {'store median':>12s} {'store p99':>9s}" if live else ""))  # fmt: skip
     for kind, queries in kinds.items():
         new = timed(new_search, snapshot, queries)
         old = timed(old_search, snapshot, queries[: max(20, args.queries // 10)])
-        print(f"{kind:12s} {statistics.median(new):6.1f}ms {p99(new):6.1f}ms   "
-              f"{statistics.median(old):8.1f}ms {p99(old):6.1f}ms")  # fmt: skip
+        line = (f"{kind:12s} {statistics.median(new):6.1f}ms {p99(new):6.1f}ms   "
+                f"{statistics.median(old):8.1f}ms {p99(old):6.1f}ms")  # fmt: skip
+        if live is not None:
+            store = timed(new_search, live, queries)
+            line += f"   {statistics.median(store):10.1f}ms {p99(store):7.1f}ms"
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

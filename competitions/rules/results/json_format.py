@@ -604,45 +604,44 @@ def _read_player(reader: JsonReader, value: object, where: str) -> PlayerResult 
 _POSITION_FIELDS = frozenset(("session", "position", "table", "score"))
 
 
+def _position_fast(value: object) -> PositionScore | None:
+    """A position score in the common case — an object of exactly the four integer fields,
+    each in its range — read without building a path; else ``None`` (the slow reader then
+    says what is wrong)."""
+    if type(value) is not dict or value.keys() != _POSITION_FIELDS:
+        return None
+    session, position = value["session"], value["position"]
+    table, score = value["table"], value["score"]
+    if (
+        type(session) is int
+        and type(position) is int
+        and type(table) is int
+        and type(score) is int
+        and 1 <= session <= 99
+        and 1 <= position <= MAX_COUNT
+        and 1 <= table <= MAX_COUNT
+        and -MAX_SCORE <= score <= MAX_SCORE
+    ):
+        return PositionScore(session, position, table, score)
+    return None
+
+
 def _positions_fast(values: list[Any]) -> tuple[PositionScore, ...] | None:
-    """A player's position scores when every one is read by :func:`read_position`'s
-    common case (the same scores, no path built for each); else ``None``."""
+    """A player's position scores when every one is read by :func:`_position_fast` (the
+    same scores, no path built for each); else ``None``."""
     scores = []
     for value in values:
-        if type(value) is not dict or value.keys() != _POSITION_FIELDS:
+        score = _position_fast(value)
+        if score is None:
             return None
-        session, position = value["session"], value["position"]
-        table, score = value["table"], value["score"]
-        if not (
-            type(session) is int
-            and type(position) is int
-            and type(table) is int
-            and type(score) is int
-            and 1 <= session <= 99
-            and 1 <= position <= MAX_COUNT
-            and 1 <= table <= MAX_COUNT
-            and -MAX_SCORE <= score <= MAX_SCORE
-        ):
-            return None
-        scores.append(PositionScore(session, position, table, score))
+        scores.append(score)
     return tuple(scores)
 
 
 def read_position(reader: JsonReader, value: object, where: str) -> PositionScore | None:
-    if type(value) is dict and value.keys() == _POSITION_FIELDS:  # the common case, fast
-        session, position = value["session"], value["position"]
-        table, score = value["table"], value["score"]
-        if (
-            type(session) is int
-            and type(position) is int
-            and type(table) is int
-            and type(score) is int
-            and 1 <= session <= 99
-            and 1 <= position <= MAX_COUNT
-            and 1 <= table <= MAX_COUNT
-            and -MAX_SCORE <= score <= MAX_SCORE
-        ):
-            return PositionScore(session, position, table, score)
+    fast = _position_fast(value)  # the common case
+    if fast is not None:
+        return fast
     obj = reader.object(
         value,
         where,
