@@ -62,6 +62,7 @@ from rankings.snapshots import (
     RankingInputs,
     compute,
     load_inputs,
+    refresh_statistics,
     write_snapshot,
 )
 
@@ -443,15 +444,30 @@ def as_of_days_prepare(*, season: Season, days: list[dt.date]) -> bool:
 
 
 def as_of_days_compute(*, season_id: int, days: list[str]) -> int:
-    """Compute (or find stored) the season's rankings as of these days; how many."""
+    """Compute (or find stored) the season's rankings as of these days; how many. When any
+    was computed, the planner's statistics are renewed: a snapshot newer than them is
+    estimated at one row, and a search by name in it then reads every entry (rare: the
+    nightly days and the days readers ask for, each computed once)."""
     season = Season.objects.get(pk=season_id)
+    latest = _latest_as_of(season)
     done = 0
     for text in days:
         day = dt.date.fromisoformat(text)
         if season.start_date <= day <= season.end_date:
             ranking_as_of(season=season, day=day)
             done += 1
+    if _latest_as_of(season) != latest:
+        refresh_statistics()
     return done
+
+
+def _latest_as_of(season: Season) -> int | None:
+    return (
+        RankingSnapshot.objects.filter(season=season, kind=RankingKind.AS_OF)
+        .order_by("-pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
 
 
 def as_of_nightly_compute() -> int:

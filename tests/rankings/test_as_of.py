@@ -265,3 +265,23 @@ def test_the_last_day_of_a_season_equals_its_official_ranking(federation, add_to
     as_of = ranking_as_of(season=previous, day=previous.end_date)
     assert _stored(as_of) == _stored(official)
     assert len(_stored(as_of)) == official.player_count > 0
+
+
+@pytest.mark.django_db(transaction=True)  # the statistics are renewed outside a transaction
+def test_days_computed_by_the_worker_leave_the_planner_statistics(federation, add_tournament):
+    from django.db import connection
+
+    registry, p = federation.registry, federation.players
+    season = registry.season
+    add_tournament(season, {p[i]: (300 - 10 * i, 0) for i in range(8)},
+                   club=registry.clubs[101], arbiter=p[20])  # fmt: skip
+    standings_write(season=season, player_ids=None)
+    assert as_of_days_compute(season_id=season.pk, days=["2026-11-14"]) == 1
+    snapshot = RankingSnapshot.objects.get(season=season, kind=RankingKind.AS_OF)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "EXPLAIN (FORMAT JSON) SELECT * FROM rankings_rankingentry WHERE snapshot_id = %s",
+            [snapshot.pk],
+        )
+        plan = cursor.fetchone()[0][0]["Plan"]
+    assert plan["Plan Rows"] >= snapshot.player_count // 2  # not the one row of no statistics
