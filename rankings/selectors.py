@@ -197,8 +197,9 @@ class LiveQuery:
 
     - no filter, committee or club only: a range of the season's, the committee's or
       the club's sorted set, however deep the page (``ZRANGE``), counted by ``ZCARD``;
-    - a search (licence number or name): the matching players, ordered by their
-      scores, their lines computed (filters on committee, club, series applied);
+    - a search (licence number or name): the matching players the store holds, ordered
+      by their scores; the lines of the page shown only, unless a committee, club or
+      series filter needs every match's line;
     - a series within a committee or club: the group's lines, filtered;
     - a series over the whole country: the full computation by the pure core,
       once per live version per process (``live_reads.full_ranking``).
