@@ -3,9 +3,10 @@
 A full (generation 2) collection walks every tracked object of the process: in a web
 worker, Django, the apps, the URL conf, compiled templates, the read cache's index…
 — objects that live as long as the process and are never garbage. Measured on the
-150,000-player season (the player API answered 20,000 times from the read cache, in
-process): a full collection stopped the process for 117–128 ms (median), which under
-load is the p99 of every public read (both threads of a gunicorn worker wait for it).
+150,000-player season (``benchmarks/gc_pauses.py``: player records and pages answered
+20,000 times from the read cache, in process): a full collection stopped the process for
+134 ms (median), which under load is the p99 of every public read (both threads of a
+gunicorn worker wait for it).
 :func:`gc.freeze` moves the objects alive at that moment out of the collector's reach:
 
 - :func:`freeze_loaded` — when the process has loaded the site (``config/wsgi.py``):
@@ -13,7 +14,7 @@ load is the p99 of every public read (both threads of a gunicorn worker wait for
 - :func:`freeze_once_warm`, a ``request_finished`` receiver — once more after the
   process's first ``GC_FREEZE_AFTER_REQUESTS`` requests (default 1,000; 0: never), when
   the lazily built state (templates, resolvers' caches, the first stored answers) is in
-  memory: 17 ms.
+  memory: 13 ms.
 
 Garbage is still collected: only what was alive at a freeze is left alone (a cycle that
 became garbage before it stays in memory: the state of a warm process, once).
