@@ -10,7 +10,7 @@ gunicorn worker wait for it).
 :func:`gc.freeze` moves the objects alive at that moment out of the collector's reach:
 
 - :func:`freeze_loaded` — when the process has loaded the site (``config/wsgi.py``):
-  full collections then took 42 ms;
+  full collections then took 21 ms;
 - :func:`freeze_once_warm`, a ``request_finished`` receiver — once more after the
   process's first ``GC_FREEZE_AFTER_REQUESTS`` requests (default 1,000; 0: never), when
   the lazily built state (templates, resolvers' caches, the first stored answers) is in
