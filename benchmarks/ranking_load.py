@@ -65,6 +65,7 @@ django.setup()
 from django.db import connection  # noqa: E402
 from django.test import override_settings  # noqa: E402
 
+from benchmarks.bench_db import YEAR  # noqa: E402
 from core.folding import fold  # noqa: E402
 from demo.management.commands.generate_ranking_season import (  # noqa: E402
     LAST_NAMES,
@@ -269,7 +270,7 @@ def main() -> None:
         sys.exit("Run this benchmark on PostgreSQL (DATABASE_URL=postgres://…).")
     if not os.environ.get("CACHE_URL"):
         sys.exit("Give the read cache a Redis database: CACHE_URL=redis://127.0.0.1:6379/10")
-    season = Season.objects.filter(name=season_names(2090)[1]).first()
+    season = Season.objects.filter(name=season_names(YEAR)[1]).first()
     if season is None:
         sys.exit("No synthetic season: run manage.py generate_ranking_season first.")
     paths = targets(season, random.Random(7))

@@ -35,6 +35,7 @@ django.setup()
 
 from django.db import connection  # noqa: E402
 
+from benchmarks.bench_db import YEAR  # noqa: E402
 from core.folding import fold  # noqa: E402
 from demo.management.commands.generate_ranking_season import (  # noqa: E402
     LAST_NAMES,
@@ -86,7 +87,7 @@ def main() -> None:
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("Run this benchmark on PostgreSQL (DATABASE_URL=postgres://…).")
-    season = Season.objects.filter(name=season_names(2090)[1]).first()
+    season = Season.objects.filter(name=season_names(YEAR)[1]).first()
     state = SeasonRanking.objects.filter(season=season).select_related("live").first()
     if state is None or state.live is None:
         sys.exit("No synthetic season with a live ranking: run generate_ranking_season.")
