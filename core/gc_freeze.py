@@ -26,7 +26,10 @@ import gc
 import threading
 
 from django.conf import settings
+from django.core.signals import request_finished
 
+DISPATCH_UID = "gc_freeze_once_warm"
+"""How :func:`freeze_once_warm` is connected to ``request_finished`` (``config/wsgi.py``)."""
 _lock = threading.Lock()
 _served = 0
 _frozen_warm = False
@@ -53,5 +56,6 @@ def freeze_once_warm(**_signal: object) -> None:
         if _served < after or _frozen_warm:
             return
         _frozen_warm = True
+    request_finished.disconnect(dispatch_uid=DISPATCH_UID)  # nothing more to count
     gc.collect()
     gc.freeze()

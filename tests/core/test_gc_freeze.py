@@ -55,4 +55,14 @@ def test_the_wsgi_application_freezes_and_listens(unfrozen):
 
     importlib.reload(config.wsgi)
     assert gc.get_freeze_count() > 0
-    assert request_finished.disconnect(dispatch_uid="gc_freeze_once_warm")  # it was connected
+    assert request_finished.disconnect(dispatch_uid=gc_freeze.DISPATCH_UID)  # it was connected
+
+
+def test_the_receiver_leaves_once_it_has_frozen(unfrozen, settings):
+    from django.core.signals import request_finished
+
+    settings.GC_FREEZE_AFTER_REQUESTS = 1
+    request_finished.connect(gc_freeze.freeze_once_warm, dispatch_uid=gc_freeze.DISPATCH_UID)
+    gc_freeze.freeze_once_warm()
+    assert gc.get_freeze_count() > 0
+    assert not request_finished.disconnect(dispatch_uid=gc_freeze.DISPATCH_UID)  # already gone
