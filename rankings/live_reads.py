@@ -222,14 +222,54 @@ def ordered(ranking: LiveRanking, licences: Sequence[int]) -> list[int]:
     return [n for _s, n in sorted(found)]
 
 
-def name_matches(text: str) -> list[int]:
-    """Licence numbers of the players the text names, in no order: the same rules and
-    indexes as a snapshot's search (``rankings/search.py``, ``Player.search_name``). Not
-    narrowed to the season's ranked players: :func:`ordered` keeps those the season's
-    store holds (a join with the season's standings cost more than the search itself)."""
+def name_matches(text: str, limit: int | None = None) -> list[int]:
+    """Licence numbers of the players the text names (at most ``limit``), in no order:
+    the same rules and indexes as a snapshot's search (``rankings/search.py``,
+    ``Player.search_name``). Not narrowed to the season's ranked players: :func:`ordered`
+    keeps those the season's store holds (a join with the season's standings cost more
+    than the search itself)."""
     from rankings.search import player_matches
 
-    return player_matches(Player.objects.order_by(), text)
+    return player_matches(Player.objects.all(), text, limit)
+
+
+WIDE_SEARCH = 2_000
+"""A search by name alone whose first this many players named hold more than the
+search's count cap in the store is answered by :func:`named_in_order` (a common name,
+two letters): its count is capped without reading every match."""
+WALK_LIMIT = 20_000
+"""The most members of the season's sorted set :func:`named_in_order` expects to read."""
+WALK_CHUNK = (500, 5_000)
+"""The fewest and most members it reads at a time."""
+
+
+def named_in_order(ranking: LiveRanking, text: str, needed: int) -> list[int] | None:
+    """The first ``needed`` players the text names in the season's order, found by
+    walking the season's sorted set from the top and asking the database which of each
+    chunk the text names (``search.named_among``: the search's own rules). For a name
+    that thousands share this reads about ``needed`` ÷ (their share of the season)
+    members whatever the season's size, where scoring every match (:func:`ordered`)
+    costs in proportion to the matches. Each chunk is sized by the share found so far.
+    None when that share says more than :data:`WALK_LIMIT` members would be read (a
+    deep page, or a name rarer than it seemed): the caller scores every match instead."""
+    from rankings.search import named_among
+
+    key, redis_client = ranking.meta.key("all"), live_store.client()
+    found: list[int] = []
+    walked = 0
+    while len(found) < needed:
+        missing = needed - len(found)
+        expected = missing * walked / max(len(found), 1) if walked else WALK_CHUNK[0]
+        if walked + expected > WALK_LIMIT:
+            return None
+        chunk = min(max(round(expected * 1.1), WALK_CHUNK[0]), WALK_CHUNK[1])
+        licences = [licence_of(m) for m in redis_client.zrange(key, walked, walked + chunk - 1)]
+        named = named_among(licences, text)
+        found.extend(n for n in licences if n in named)
+        walked += len(licences)
+        if len(licences) < chunk:  # the end of the ranking: every match is found
+            break
+    return found[:needed]
 
 
 _FULL: dict[tuple[int, str], list[RankingEntry]] = {}

@@ -80,10 +80,9 @@ def live_row(entry: LiveEntry) -> dict[str, Any]:
 def match_count(
     snapshot: Any, filters: selectors.RankingFilter, entries: Any
 ) -> search.SearchCount:
-    """How many entries match: exact without a name search, capped with one (the live
-    store's matches are counted exactly: they are licence numbers already in memory)."""
+    """How many entries match: exact without a search, capped with one."""
     if isinstance(entries, selectors.LiveQuery):
-        return search.SearchCount(entries.count(), False)
+        return entries.search_count()
     if filters.query.strip():
         return search.capped_count(entries, filters.query)
     return search.SearchCount(selectors.entry_count(snapshot, filters, entries), False)

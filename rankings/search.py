@@ -49,8 +49,32 @@ def _name_field() -> str:
     return "player__search_name" if connection.vendor == "postgresql" else "search_name"
 
 
-def _name_lookups(text: str, prefix: str) -> Q | None:
-    """The lookups on the folded name for a name search (None: not a name search)."""
+@dataclass(frozen=True)
+class NameSearch:
+    """What a search by name looks for in a folded name: its start (``prefix``, when
+    every word is shorter than :data:`SHORT_WORD`), else each of ``words`` inside it.
+    Rendered as lookups for the database (:meth:`lookups`) and as a test of one name
+    (:meth:`names`), which say the same (tests/rankings/test_search.py)."""
+
+    prefix: str | None
+    words: tuple[str, ...] = ()
+
+    def lookups(self, field: str) -> Q:
+        if self.prefix is not None:
+            return Q(**{f"{field}__startswith": self.prefix})
+        condition = Q()
+        for word in self.words:
+            condition &= Q(**{f"{field}__contains": word})
+        return condition
+
+    def names(self, search_name: str) -> bool:
+        if self.prefix is not None:
+            return search_name.startswith(self.prefix)
+        return all(word in search_name for word in self.words)
+
+
+def name_search(text: str) -> NameSearch | None:
+    """The search by name a text asks for (None: empty, or a licence number)."""
     text = text.strip()
     if not text or ascii_digits(text):
         return None
@@ -59,11 +83,14 @@ def _name_lookups(text: str, prefix: str) -> Q | None:
         return None
     words = folded.split()
     if all(len(word) < SHORT_WORD for word in words):
-        return Q(**{f"{prefix}__startswith": folded})
-    condition = Q()
-    for word in words:
-        condition &= Q(**{f"{prefix}__contains": word})
-    return condition
+        return NameSearch(prefix=folded)
+    return NameSearch(prefix=None, words=tuple(words))
+
+
+def _name_lookups(text: str, field: str) -> Q | None:
+    """The lookups on the folded name for a name search (None: not a name search)."""
+    search = name_search(text)
+    return None if search is None else search.lookups(field)
 
 
 def search_entries(entries: QuerySet[RankingEntry], text: str) -> QuerySet[RankingEntry]:
@@ -79,15 +106,49 @@ def search_entries(entries: QuerySet[RankingEntry], text: str) -> QuerySet[Ranki
     return entries.filter(lookups, player__name_hidden=False)
 
 
-def player_matches(players: QuerySet[Player], text: str) -> list[int]:
-    """Licence numbers of ``players`` whose folded name the text names (a name search:
-    the same words/prefix rules on ``Player.search_name``, trigram and prefix indexes
-    on PostgreSQL; lower case only elsewhere). The live ranking's search
-    (``rankings/live_reads.py``) orders them by the store."""
+def _named(players: QuerySet[Player], text: str) -> QuerySet[Player] | None:
     lookups = _name_lookups(text, "search_name")
     if lookups is None:
+        return None
+    return players.order_by().filter(lookups, name_hidden=False)
+
+
+def player_matches(players: QuerySet[Player], text: str, limit: int | None = None) -> list[int]:
+    """Licence numbers of ``players`` whose folded name the text names (a name search:
+    the same words/prefix rules on ``Player.search_name``, trigram and prefix indexes
+    on PostgreSQL; lower case only elsewhere), at most ``limit`` of them (any). The live
+    ranking's search (``rankings/live_reads.py``) orders them by the store."""
+    named = _named(players, text)
+    if named is None:
         return []
-    return list(players.filter(lookups, name_hidden=False).values_list("licence_number", flat=True))
+    numbers = named.values_list("licence_number", flat=True)
+    return list(numbers if limit is None else numbers[:limit])
+
+
+def named_among(licences: list[int], text: str) -> set[int]:
+    """Those of these licence numbers whose player the text names (the rules of
+    :func:`player_matches`, tested name by name here: with the name's own condition
+    in the statement, PostgreSQL read every player of a common name through the name
+    indexes and checked each against the numbers; this way it always reads the numbers'
+    rows by the unique index). On PostgreSQL the numbers go as one array literal
+    (``= ANY``): ``IN (…)`` with one parameter each made a walk twice as slow."""
+    search = name_search(text)
+    if search is None or not licences:
+        return set()
+    shown = Player.objects.order_by().filter(name_hidden=False)
+    if connection.vendor == "postgresql":
+        sql, params = shown.values_list("licence_number", "search_name").query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT * FROM ({sql}) shown WHERE shown.licence_number = ANY(%s::integer[])",
+                [*params, "{" + ",".join(map(str, licences)) + "}"],
+            )
+            rows = cursor.fetchall()
+    else:
+        rows = list(
+            shown.filter(licence_number__in=licences).values_list("licence_number", "search_name")
+        )
+    return {number for number, name in rows if search.names(name)}
 
 
 def capped_count(entries: QuerySet[RankingEntry], text: str = "") -> SearchCount:

@@ -41,7 +41,7 @@ from rankings.models import (
     SeasonRanking,
 )
 from rankings.rules.series import SeriesPolicy
-from rankings.search import COUNT_CAP, search_entries
+from rankings.search import COUNT_CAP, SearchCount, search_entries
 
 LIVE = "live"
 OFFICIAL = RankingKind.OFFICIAL.value
@@ -208,6 +208,7 @@ class LiveQuery:
     def __init__(self, ranking: LiveRanking, filters: RankingFilter) -> None:
         self.ranking, self.filters = ranking, filters
         self._matching: list[int] | None = None
+        self._wide: bool | None = None
         self._lines: dict[int, LiveEntry] = {}
 
     def _group(self) -> tuple[int | None, int | None, bool]:
@@ -261,6 +262,35 @@ class LiveQuery:
         self._matching = found
         return found
 
+    def _name_only(self) -> str:
+        """The text of a search by name with no committee, club or series filter, else ''."""
+        f, text = self.filters, self.filters.query.strip()
+        if ascii_digits(text) or f.committee is not None or f.club is not None or f.series:
+            return ""
+        return text
+
+    def _is_wide(self) -> bool:
+        """Whether more than ``COUNT_CAP`` players of the store bear the searched name,
+        judged from the first ``live_reads.WIDE_SEARCH`` players of the registry it names
+        (when there are fewer, they are every match: kept, ordered)."""
+        if self._wide is None:
+            first = live_reads.name_matches(self._name_only(), live_reads.WIDE_SEARCH)
+            scored = live_reads.ordered(self.ranking, first)
+            self._wide = len(first) == live_reads.WIDE_SEARCH and len(scored) > COUNT_CAP
+            if len(first) < live_reads.WIDE_SEARCH:
+                self._matching = scored
+        return self._wide
+
+    def search_count(self) -> SearchCount:
+        """The count a reader is shown: with a search, capped at ``COUNT_CAP`` as on a
+        snapshot (``search.capped_count``); a common name is not counted further."""
+        if self._name_only() and self._is_wide():
+            return SearchCount(COUNT_CAP, True)
+        found = self.count()
+        if self.filters.query.strip() and found > COUNT_CAP:
+            return SearchCount(COUNT_CAP, True)
+        return SearchCount(found, False)
+
     def count(self) -> int:
         if self._ranged():
             committee, club, clash = self._group()
@@ -277,7 +307,10 @@ class LiveQuery:
             key = live_reads.group_key(self.ranking, committee, club)
             entries = live_reads.lines(self.ranking, live_reads.members_page(key, start, size))
         else:
-            numbers = self.matching()[start : start + size]
+            walked = None
+            if self._name_only() and self._is_wide():  # the first matches in order
+                walked = live_reads.named_in_order(self.ranking, self._name_only(), start + size)
+            numbers = self.matching()[start : start + size] if walked is None else walked[start:]
             missing = [n for n in numbers if n not in self._lines]
             fresh = live_reads.lines(self.ranking, missing)
             self._lines.update((e.licence_number, e) for e in fresh)

@@ -384,3 +384,64 @@ def test_api_pages_and_exports_read_the_store_the_same_as_the_snapshot(
     live_ranking_refresh(season=season)
     assert isinstance(selectors.ranking_snapshot(season, "live"), RankingSnapshot)
     assert answers() == with_store
+
+
+def test_a_common_name_is_found_by_walking_the_ranking_as_by_scoring_every_match(
+    live_store_redis, federation, add_tournament, monkeypatch
+):
+    """A search by name that many share reads the season's order from the top and keeps
+    those named (``live_reads.named_in_order``), with a capped count; its pages and
+    counts equal those of scoring every match, on every page, whether the walk ends the
+    page, meets the end of the ranking or gives up (sizes shrunk to this federation)."""
+    from rankings import public_reads, search
+
+    registry, p = federation.registry, federation.players
+    season = registry.season
+    publish_previous(federation, add_tournament)
+    full_recompute(season=season)
+    add_tournament(season, {p[i]: (25 * (i % 9), i % 2) for i in range(0, 25, 2)},
+                   club=registry.clubs[101], arbiter=p[2])  # fmt: skip
+    tasks.refresh_season_totals(season.pk, [p[i].pk for i in range(0, 25, 2)])
+    # named like the others: not licensed this season, or hidden from the public
+    Player.objects.create(licence_number=99_998, last_name="Joueur07", first_name="Loïc")
+    Player.objects.filter(licence_number=3005).update(name_hidden=True)
+    for n in range(5):
+        Player.objects.create(licence_number=99_990 + n, last_name="Nouveau", first_name="Léa")
+    snapshot = selectors.ranking_snapshot(season, selectors.LIVE)
+    walks = []
+    walk = live_reads.named_in_order
+    monkeypatch.setattr(live_reads, "named_in_order",
+                        lambda *a: walks.append(walk(*a)) or walks[-1])  # fmt: skip
+
+    def answers(text, walking):
+        monkeypatch.setattr(live_reads, "WIDE_SEARCH", 5 if walking else 10**9)
+        filters = selectors.RankingFilter(query=text)
+        found = []
+        for start, size in [(0, 2), (0, 50), (1, 3), (4, 4), (9, 7), (30, 5)]:
+            entries = selectors.ranking_entries(snapshot, filters)
+            rows = public_reads.entry_rows(entries, filters, start, size)
+            found.append(([(r["place"], r["licence_number"]) for r in rows],
+                          public_reads.match_count(snapshot, filters, entries)))  # fmt: skip
+        return found
+
+    monkeypatch.setattr(search, "COUNT_CAP", 3)
+    monkeypatch.setattr("rankings.selectors.COUNT_CAP", 3)
+    monkeypatch.setattr(live_reads, "WALK_CHUNK", (2, 3))
+    for limit in (10**6, 8):  # the walk reads the whole ranking, or gives up past 8
+        monkeypatch.setattr(live_reads, "WALK_LIMIT", limit)
+        for text in ("joueur", "jo", "j", "joueur0 loic", "elise joueur1", "l", "nouveau"):
+            walks.clear()
+            walked = answers(text, walking=True)
+            # "l": fewer than 5 players named, all scored; "nouveau": five players in
+            # the registry, none in this season's ranking: every match scored
+            assert bool(walks) == (text not in ("l", "nouveau")), text
+            assert limit == 8 or None not in walks, text
+            scored = answers(text, walking=False)
+            assert walked == scored, text
+    everyone = answers("joueur", walking=False)[1]
+    assert everyone[1] == search.SearchCount(3, True)
+    shown = [n for _place, n in everyone[0]]
+    assert len(shown) == 19  # Joueur00…19 but the hidden one
+    assert 3005 not in shown
+    assert 99_998 not in shown
+    assert [n for _place, n in answers("joueur", walking=True)[1][0]] == shown

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from core.folding import _FOLDING, fold
@@ -71,6 +71,48 @@ def test_words_prefixes_and_licence_numbers(ranked):
     assert _found(ranked, "  ") == everyone
     assert _found(ranked, "zzzz") == []
     assert _found(ranked, "100%") == []  # a LIKE wildcard is a letter
+
+
+NAMES = [("Le Gall", "Anaïs"), ("Lefèvre", "Jérôme"), ("Leroy", "Zoé"), ("L'Hôte", "Noël"),
+         ("Dupont-Morel", "Éric"), ("Martin", "Léa"), ("Mart_in", "100%"), ("Œuvray", "Ève"),
+         ("Le", "Ma"), ("Martinez", "Loïc")]  # fmt: skip
+QUERY_LETTERS = sorted(set("lemartinogdupz'%_- ÉéœŒ"))
+
+
+@pytest.fixture
+def named_players(db) -> dict[int, str]:
+    """The players above (one hidden from the public), with their folded names."""
+    for n, (last, first) in enumerate(NAMES):
+        Player.objects.create(licence_number=70_001 + n, last_name=last, first_name=first,
+                              name_hidden=n == 5)  # fmt: skip
+    return dict(Player.objects.filter(licence_number__gt=70_000, name_hidden=False)
+                .values_list("licence_number", "search_name"))  # fmt: skip
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet=QUERY_LETTERS, max_size=9))
+@example("le")
+@example("l'h")
+@example("mart_")
+@example("MARTIN")
+@example("e")
+@example("œ")
+@example("le ma")
+@example("eve oeuv")
+@example("%")
+def test_a_name_is_tested_alike_by_the_database_and_in_python(named_players, text):
+    """``NameSearch.lookups`` (the database's ``LIKE``) and ``NameSearch.names`` (Python,
+    for a walk of the live ranking) find the same players, and ``named_among`` too."""
+    wanted = search.name_search(text)
+    licences = sorted(named_players)
+    players = Player.objects.filter(licence_number__gt=70_000)
+    found = set(search.player_matches(players, text))
+    if wanted is None:
+        assert found == search.named_among(licences, text) == set()
+        return
+    assert found == {n for n, name in named_players.items() if wanted.names(name)}
+    assert search.named_among(licences, text) == found
+    assert search.named_among(licences[::3], text) == found & set(licences[::3])
 
 
 def test_the_sqlite_fallback_finds_the_same(ranked, monkeypatch):
