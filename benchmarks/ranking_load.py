@@ -159,7 +159,9 @@ def start_server(workers: int, threads: int, cache: bool) -> subprocess.Popen:
     sys.exit("gunicorn did not start")
 
 
-def with_wrk(paths: list[str], duration: int, connections: int) -> tuple[float, float, float]:
+def with_wrk(
+    paths: list[str], duration: int, connections: int, port: int = PORT
+) -> tuple[float, float, float]:
     lua = (
         "paths = {"
         + ",".join(f'"{p}"' for p in paths)
@@ -177,7 +179,7 @@ def with_wrk(paths: list[str], duration: int, connections: int) -> tuple[float, 
         script.write(lua)
     out = subprocess.run(
         ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "-s", script.name,
-         f"http://{HOST}:{PORT}"],
+         f"http://{HOST}:{port}"],
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     os.unlink(script.name)
