@@ -269,6 +269,25 @@ class Licence(models.Model):
         return f"{self.player} – {self.season}"
 
 
+class RegistryWrite(models.Model):
+    """A transaction that wrote licences or clubs, whatever wrote them (forms, the admin,
+    the licence import's ``COPY``, merges, raw SQL): one row per statement, written by
+    PostgreSQL triggers on both tables (``federation/migrations/0009_registry_writes.py``;
+    none on SQLite). The national ranking looks for registry drift (a standing whose
+    licence or club moved) only when a transaction it could not see has written here
+    since it last looked (``rankings/standings.py::registry_drift``). Append-only: a few
+    rows per licence import or registry edit, a few thousand a year."""
+
+    xact = models.PositiveBigIntegerField(_("transaction"), db_index=True)
+
+    class Meta:
+        verbose_name = _("registry write")
+        verbose_name_plural = _("registry writes")
+
+    def __str__(self) -> str:
+        return f"{self.xact}"
+
+
 class ArbiterGrade(models.TextChoices):
     """Grades of FFT arbiters (arbitre de club, régional, national)."""
 

@@ -33,7 +33,14 @@ from rankings.locks import season_writer_lock, try_refresh_lock
 from rankings.models import RankingEntry, RankingKind, RankingSnapshot, SeasonRanking
 from rankings.ranking_state import season_ranking
 from rankings.snapshots import compute, load_inputs, write_snapshot
-from rankings.standings import WHOLE_SEASON_ABOVE, StandingsWrite, registry_drift, standings_write
+from rankings.standings import (
+    WHOLE_SEASON_ABOVE,
+    RegistryDrift,
+    StandingsWrite,
+    registry_drift,
+    registry_drift_repaired,
+    standings_write,
+)
 
 
 def _up_to_date(season_id: int) -> bool:
@@ -49,8 +56,9 @@ def _refresh_once(season: Season) -> RankingSnapshot | None:
     with transaction.atomic():
         season_writer_lock(season.pk)
         drift = registry_drift(season=season)
-        if drift:  # licences added, moved or removed since the standings were written
-            standings_write(season=season, player_ids=drift)
+        if drift.players:  # licences added, moved or removed since the standings were written
+            standings_write(season=season, player_ids=drift.players)
+        registry_drift_repaired(season=season, drift=drift)
         state = season_ranking(season.pk)
         if state.live_id is not None and state.live_version >= state.inputs_version:
             return None
@@ -98,7 +106,7 @@ def live_totals_update(*, season: Season, player_ids: list[int]) -> StandingsWri
     return written
 
 
-def _sync_store(season: Season, drift: list[int]) -> None:
+def _sync_store(season: Season, drift: RegistryDrift) -> None:
     """With Redis: repair registry drift (its players only), and bring the store to
     the inputs version (see ``live_store.sync``). The drift is looked for before the
     writer lock is taken (an anti-join over the season's licences: ~0.5 s at 150,000,
@@ -108,13 +116,14 @@ def _sync_store(season: Season, drift: list[int]) -> None:
         season_writer_lock(season.pk)
         state = season_ranking(season.pk)
         before = state.inputs_version
-        if drift:
+        if drift.players:
             live_store.sync(season=season)
             before = season_ranking(season.pk).inputs_version
-            standings_write(season=season, player_ids=drift)
-            live_store.apply(season=season, player_ids=drift, version_before=before)
+            standings_write(season=season, player_ids=drift.players)
+            live_store.apply(season=season, player_ids=drift.players, version_before=before)
         else:
             live_store.sync(season=season)
+        registry_drift_repaired(season=season, drift=drift)
         old = state.live_id
         if old is not None:  # the provisional snapshot of the embedded mode is no longer read
             SeasonRanking.objects.filter(pk=state.pk).update(live=None)
@@ -132,7 +141,7 @@ def live_ranking_refresh(*, season: Season) -> RankingSnapshot | None:
     if live_store.enabled():
         with try_refresh_lock(season.pk) as acquired:
             # one drift search at a time (a burst of homologations shares it)
-            drift = registry_drift(season=season) if acquired else []
+            drift = registry_drift(season=season) if acquired else RegistryDrift([])
         _sync_store(season, drift)
         return None
     written = None

@@ -421,6 +421,12 @@ class SeasonRanking(models.Model):
     )  # fmt: skip
     inputs_version = models.PositiveBigIntegerField(_("inputs version"), default=0)
     live_version = models.PositiveBigIntegerField(_("live ranking version"), default=0)
+    # The oldest transaction the last look for registry drift could not see (PostgreSQL's
+    # snapshot xmin before it): a registry write from it or a later one means look again
+    # (rankings/standings.py::registry_drift). None: never looked.
+    registry_horizon = models.PositiveBigIntegerField(
+        _("registry looked at up to"), null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("season ranking")

@@ -63,7 +63,7 @@ from rankings.rules.national_ranking import StepSource, share_cutoff
 from rankings.rules.series import SERIES_NUMBERS, SeriesPolicy
 from rankings.series_policies import series_policy_in_force
 from rankings.snapshots import ENTRY_COLUMNS
-from rankings.standings import registry_drift, standings_write
+from rankings.standings import registry_drift, registry_drift_repaired, standings_write
 
 ENTRY = RankingEntry._meta.db_table
 STANDING = SeasonStanding._meta.db_table
@@ -420,8 +420,9 @@ def live_ranking_by_sql(*, season: Season) -> RankingSnapshot | None:
         with transaction.atomic():
             season_writer_lock(season.pk)
             drift = registry_drift(season=season)
-            if drift:
-                standings_write(season=season, player_ids=drift)
+            if drift.players:
+                standings_write(season=season, player_ids=drift.players)
+            registry_drift_repaired(season=season, drift=drift)
             state = SeasonRanking.objects.select_for_update(of=("self",)).get(
                 pk=season_ranking(season.pk).pk
             )

@@ -199,7 +199,9 @@ class LiveQuery:
       the club's sorted set, however deep the page (``ZRANGE``), counted by ``ZCARD``;
     - a search (licence number or name): the matching players the store holds, ordered
       by their scores; the lines of the page shown only, unless a committee, club or
-      series filter needs every match's line;
+      series filter needs every match's line; a name that more than ``COUNT_CAP``
+      players of the store share: the count capped, the page found by walking the
+      season's order (``live_reads.named_in_order``) rather than scoring every match;
     - a series within a committee or club: the group's lines, filtered;
     - a series over the whole country: the full computation by the pure core,
       once per live version per process (``live_reads.full_ranking``).

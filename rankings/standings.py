@@ -35,7 +35,7 @@ from django.db import connection, transaction
 from django.db.backends.utils import CursorWrapper
 from django.utils import timezone
 
-from federation.models import Club, Licence, Player, Season
+from federation.models import Club, Licence, Player, RegistryWrite, Season
 from rankings.locks import season_writer_lock
 from rankings.models import (
     Allocation,
@@ -351,8 +351,49 @@ def _analyze() -> None:
             cursor.execute(f"ANALYZE {T['standing']}")
 
 
-def registry_drift(*, season: Season) -> list[int]:
-    """Players whose standing no longer matches the registry (new, moved or removed licence)."""
+@dataclass(frozen=True)
+class RegistryDrift:
+    """Players whose standing no longer matches the registry (new, moved or removed
+    licence, a club moved to another committee), and how far the look saw."""
+
+    players: list[int]
+    horizon: int | None = None  # PostgreSQL: the oldest transaction it could not see
+
+
+def registry_drift(*, season: Season) -> RegistryDrift:
+    """The registry drift of the season's standings: an anti-join of the season's
+    licences and standings (about 0.5 s of database time at 150,000 licensees, 2 s at
+    1,000,000), skipped on PostgreSQL when no transaction has written licences or clubs
+    (``federation.RegistryWrite``, recorded by triggers) since the last look that
+    :func:`registry_drift_repaired` recorded: a burst of homologations with no registry
+    change in between costs nothing here.
+
+    Why nothing is missed: ``horizon`` is the oldest transaction still running when the
+    look starts (PostgreSQL's snapshot ``xmin``, read before the anti-join). Every
+    transaction the anti-join could not see was running then or started later, so its
+    id is at least ``horizon``, and the registry write rows it adds when it commits are
+    found by the next ``xact >= horizon``; a transaction that finished before is seen by
+    the anti-join itself. SQLite (no trigger) always looks."""
+    if connection.vendor != "postgresql":
+        return RegistryDrift(_drifting(season))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint")
+        horizon = int(cursor.fetchone()[0])
+    looked = SeasonRanking.objects.filter(season=season).values_list("registry_horizon", flat=True)
+    last = looked.first()
+    if last is not None and not RegistryWrite.objects.filter(xact__gte=last).exists():
+        return RegistryDrift([], None)  # nothing to record: the last look still holds
+    return RegistryDrift(_drifting(season), horizon)
+
+
+def registry_drift_repaired(*, season: Season, drift: RegistryDrift) -> None:
+    """Record, in the transaction that rewrote the drift's standings, how far the look
+    saw (a failed repair rolls it back: the next refresh looks again)."""
+    if drift.horizon is not None:
+        SeasonRanking.objects.filter(season=season).update(registry_horizon=drift.horizon)
+
+
+def _drifting(season: Season) -> list[int]:
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
