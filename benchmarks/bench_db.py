@@ -45,6 +45,22 @@ def synthetic_season(
     return Season.objects.get(name=season_names(year)[1])
 
 
+def generated_season_with_standings() -> Season:
+    """The synthetic season already generated in this database (PostgreSQL only), its
+    standings written first if it has none."""
+    from rankings.models import SeasonStanding
+    from rankings.standings import standings_write
+
+    if connection.vendor != "postgresql":
+        sys.exit("Run this benchmark on PostgreSQL (DATABASE_URL=postgres://…).")
+    season = Season.objects.filter(name=season_names(YEAR)[1]).first()
+    if season is None:
+        sys.exit("No synthetic season here: run manage.py generate_ranking_season first.")
+    if not SeasonStanding.objects.filter(season=season).exists():
+        standings_write(season=season, player_ids=None)
+    return season
+
+
 def tournament_write(season: Season, players: list[int], *, name: str, first_pcn: int) -> None:
     """A homologated individual tournament of ``players`` (in their order of places), as
     homologation stores it (allocations of ``first_pcn`` − 10 per place, at least 50),

@@ -58,7 +58,12 @@ django.setup()
 from django.conf import settings  # noqa: E402
 from django.db import OperationalError, connection, transaction  # noqa: E402
 
-from benchmarks.bench_db import YEAR, tournament_write, tournaments_remove  # noqa: E402
+from benchmarks.bench_db import (  # noqa: E402
+    YEAR,
+    generated_season_with_standings,
+    tournament_write,
+    tournaments_remove,
+)
 from core.tasks import send_on_commit  # noqa: E402
 from demo.management.commands.generate_ranking_season import season_names  # noqa: E402
 from federation.models import Licence, Player, Season  # noqa: E402
@@ -71,7 +76,6 @@ from rankings.models import (  # noqa: E402
     SeasonRanking,
     SeasonStanding,
 )
-from rankings.standings import standings_write  # noqa: E402
 
 HOST, PORT = "127.0.0.1", 8767
 RANKING_TABLES = [m._meta.db_table for m in (PlayerSeasonTotal, SeasonStanding, RankingSnapshot,
@@ -295,11 +299,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--modes", default="redis,snapshot")
     args = parser.parse_args()
-    if connection.vendor != "postgresql":
-        sys.exit("Run this benchmark on PostgreSQL (DATABASE_URL=postgres://…).")
-    season = Season.objects.get(name=season_names(YEAR)[1])
-    if not SeasonStanding.objects.filter(season=season).exists():
-        standings_write(season=season, player_ids=None)
+    season = generated_season_with_standings()
     for mode in args.modes.split(","):
         remove_tournaments(season, mode)
     players = Licence.objects.filter(season=season).count()

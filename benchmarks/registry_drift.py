@@ -35,14 +35,12 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.db import connection, transaction  # noqa: E402
+from django.db import transaction  # noqa: E402
 
-from benchmarks.bench_db import YEAR  # noqa: E402
-from demo.management.commands.generate_ranking_season import season_names  # noqa: E402
+from benchmarks.bench_db import generated_season_with_standings  # noqa: E402
 from federation.models import Club, Licence, Season  # noqa: E402
-from rankings.models import SeasonStanding  # noqa: E402
 from rankings.ranking_state import season_ranking  # noqa: E402
-from rankings.standings import registry_drift, registry_drift_repaired, standings_write  # noqa: E402
+from rankings.standings import registry_drift, registry_drift_repaired  # noqa: E402
 
 
 def look(season: Season) -> tuple[float, list[int]]:
@@ -57,11 +55,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    if connection.vendor != "postgresql":
-        sys.exit("Run this benchmark on PostgreSQL (DATABASE_URL=postgres://…).")
-    season = Season.objects.get(name=season_names(YEAR)[1])
-    if not SeasonStanding.objects.filter(season=season).exists():
-        standings_write(season=season, player_ids=None)
+    season = generated_season_with_standings()
     season_ranking(season.pk)
     licence = Licence.objects.filter(season=season).select_related("club").order_by("pk").first()
     home = licence.club

@@ -51,14 +51,12 @@ from django.db import connection, transaction  # noqa: E402
 # First of the project's: sets the broker, the queue and the ranking store
 # (BENCH_REDIS_URL), then sets Django up.
 from benchmarks import live_ranking_latency as latency  # noqa: E402
-from benchmarks.bench_db import YEAR  # noqa: E402
+from benchmarks.bench_db import YEAR, generated_season_with_standings  # noqa: E402
 from benchmarks.ranking_load import targets, with_wrk  # noqa: E402
 from config.celery import app  # noqa: E402
 from demo.management.commands.generate_ranking_season import season_names  # noqa: E402
 from federation.models import Player, Role, RoleAssignment, Season, User  # noqa: E402
 from rankings import live_store  # noqa: E402
-from rankings.models import SeasonStanding  # noqa: E402
-from rankings.standings import standings_write  # noqa: E402
 
 HOST, BOUNCER_PORT, WEB_PORTS = "127.0.0.1", 6433, (8781, 8782)
 STAFF = "topology-staff"
@@ -213,11 +211,9 @@ def main() -> None:
     parser.add_argument("--homologations", type=int, default=6)
     parser.add_argument("--duration", type=int, default=5)
     args = parser.parse_args()
-    if connection.vendor != "postgresql" or not (shutil.which("pgbouncer") and shutil.which("wrk")):
-        sys.exit("Needs PostgreSQL (DATABASE_URL=postgres://…) and the pgbouncer and wrk commands.")
-    season = Season.objects.get(name=season_names(YEAR)[1])
-    if not SeasonStanding.objects.filter(season=season).exists():
-        standings_write(season=season, player_ids=None)
+    if not (shutil.which("pgbouncer") and shutil.which("wrk")):
+        sys.exit("Needs the pgbouncer and wrk commands (Debian's packages of those names).")
+    season = generated_season_with_standings()
     settings.RANKING_STORE_URL = latency.REDIS_URL
     latency.remove_tournaments(season, "redis")
     with transaction.atomic():
