@@ -155,7 +155,12 @@ def capped_count(entries: QuerySet[RankingEntry], text: str = "") -> SearchCount
     """How many entries match, counting at most ``COUNT_CAP + 1`` (``text``: the search,
     for the record; counting from the players' side with ``EXISTS`` was measured slower
     on common names, benchmarks/ranking_search.py)."""
-    found = entries.order_by()[: COUNT_CAP + 1].count()
+    return count_of(entries.order_by()[: COUNT_CAP + 1].count())
+
+
+def count_of(found: int) -> SearchCount:
+    """A search's count of ``found`` matches as readers are shown it: capped at
+    :data:`COUNT_CAP`."""
     if found > COUNT_CAP:
         return SearchCount(COUNT_CAP, True)
     return SearchCount(found, False)

@@ -41,7 +41,7 @@ from rankings.models import (
     SeasonRanking,
 )
 from rankings.rules.series import SeriesPolicy
-from rankings.search import COUNT_CAP, SearchCount, search_entries
+from rankings.search import COUNT_CAP, SearchCount, count_of, search_entries
 
 LIVE = "live"
 OFFICIAL = RankingKind.OFFICIAL.value
@@ -288,10 +288,9 @@ class LiveQuery:
         snapshot (``search.capped_count``); a common name is not counted further."""
         if self._name_only() and self._is_wide():
             return SearchCount(COUNT_CAP, True)
-        found = self.count()
-        if self.filters.query.strip() and found > COUNT_CAP:
-            return SearchCount(COUNT_CAP, True)
-        return SearchCount(found, False)
+        if self.filters.query.strip():
+            return count_of(self.count())
+        return SearchCount(self.count(), False)
 
     def count(self) -> int:
         if self._ranged():
