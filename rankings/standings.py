@@ -376,13 +376,13 @@ def registry_drift(*, season: Season) -> RegistryDrift:
     the anti-join itself. SQLite (no trigger) always looks."""
     if connection.vendor != "postgresql":
         return RegistryDrift(_drifting(season))
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint")
-        horizon = int(cursor.fetchone()[0])
     looked = SeasonRanking.objects.filter(season=season).values_list("registry_horizon", flat=True)
     last = looked.first()
     if last is not None and not RegistryWrite.objects.filter(xact__gte=last).exists():
         return RegistryDrift([], None)  # nothing to record: the last look still holds
+    with connection.cursor() as cursor:  # before the anti-join, in a statement of its own
+        cursor.execute("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint")
+        horizon = int(cursor.fetchone()[0])
     return RegistryDrift(_drifting(season), horizon)
 
 
