@@ -71,16 +71,18 @@ def main() -> None:
     args = parser.parse_args()
 
     season = synthetic_season(players=args.players, allocations=args.allocations)
-    if selectors.ranking_snapshot(season, selectors.LIVE) is None:
+    if selectors.ranking_for_season(season, selectors.LIVE) is None:
         live_ranking_refresh(season=season)
-    snapshot = selectors.ranking_snapshot(season, selectors.LIVE)
-    assert snapshot is not None
-    print(f"season {season}: live ranking of {snapshot.player_count:,} players "
-          f"({snapshot.ranked_count:,} with points)")  # fmt: skip
+    ranking = selectors.ranking_for_season(season, selectors.LIVE)
+    assert ranking is not None
+    print(f"season {season}: live ranking of {ranking.player_count:,} players "
+          f"({ranking.ranked_count:,} with points)")  # fmt: skip
 
     rng = random.Random(YEAR)
     licences = list(
-        RankingEntry.objects.filter(snapshot=snapshot).values_list("licence_number", flat=True)
+        RankingEntry.objects.filter(snapshot_id=ranking.snapshot_id).values_list(
+            "licence_number", flat=True
+        )
     )
     sample = [rng.choice(licences) for _ in range(args.calls)]
     records = {n: selectors.player_record(n, season, selectors.LIVE) for n in sample}

@@ -46,16 +46,16 @@ from demo.management.commands.generate_ranking_season import (  # noqa: E402
     season_names,
 )
 from federation.models import Season  # noqa: E402
-from rankings import live_reads, live_store, public_reads  # noqa: E402
+from rankings import live_reads, live_store  # noqa: E402
 from rankings.models import RankingEntry, SeasonRanking  # noqa: E402
-from rankings.selectors import RankingFilter, ranking_entries  # noqa: E402
+from rankings.ranking import Ranking, RankingFilter  # noqa: E402
+from rankings.snapshot_ranking import SnapshotRanking  # noqa: E402
 
 
-def new_search(snapshot, text: str) -> int:
-    filters = RankingFilter(query=text)
-    entries = ranking_entries(snapshot, filters)
-    rows = public_reads.entry_rows(entries, filters, 0, 50)
-    public_reads.match_count(snapshot, filters, entries)
+def new_search(ranking: Ranking, text: str) -> int:
+    entries = ranking.entries(RankingFilter(query=text))
+    rows = entries.rows(0, 50)
+    entries.count()
     return len(rows)
 
 
@@ -119,8 +119,9 @@ def main() -> None:
     print(f"{'query':12s} {'median':>8s} {'p99':>8s}   {'old median':>10s} {'old p99':>8s}"
           + (f"   {'store median':>12s} {'store p99':>9s}   {'scored median':>13s}"
              f" {'scored p99':>10s}" if live else ""))  # fmt: skip
+    stored = SnapshotRanking(snapshot)
     for kind, queries in kinds.items():
-        new = timed(new_search, snapshot, queries)
+        new = timed(new_search, stored, queries)
         old = timed(old_search, snapshot, queries[: max(20, args.queries // 10)])
         line = (f"{kind:12s} {statistics.median(new):6.1f}ms {p99(new):6.1f}ms   "
                 f"{statistics.median(old):8.1f}ms {p99(old):6.1f}ms")  # fmt: skip

@@ -19,17 +19,14 @@ LATEST_TOURNAMENTS = 10
 
 def _top_of_live_ranking() -> dict:
     season = rankings.season_named(None)
-    snapshot = rankings.ranking_snapshot(season, rankings.LIVE) if season else None
-    if snapshot is None:
+    ranking = rankings.ranking_for_season(season, rankings.LIVE) if season else None
+    if ranking is None:
         return {"season": season, "snapshot": None, "rows": []}
-    everyone = rankings.RankingFilter()
-    entries = rankings.entries_page(
-        rankings.ranking_entries(snapshot, everyone), everyone, 0, TOP_OF_RANKING
-    )
-    labels = rankings.step_labels(snapshot)
+    entries = ranking.entries(rankings.RankingFilter()).page(0, TOP_OF_RANKING)
+    labels = ranking.step_labels()
     return {
         "season": season,
-        "snapshot": snapshot,
+        "snapshot": ranking,
         "rows": [{"entry": e, "label": labels.get(e.step, (e.step,))[0]} for e in entries],
     }
 

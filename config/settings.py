@@ -115,6 +115,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                # a page built for the read cache carries a placeholder CSRF token
+                "core.http_cache.stored_page_context",
             ],
         },
     },

@@ -16,11 +16,14 @@ a live version…) — and how to build the body; this module does the rest:
 - HTML pages are stored with a placeholder where the CSRF token goes, replaced by the
   reader's own token on every answer (:data:`CSRF_PLACEHOLDER`).
 
-:func:`public_read`, a view decorator, answers an anonymous ``GET`` (no ``Authorization``
-header, no session cookie: :func:`anonymous`) whose answer is stored before the view runs
-(no DRF, no rate limit, no session); anything else — a miss, a signed-in reader — goes
-to the view, whose own :func:`cached_read` stores the answer under the same key. Only
-anonymous readers are served from, or stored into, the cache (the views check).
+:func:`public_read`, a view decorator, is the one place a public read meets the cache: the
+view only builds its answer. An anonymous ``GET`` (no ``Authorization`` header, no session
+cookie: :func:`anonymous`) whose answer is stored is answered before the view runs (no
+DRF, no rate limit, no session); a reader who is not signed in and whose answer is not
+stored yet gets the view's answer, stored under the same key when it is a 200; a
+signed-in reader's answer is built for them and never stored (they may be shown more
+than the public). While a stored page is built, its CSRF token is the placeholder
+(:func:`stored_page_context`, a template context processor).
 
 Two tiers: each process keeps the last ``READ_CACHE_LOCAL_ITEMS`` answers it sent in
 memory (no round trip on a hit: as the key holds the version, a process can never serve
@@ -207,34 +210,6 @@ def csrf_token(request: HttpRequest) -> str:
     return "".join(mask) + "".join(cipher)
 
 
-def cached_read(
-    request: HttpRequest,
-    *,
-    namespace: str,
-    version: str,
-    build: Callable[[], HttpResponse],
-    modified: dt.datetime | None = None,
-    variant: str = "",
-    html: bool = False,
-) -> HttpResponse:
-    """The answer to a public read of ``version``: 304 if the client has it, else the
-    stored body, else ``build()`` (stored when it is a 200)."""
-    key = cache_key(request, namespace, version, variant)
-    answer = _answer(request, key, version, modified, html)
-    if answer is not None:
-        return answer
-    with public_reads():
-        response = build()
-    if response.status_code != 200 or response.streaming:
-        return response
-    stored = Stored(response.get("Content-Type", JSON), response.content)
-    ttl = _ttl()
-    if ttl:
-        caches[getattr(settings, "READ_CACHE_ALIAS", "default")].set(key, stored, ttl)
-        recent.put(key, stored, ttl)
-    return _send(request, stored, _etag(key, version), modified, html)
-
-
 Version = tuple[str, dt.datetime | None]
 """What a public read shows: its version token, and when it last changed (or None)."""
 
@@ -250,40 +225,113 @@ def request_version(
     return memo[version_of]
 
 
+BUILDING = "_read_cache_building"
+"""Set on a request while its answer is built to be stored (:func:`stored_page_context`)."""
+
+
+def stored_page_context(request: HttpRequest) -> dict[str, str]:
+    """A template context processor: while a page is built to be stored, its CSRF token
+    is :data:`CSRF_PLACEHOLDER` (each reader gets their own when it is sent)."""
+    return {"csrf_token": CSRF_PLACEHOLDER} if getattr(request, BUILDING, False) else {}
+
+
 def public_read(
     namespace: str,
     version_of: Callable[..., Version | None],
     *,
     html: bool = False,
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    """A view decorator: an anonymous ``GET`` (:func:`anonymous`) whose answer is stored
-    is answered here, before the view runs — no DRF, no rate limit, no session, no
-    query when the version is memoised (``rankings/read_versions.py``) — with the same
-    key, ETag and headers as the view's own :func:`cached_read` (which stores it on a
-    miss, under the same ``namespace``).
+    """A view decorator: the read cache of a public read (see the module doc), keyed by
+    ``namespace`` and the version ``version_of(request, *args, **kwargs)`` gives (asked
+    through :func:`request_version`: one lookup per request; None: no version, the view
+    answers and nothing is stored).
 
-    ``version_of(request, *args, **kwargs)`` gives the version the view reads (it asks
-    :func:`request_version` with the same function: one lookup per request); None: let
-    the view answer (an unknown season…). A JSON read (``html=False``) is
-    answered here only when the client accepts JSON first (no ``Accept``, ``*/*`` or
-    ``application/json``): a browser gets DRF's browsable page from the view."""
+    - an anonymous ``GET`` whose answer is stored is answered here, before the view — no
+      DRF, no rate limit, no session, no query when the version is memoised
+      (``rankings/read_versions.py``); a JSON read (``html=False``) only when the client
+      accepts JSON first (no ``Accept``, ``*/*`` or ``application/json``): a browser gets
+      DRF's browsable page from the view;
+    - a reader not signed in: 304 if they have the version, else the stored answer, else
+      the view's answer (built inside ``core.db_router.public_reads``), stored when it is
+      a 200 — for a JSON read, when the view answered in JSON (DRF's renderer), its data
+      stored as ``JSONRenderer`` renders it;
+    - a signed-in reader (a session, or an ``Authorization`` header on a JSON read: DRF
+      authenticates or refuses it), or any other method: the view, nothing stored."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @functools.wraps(view)
-        def answered_early(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-            if request.method == "GET" and anonymous(request) and (html or _json_first(request)):
+        def read(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+            if request.method != "GET":
+                return view(request, *args, **kwargs)
+            json_first = html or _json_first(request)
+            if anonymous(request) and json_first:
                 version = request_version(request, version_of, *args, **kwargs)
-                if version is not None:
-                    token, modified = version
-                    answer = stored_answer(request, namespace=namespace, version=token,
-                                           modified=modified, html=html)  # fmt: skip
-                    if answer is not None:
-                        return answer
-            return view(request, *args, **kwargs)
+                if version is None:
+                    return view(request, *args, **kwargs)
+                answer = stored_answer(request, namespace=namespace, version=version[0],
+                                       modified=version[1], html=html)  # fmt: skip
+                if answer is not None:
+                    return answer
+            elif _signed_in(request, html):
+                return view(request, *args, **kwargs)
+            version = request_version(request, version_of, *args, **kwargs)
+            if version is None:
+                return view(request, *args, **kwargs)
+            token, modified = version
+            key = cache_key(request, namespace, token)
+            if json_first and not anonymous(request):  # not looked up above
+                answer = _answer(request, key, token, modified, html)
+                if answer is not None:
+                    return answer
+            setattr(request, BUILDING, True)
+            try:
+                with public_reads():
+                    response = view(request, *args, **kwargs)
+            finally:
+                setattr(request, BUILDING, False)
+            stored = _storable(response, html)
+            if stored is None:
+                return response
+            _store(key, stored)
+            return _send(request, stored, _etag(key, token), modified, html)
 
-        return answered_early
+        return read
 
     return decorate
+
+
+def _signed_in(request: HttpRequest, html: bool) -> bool:
+    if anonymous(request):
+        return False
+    if not html and "HTTP_AUTHORIZATION" in request.META:
+        return True  # DRF authenticates the token, or refuses it
+    user = getattr(request, "user", None)
+    if user is None:  # no authentication middleware to tell: the view decides
+        return True
+    return bool(user.is_authenticated)
+
+
+def _storable(response: HttpResponse, html: bool) -> Stored | None:
+    """What is stored of a view's answer: a 200 only; a JSON read only when DRF answered
+    in JSON (a browser's browsable page is not), its data rendered without the request's
+    rendering context (a client's ``indent`` is not what the next reader asked)."""
+    if response.status_code != 200 or response.streaming:
+        return None
+    if html:
+        return Stored(response.get("Content-Type", HTML), response.content)
+    renderer = getattr(response, "accepted_renderer", None)
+    if renderer is None:  # a plain Django answer
+        return Stored(response.get("Content-Type", JSON), response.content)
+    if renderer.format != "json":
+        return None
+    return Stored(JSON, renderer.render(getattr(response, "data", None)))
+
+
+def _store(key: str, stored: Stored) -> None:
+    ttl = _ttl()
+    if ttl:
+        caches[getattr(settings, "READ_CACHE_ALIAS", "default")].set(key, stored, ttl)
+        recent.put(key, stored, ttl)
 
 
 def _json_first(request: HttpRequest) -> bool:
@@ -300,5 +348,8 @@ def _headers(
     # Revalidate every time (a new homologation is a new version); a page carries the
     # reader's CSRF token, so only their own browser may keep it.
     response["Cache-Control"] = "private, no-cache" if html else "public, no-cache"
-    patch_vary_headers(response, ("Accept-Language", "Cookie") if html else ("Accept-Language",))
+    # A JSON read's answer depends on Accept too: a browser asking for HTML gets DRF's page.
+    patch_vary_headers(
+        response, ("Accept-Language", "Cookie") if html else ("Accept", "Accept-Language")
+    )
     return response

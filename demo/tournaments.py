@@ -184,7 +184,7 @@ def build_demo_tournaments(
     )
     loaded.official[previous.name] = RankingEntry.objects.filter(snapshot=official).count()
     full_recompute(season=current)
-    live = selectors.ranking_snapshot(current, selectors.LIVE)
+    live = selectors.ranking_for_season(current, selectors.LIVE)
     loaded.live[current.name] = live.player_count if live is not None else 0
     return loaded
 

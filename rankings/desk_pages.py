@@ -59,10 +59,11 @@ def ranking_desk(request):
         .select_related("live__policy", "official__policy")
         .first()
     )
-    live = selectors.ranking_snapshot(season, selectors.LIVE) if state is not None else None
-    # the version the live ranking reflects: the store's with Redis, the snapshot's without
-    live_version = getattr(getattr(live, "meta", None), "version", None)
-    if live_version is None:
+    live = selectors.ranking_for_season(season, selectors.LIVE) if state is not None else None
+    # the inputs version the live ranking reflects
+    if live is not None:
+        live_version = live.reflects
+    else:
         live_version = state.live_version if state is not None else 0
     history = list(desk_reads.runs(season))
     active = next((r for r in history if r.status in (RunStatus.QUEUED, RunStatus.RUNNING)), None)
@@ -146,7 +147,7 @@ def run_start(request, kind: str):
         return redirect(desk)
     context = {"season": season, "kind": kind, "text": KIND_TEXT[RecomputeKind(kind)]}
     if kind == RecomputeKind.OFFICIAL:
-        live = selectors.ranking_snapshot(season, selectors.LIVE)
+        live = selectors.ranking_for_season(season, selectors.LIVE)
         if live is not None:
             context["comparison"] = desk_reads.publish_comparison(live, scope_of(request.user))
     return render(request, "desk/run_confirm.html", context)
@@ -165,7 +166,7 @@ def run_progress(request, pk: int):
 def publish_comparison(request):
     scope = _staff(request)
     season = _season(request)
-    live = selectors.ranking_snapshot(season, selectors.LIVE)
+    live = selectors.ranking_for_season(season, selectors.LIVE)
     comparison = desk_reads.publish_comparison(live, scope) if live is not None else None
     return render(
         request,

@@ -6,38 +6,15 @@ the database (one aggregate over the two snapshots, never 150,000 rows in Python
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from django.db.models import (
-    Case,
-    Count,
-    DurationField,
-    ExpressionWrapper,
-    F,
-    IntegerField,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-    Value,
-    When,
-)
+from django.db.models import DurationField, ExpressionWrapper, F, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from federation.access import Scope
-from federation.models import Committee, Season
-from rankings import live_reads
-from rankings.live_reads import LiveRanking
-from rankings.models import (
-    ManualPlacement,
-    RankingEntry,
-    RankingSnapshot,
-    RecomputeRun,
-    RunStatus,
-    SeasonRanking,
-)
-from rankings.selectors import step_labels
+from federation.models import Season
+from rankings.models import ManualPlacement, RankingSnapshot, RecomputeRun, RunStatus, SeasonRanking
+from rankings.ranking import Ranking
 
 
 def runs(season: Season, limit: int = 20) -> QuerySet[RecomputeRun]:
@@ -86,13 +63,6 @@ def run_progress_data(run: RecomputeRun) -> dict:
     }
 
 
-def entry_scope(scope: Scope) -> Q:
-    """Ranking entries (or anything with ``committee``) the scope covers."""
-    if scope.national:
-        return Q()
-    return Q(committee_id__in=scope.committee_ids) | Q(committee__zone_id__in=scope.zone_ids)
-
-
 def placements(season: Season, scope: Scope) -> QuerySet[ManualPlacement]:
     """The season's manual placements of the players licensed in the scope's clubs."""
     found = ManualPlacement.objects.filter(season=season).select_related("player", "created_by")
@@ -123,7 +93,7 @@ def last_official(season: Season) -> RankingSnapshot | None:
 
 @dataclass(frozen=True)
 class PublishComparison:
-    live: Any  # RankingSnapshot, or LiveRanking with Redis
+    live: Ranking
     official: RankingSnapshot | None
     players: int
     up: int
@@ -132,70 +102,13 @@ class PublishComparison:
     new: int  # in the live ranking, not in the official one
 
 
-def publish_comparison(live: Any, scope: Scope) -> PublishComparison:
+def publish_comparison(live: Ranking, scope: Scope) -> PublishComparison:
     """How many players of the scope would move up or down a step (the ladder of the
-    live ranking's policy, lowest first) if the live ranking were published now."""
+    live ranking's policy, lowest first) if the live ranking were published now: counted
+    by the database for a stored live ranking, by the core over the live store's
+    standings otherwise (``Ranking.step_moves``)."""
     official = last_official(live.season)
-    if isinstance(live, LiveRanking):
-        return _live_comparison(live, official, scope)
-    ladder = {code: index for index, code in enumerate(step_labels(live))}
-
-    def rank(column: str) -> Case:
-        return Case(
-            *(When(**{column: code}, then=Value(index)) for code, index in ladder.items()),
-            default=None,
-            output_field=IntegerField(),
-        )
-
-    old_step = RankingEntry.objects.filter(snapshot=official, player=OuterRef("player")).values(
-        "step"
-    )[:1]
-    entries = (
-        RankingEntry.objects.filter(entry_scope(scope), snapshot=live)
-        .annotate(old_step=Subquery(old_step))
-        .annotate(now=rank("step"), before=rank("old_step"))
+    moves = live.step_moves(official, scope)
+    return PublishComparison(
+        live, official, moves.players, moves.up, moves.down, moves.same, moves.new
     )
-    counts = entries.aggregate(
-        players=Count("pk"),
-        up=Count("pk", filter=Q(now__gt=F("before"))),
-        down=Count("pk", filter=Q(now__lt=F("before"))),
-        same=Count("pk", filter=Q(now=F("before"))),
-        new=Count("pk", filter=Q(old_step__isnull=True)),
-    )
-    return PublishComparison(live=live, official=official, **counts)
-
-
-def _live_comparison(
-    live: LiveRanking, official: RankingSnapshot | None, scope: Scope
-) -> PublishComparison:
-    """The same counts for the live ranking read from Redis: its steps need every
-    place, so the whole ranking is computed by the core (once per live version)."""
-    ladder = {code: index for index, code in enumerate(step_labels(live))}
-    committees = None
-    if not scope.national:
-        committees = set(
-            Committee.objects.filter(
-                Q(pk__in=scope.committee_ids) | Q(zone_id__in=scope.zone_ids)
-            ).values_list("pk", flat=True)
-        )
-    before = (
-        dict(RankingEntry.objects.filter(snapshot=official).values_list("licence_number", "step"))
-        if official is not None
-        else {}
-    )
-    players = up = down = same = new = 0
-    for entry in live_reads.full_ranking(live):
-        if committees is not None and entry.committee not in committees:
-            continue
-        players += 1
-        old = before.get(entry.player)
-        if old is None:
-            new += 1
-            continue
-        now, then = ladder.get(entry.step), ladder.get(old)
-        if now is None or then is None:
-            continue
-        up += now > then
-        down += now < then
-        same += now == then
-    return PublishComparison(live, official, players, up, down, same, new)

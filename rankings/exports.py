@@ -26,8 +26,7 @@ from django.utils.translation import gettext as _
 from federation.access import Scope
 from federation.models import Club, Committee, Player, Season
 from federation.public_names import anonymous_name
-from rankings.models import RankingSnapshot
-from rankings.selectors import EXPORT_FIELDS, export_entries, snapshot_kind, step_labels
+from rankings.ranking import EXPORT_FIELDS, LIVE, Ranking
 
 FORMATS = ("csv", "xlsx", "pdf")
 LANGUAGES = ("fr", "en")
@@ -145,7 +144,7 @@ class RankingTable:
     built (the rows are read lazily: a streamed response reads them after the view
     returned, when the request's language is no longer active)."""
 
-    snapshot: RankingSnapshot
+    ranking: Ranking
     target: ExportTarget
     title: str
     subtitle: str
@@ -155,13 +154,13 @@ class RankingTable:
 
     @property
     def season(self) -> Season:
-        return self.snapshot.season
+        return self.ranking.season
 
     def rows(self) -> Iterator[list[object]]:
         club_ids = {self.target.club.pk} if self.target.club is not None else self.target.club_ids
-        entries = export_entries(self.snapshot, self.target.committee_ids, club_ids)
+        entries = self.ranking.export_rows(self.target.committee_ids, club_ids)
         hidden = hidden_licence_numbers() if self.target.public else frozenset()
-        for entry in entries.iterator(chunk_size=5000):
+        for entry in entries:
             row: list[object] = [entry[i] for i in _POSITIONS]
             row[_STEP] = self.labels.get(str(row[_STEP]), row[_STEP])
             if row[_LICENCE] in hidden:  # as on the public pages (federation.public_names)
@@ -174,7 +173,7 @@ class RankingTable:
             part = f"-club-{self.target.club.number}"
         elif self.target.committee is not None:
             part = f"-comite-{self.target.committee.number}"
-        kind = snapshot_kind(self.snapshot)
+        kind = self.ranking.kind
         return f"classement-{self.season.name}-{kind}{part}.{extension}"
 
 
@@ -186,11 +185,11 @@ def _when(moment: datetime) -> str:
     }
 
 
-def ranking_table(snapshot: RankingSnapshot, target: ExportTarget) -> RankingTable:
-    """The export of ``snapshot`` for ``target`` in the active language."""
+def ranking_table(ranking: Ranking, target: ExportTarget) -> RankingTable:
+    """The export of ``ranking`` for ``target`` in the active language."""
     english = (get_language() or "fr").startswith("en")
     labels = {
-        code: str(label[1 if english else 0]) for code, label in step_labels(snapshot).items()
+        code: str(label[1 if english else 0]) for code, label in ranking.step_labels().items()
     }
     if target.club is not None:
         title = _("PCN ranking of club %(number)s %(name)s") % {
@@ -203,14 +202,14 @@ def ranking_table(snapshot: RankingSnapshot, target: ExportTarget) -> RankingTab
         title = _("National PCN ranking")
     else:
         title = _("PCN ranking of your committees or clubs")
-    if snapshot_kind(snapshot) == "live":
+    if ranking.kind == LIVE:
         state = _("Live ranking (provisional), computed on %(when)s")
     else:
         state = _("Official ranking, published on %(when)s")
-    subtitle = _("Season %(season)s") % {"season": snapshot.season.name}
-    subtitle += " · " + state % {"when": _when(snapshot.computed_at)}
+    subtitle = _("Season %(season)s") % {"season": ranking.season.name}
+    subtitle += " · " + state % {"when": _when(ranking.computed_at)}
     return RankingTable(
-        snapshot=snapshot,
+        ranking=ranking,
         target=target,
         title=title,
         subtitle=subtitle,

@@ -10,86 +10,16 @@ line and their standing (unless the caller's record has them), the threshold lin
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
-from typing import Any
 
 from federation.models import Player, Season
-from rankings import live_reads, live_store, selectors
-from rankings.models import RankingEntry, RankingSnapshot, SeasonRanking, SeasonStanding
-from rankings.rules.live_order import key_of, member
+from rankings import engines, selectors
+from rankings.models import SeasonRanking, SeasonStanding
+from rankings.ranking import Line, Ranking
 from rankings.rules.next_step import LivePosition, NextStep, next_step, threshold_orders
 from rankings.rules.series import SeriesPolicy
-
-
-@lru_cache(maxsize=32)
-def _policy(data: str) -> SeriesPolicy:
-    return SeriesPolicy.from_dict(json.loads(data))
-
-
-def snapshot_policy(snapshot: RankingSnapshot | live_reads.LiveRanking) -> SeriesPolicy:
-    """The series policy a snapshot was computed with (parsed once per version)."""
-    return _policy(json.dumps(snapshot.policy.data, sort_keys=True))
-
-
-def live_snapshot(season: Season, state: SeasonRanking | None) -> Any:
-    """The season's live ranking as the selectors give it: with Redis, a ``LiveRanking``
-    (``rankings/live_reads.py``); else the provisional snapshot; ``None`` if none."""
-    if state is None:
-        return None
-    if live_store.enabled():
-        return live_reads.live_ranking(season, state)
-    return state.live
-
-
-def _is_store(snapshot: Any) -> bool:
-    return isinstance(snapshot, live_reads.LiveRanking)
-
-
-def same_ranking(one: Any, other: Any) -> bool:
-    if _is_store(one) or _is_store(other):
-        return _is_store(one) and _is_store(other) and one.season.pk == other.season.pk
-    return bool(one.pk == other.pk)
-
-
-def live_line(snapshot: Any, player: Player) -> Any:
-    """The player's line of the live ranking, or ``None``."""
-    if _is_store(snapshot):
-        found = live_reads.lines(snapshot, [player.licence_number])
-        return found[0] if found else None
-    return RankingEntry.objects.filter(snapshot=snapshot, player=player).order_by().first()
-
-
-def line_order(snapshot: Any, entry: Any) -> int:
-    """The line's position in ranking order, 1…N."""
-    if _is_store(snapshot):
-        rank = live_store.client().zrank(snapshot.meta.key("all"), member(entry.licence_number))
-        return int(rank) + 1
-    return int(entry.rank_order)
-
-
-def keys_at(snapshot: Any, orders: tuple[int, ...]) -> dict[int, tuple[int, int]]:
-    """(total PCN, tie PP) of the lines at these positions (one read)."""
-    if not orders:
-        return {}
-    if _is_store(snapshot):
-        pipe = live_store.client().pipeline(transaction=False)
-        for order in orders:
-            pipe.zrange(snapshot.meta.key("all"), order - 1, order - 1, withscores=True)
-        return {
-            order: key_of(found[0][1])
-            for order, found in zip(orders, pipe.execute(), strict=True)
-            if found
-        }
-    return {
-        order: (pcn, pp)
-        for order, pcn, pp in RankingEntry.objects.filter(
-            snapshot=snapshot, rank_order__in=orders
-        ).values_list("rank_order", "total_pcn", "total_pp")
-    }
 
 
 @dataclass(frozen=True)
@@ -106,10 +36,9 @@ class Carry:
 @dataclass(frozen=True)
 class MyPoints:
     season: Season
-    snapshot: Any
-    """The live ranking the figures come from (a provisional snapshot, or the store's
-    ``LiveRanking``)."""
-    entry: Any
+    ranking: Ranking
+    """The live ranking the figures come from."""
+    entry: Line
     step_label: str
     carry: Carry | None
     next: NextStep | None
@@ -146,29 +75,25 @@ def my_points(
         .select_related("live__policy", "live__season")
         .first()
     )
-    snapshot = live_snapshot(season, state)
-    if state is None or snapshot is None:
+    ranking = engines.live_ranking(season=season, state=state) if state is not None else None
+    if state is None or ranking is None:
         return None
-    if (
-        record is not None
-        and record.snapshot is not None
-        and same_ranking(record.snapshot, snapshot)
-    ):
+    if record is not None and record.ranking is not None and record.ranking.same_as(ranking):
         entry = record.entry
     else:
-        entry = live_line(snapshot, player)
+        entry = ranking.line(player)
     if entry is None:
         return None
-    policy = snapshot_policy(snapshot)
+    policy = ranking.rules()
     position = LivePosition(
         step=entry.step,
         total_pcn=entry.total_pcn,
         total_pp=entry.total_pp,
-        order=line_order(snapshot, entry),
-        ranked_count=snapshot.ranked_count,
-        player_count=snapshot.player_count,
+        order=ranking.order_of(entry),
+        ranked_count=ranking.ranked_count,
+        player_count=ranking.player_count,
     )
-    totals = keys_at(snapshot, threshold_orders(policy, position))
+    totals = ranking.keys_at(threshold_orders(policy, position))
     carry = None
     if entry.carried_pcn or entry.carried_pp:
         held = record.held if record is not None and record.season.pk == season.pk else None
@@ -185,10 +110,10 @@ def my_points(
                      standing.previous_series),
                     standing.missed_seasons,
                 )  # fmt: skip
-    labels = selectors.step_labels(snapshot)
+    labels = ranking.step_labels()
     return MyPoints(
         season=season,
-        snapshot=snapshot,
+        ranking=ranking,
         entry=entry,
         step_label=labels.get(entry.step, (entry.step,))[0],
         carry=carry,
@@ -221,7 +146,7 @@ def my_points_out(points: MyPoints | None) -> dict | None:
             "missed_seasons": carry.missed_seasons,
         },
         "place": e.place,
-        "players": points.snapshot.player_count,
+        "players": points.ranking.player_count,
         "step": e.step,
         "step_label": points.step_label,
         "step_source": e.step_source,

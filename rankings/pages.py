@@ -4,8 +4,9 @@ the ranking (search, filters, pages), a player's page (place, series, points,
 tournaments, PCN over the seasons), a committee's and a club's ranking.
 
 Each page costs a fixed number of queries (tests/rankings/test_ranking_pages.py). An
-anonymous reader's page is cached by the version of the ranking it shows
-(``core/http_cache.py``): built once per version, then sent as stored."""
+anonymous reader's page is cached by the version of the ranking it shows: the views are
+wrapped in ``core.http_cache.public_read`` keyed by ``read_versions.page_version``, and
+only build the page."""
 
 from __future__ import annotations
 
@@ -25,13 +26,7 @@ from django.views.decorators.http import require_GET
 from competitions.championships.titles import titles as championship_titles
 from core.db_router import primary_reads
 from core.digits import ascii_digits
-from core.http_cache import (
-    CSRF_PLACEHOLDER,
-    anonymous,
-    cached_read,
-    public_read,
-    request_version,
-)
+from core.http_cache import public_read
 from core.messages import problem_message
 from core.problems import Problem, RuleViolation
 from federation.access import scope_of
@@ -44,18 +39,18 @@ from rankings.as_of import (
     as_of_days_prepare,
     check_day,
     places_over_season,
-    ranking_as_of_for_reader,
     sample_days,
 )
 from rankings.models import SeasonRanking
 from rankings.my_points import my_points
 from rankings.pcn_plot import SeasonPoint, pcn_plot_svg
 from rankings.place_plot import PlaceMark, place_plot_svg
+from rankings.ranking import Labels, Ranking, ladder_labels
 
 PAGE_SIZE = 50
-KIND_PARAM = {"provisoire": selectors.LIVE, "officiel": selectors.OFFICIAL}
-KIND_NAME = {selectors.LIVE: "provisoire", selectors.OFFICIAL: "officiel"}
-"""The ``classement`` parameter of a snapshot's kind (a French URL, as the others)."""
+KIND_PARAM = read_versions.PAGE_KINDS
+KIND_NAME = {kind: name for name, kind in KIND_PARAM.items()}
+"""The ``classement`` parameter of a ranking's kind (a French URL, as the others)."""
 
 
 def _kind_label(kind: str) -> str:
@@ -65,7 +60,7 @@ def _kind_label(kind: str) -> str:
     return pgettext("ranking", "official")
 
 
-def _step_label(labels, step: str) -> str:
+def _step_label(labels: Labels, step: str) -> str:
     """A step's label in the page's language (the ladder names each step in French and in
     English)."""
     names = labels.get(step)
@@ -144,44 +139,6 @@ def _as_of(request, season: Season) -> tuple[dt.date | None, Problem | None]:
     return day, None
 
 
-def _page_version(request, *args, **kwargs):
-    """The version a page shows (``core.http_cache.public_read`` answers an anonymous
-    reader of a stored page before the view with it); none for the ranking as of a day
-    (``?au=``: :func:`_cached_page` keys it by the day's inputs)."""
-    if request.GET.get("au"):
-        return None
-    return read_versions.registry_version(*_shown(request))
-
-
-def _cached_page(request, namespace: str, season_name, kind, render_page):
-    """An anonymous reader's page through the read cache (core/http_cache.py), keyed by
-    the version of the ranking it shows; a signed-in reader's page (their name, their
-    export links) is built for them. ``?au=`` (the ranking as of a day): keyed by the
-    day and the fingerprint of its inputs, built from the primary (computed on a miss);
-    a bad day is never cached."""
-    if request.GET.get("au"):
-        season = selectors.season_named(season_name)
-        day = _as_of(request, season)[0] if season is not None else None
-        if season is None or day is None:
-            return render_page({})  # the page says why (400)
-        as_of = read_versions.as_of_version(season.name, day)
-        if request.user.is_authenticated or as_of is None:
-            with primary_reads():
-                return render_page({})
-        return cached_read(
-            request, namespace=namespace, version=f"{as_of.token}.{as_of.registry}",
-            build=lambda: _built_on_primary(render_page), html=True,
-        )  # fmt: skip
-    version = request_version(request, _page_version)
-    if version is None or (not anonymous(request) and request.user.is_authenticated):
-        return render_page({})
-    return cached_read(
-        request, namespace=namespace, version=version[0],
-        build=lambda: render_page({"csrf_token": CSRF_PLACEHOLDER}),
-        modified=version[1], html=True,
-    )  # fmt: skip
-
-
 def _status(context: dict) -> int:
     """400 when the day asked (``au``) is refused: the page shows why; 202 while the
     ranking of that day is being computed (never stored by the read cache)."""
@@ -198,9 +155,13 @@ def _day_label(day: dt.date) -> str:
     return label
 
 
-def _built_on_primary(render_page):
-    with primary_reads():
-        return render_page({"csrf_token": CSRF_PLACEHOLDER})
+def _rendered(request, build):
+    """A page of the ranking as of a day (``au``) is built from the primary: its snapshot
+    may have been computed by this very read."""
+    if request.GET.get("au"):
+        with primary_reads():
+            return build()
+    return build()
 
 
 def _ranking_context(request, *, committee=None, club=None) -> dict:
@@ -208,16 +169,16 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
     kind = KIND_PARAM.get(request.GET.get("classement", ""))
     day, as_of_problem = _as_of(request, season)
     computing = False
+    ranking: Ranking | None
     if day is not None:
         try:
-            snapshot = ranking_as_of_for_reader(season=season, day=day)
+            ranking = selectors.ranking_as_of(season, day)
         except RankingBeingComputed:  # a first read: a worker computes it (202, reloads)
-            snapshot, computing = None, True
-        kind = None
+            ranking, computing = None, True
     elif as_of_problem is not None:
-        snapshot = None
+        ranking = None
     else:
-        snapshot = selectors.ranking_snapshot(season, kind)
+        ranking = selectors.ranking_for_season(season, kind)
     today = timezone.localdate(timezone=PARIS)
     latest = min(season.end_date, today - dt.timedelta(days=1))
     series = _int(request.GET.get("serie"))
@@ -231,9 +192,9 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
     context = {
         "season": season,
         "seasons": _seasons_with_ranking(),
-        "snapshot": snapshot,
-        "kind": KIND_NAME.get(selectors.snapshot_kind(snapshot)) if snapshot else None,
-        "kind_label": _kind_label(selectors.snapshot_kind(snapshot)) if snapshot else "",
+        "ranking": ranking,
+        "kind": KIND_NAME.get(ranking.kind) if ranking else None,
+        "kind_label": _kind_label(ranking.kind) if ranking else "",
         "as_of": day,
         "as_of_label": _day_label(day) if day else "",
         "as_of_value": (request.GET.get("au") or "").strip()[:20],
@@ -253,10 +214,10 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
         "player_base": reverse("ranking-page") + "joueur/",
         "club_base": reverse("ranking-page") + "club/",
     }
-    if snapshot is None:
+    if ranking is None:
         return context
-    entries = selectors.ranking_entries(snapshot, filters)
-    matches = public_reads.match_count(snapshot, filters, entries)
+    entries = ranking.entries(filters)
+    matches = entries.count()
     count = matches.value
     pages = max(1, -(-count // PAGE_SIZE))
     page = min(max(_int(request.GET.get("page")) or 1, 1), pages)
@@ -274,8 +235,7 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
     }
     scope = scope_of(request.user)
     export = None
-    export_params: dict[str, object] = {"season": season.name,
-                                        "kind": selectors.snapshot_kind(snapshot)}  # fmt: skip
+    export_params: dict[str, object] = {"season": season.name, "kind": ranking.kind}
     if club is not None and scope.covers_club(club):
         export_params["club"] = club.number
     elif committee is not None and scope.covers_committee(committee):
@@ -285,10 +245,7 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
     if export_params and day is None:  # the ranking as of a day is read, not exported
         export = reverse("ranking-export") + "?" + urlencode(export_params)
     context.update(
-        rows=_rows(
-            public_reads.entry_rows(entries, filters, start, PAGE_SIZE),
-            selectors.step_labels(snapshot),
-        ),
+        rows=_rows(entries.rows(start, PAGE_SIZE), ranking.step_labels()),
         count=count,
         count_capped=matches.capped,
         page=page,
@@ -300,18 +257,10 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
     return context
 
 
-def _ranking_page_version(request):
-    """As :func:`_page_version`; None for a licence number searched (the page sends to
-    the player's page if there is one: the view checks)."""
-    if ascii_digits((request.GET.get("q") or "").strip()) and "page" not in request.GET:
-        return None
-    return request_version(request, _page_version)
-
-
-@public_read("ranking-page", _ranking_page_version, html=True)
 @require_GET
 def ranking_page(request):
-    """/classement/: the national ranking, with search and filters."""
+    """/classement/: the national ranking, with search and filters. A licence number
+    searched leads to the player's page when there is one to show (before the cache)."""
     query = (request.GET.get("q") or "").strip()
     if ascii_digits(query) and "page" not in request.GET:
         url = reverse("ranking-player-page", args=[int(query)])
@@ -319,25 +268,27 @@ def ranking_page(request):
             url += "?" + urlencode({"saison": request.GET["saison"]})
         if Player.objects.filter(licence_number=int(query), name_hidden=False).exists():
             return redirect(url)
+    return _national_page(request)
 
-    def render_page(extra: dict):
+
+@public_read("ranking-page", read_versions.page_version, html=True)
+def _national_page(request):
+    def build():
         committee = selectors.committee_numbered(_int(request.GET.get("comite")))
         context = _ranking_context(request, committee=committee)
         context["committees"] = list(Committee.objects.order_by("number"))
         context["title"] = gettext("National ranking")
-        return render(
-            request, "rankings/ranking.html", {**context, **extra}, status=_status(context)
-        )
+        return render(request, "rankings/ranking.html", context, status=_status(context))
 
-    return _cached_page(request, "ranking-page", *_shown(request), render_page)
+    return _rendered(request, build)
 
 
-@public_read("committee-page", _page_version, html=True)
+@public_read("committee-page", read_versions.page_version, html=True)
 @require_GET
 def committee_page(request, number: int):
     """/classement/comite/<n>/: the ranking of one committee's players."""
 
-    def render_page(extra: dict):
+    def build():
         committee = selectors.committee_numbered(number)
         if committee is None:
             raise Http404(gettext("Unknown committee."))
@@ -346,19 +297,17 @@ def committee_page(request, number: int):
             "number": f"{committee.number:02d}",
             "name": committee.name,
         }
-        return render(
-            request, "rankings/ranking.html", {**context, **extra}, status=_status(context)
-        )
+        return render(request, "rankings/ranking.html", context, status=_status(context))
 
-    return _cached_page(request, "committee-page", *_shown(request), render_page)
+    return _rendered(request, build)
 
 
-@public_read("club-page", _page_version, html=True)
+@public_read("club-page", read_versions.page_version, html=True)
 @require_GET
 def club_page(request, number: int):
     """/classement/club/<n>/: the ranking of one club's players."""
 
-    def render_page(extra: dict):
+    def build():
         club = selectors.club_numbered(number)
         if club is None:
             raise Http404(gettext("Unknown club."))
@@ -367,11 +316,9 @@ def club_page(request, number: int):
             "number": club.number,
             "name": club.name,
         }
-        return render(
-            request, "rankings/ranking.html", {**context, **extra}, status=_status(context)
-        )
+        return render(request, "rankings/ranking.html", context, status=_status(context))
 
-    return _cached_page(request, "club-page", *_shown(request), render_page)
+    return _rendered(request, build)
 
 
 def _season_points(record: selectors.PlayerRecord) -> list[SeasonPoint]:
@@ -419,25 +366,21 @@ def _places(record: selectors.PlayerRecord, season: Season) -> tuple[list[PlaceM
     return marks, svg
 
 
-@public_read("player-page", _page_version, html=True)
+@public_read("player-page", read_versions.page_version, html=True)
 @require_GET
 def player_page(request, licence_number: int):
     """/classement/joueur/<licence>/: a player's place, series, points and tournaments."""
-
-    def render_page(extra: dict):
-        try:
-            return _player_page(request, licence_number, extra)
-        except public_reads.PlayerMoved as moved:
-            # a merged record's old link (federation/merging.py): never stored by the
-            # read cache (not a 200), and the merge moved every version it keys on
-            url = reverse("ranking-player-page", args=[moved.licence_number])
-            query = request.GET.urlencode()
-            return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
-
-    return _cached_page(request, "player-page", *_shown(request), render_page)
+    try:
+        return _player_page(request, licence_number)
+    except public_reads.PlayerMoved as moved:
+        # a merged record's old link (federation/merging.py): never stored by the read
+        # cache (not a 200), and the merge moved every version it keys on
+        url = reverse("ranking-player-page", args=[moved.licence_number])
+        query = request.GET.urlencode()
+        return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
 
 
-def _player_page(request, licence_number: int, extra: dict):
+def _player_page(request, licence_number: int):
     kind = KIND_PARAM.get(request.GET.get("classement", ""))
     season, record = public_reads.player_record(licence_number, request.GET.get("saison"), kind)
     if season is None:
@@ -449,10 +392,10 @@ def _player_page(request, licence_number: int, extra: dict):
         raise Http404(gettext("No player with this licence number."))
     context_points = _season_points(record)
     marks, place_svg = _places(record, season)
-    labels = selectors.step_labels(record.snapshot) if record.snapshot else {}
-    held_labels = selectors.step_labels(record.held_snapshot) if record.held_snapshot else {}
+    labels = record.ranking.step_labels() if record.ranking else {}
+    held_labels = record.held_ranking.step_labels() if record.held_ranking else {}
     history = [
-        {"entry": e, "label": _step_label(selectors.step_labels(e.snapshot), e.step)}
+        {"entry": e, "label": _step_label(ladder_labels(e.snapshot.policy), e.step)}
         for e in reversed(record.history)
     ]
     context = {
@@ -460,10 +403,8 @@ def _player_page(request, licence_number: int, extra: dict):
         "record": record,
         "season": season,
         "seasons": _seasons_with_ranking(),
-        "kind": KIND_NAME[selectors.snapshot_kind(record.snapshot)] if record.snapshot else None,
-        "kind_label": (
-            _kind_label(selectors.snapshot_kind(record.snapshot)) if record.snapshot else ""
-        ),
+        "kind": KIND_NAME[record.ranking.kind] if record.ranking else None,
+        "kind_label": _kind_label(record.ranking.kind) if record.ranking else "",
         "label": _step_label(labels, record.entry.step) if record.entry else None,
         "held_label": _step_label(held_labels, record.held.step) if record.held else None,
         "history": history,
@@ -480,7 +421,6 @@ def _player_page(request, licence_number: int, extra: dict):
         "titles": list(championship_titles().filter(player=record.player)),
         # « Mes points » (rankings/my_points.py): the live figures explained.
         "my_points": my_points(record.player, season, record=record),
-        **extra,
     }
     return render(request, "rankings/player.html", context)
 

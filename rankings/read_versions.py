@@ -5,11 +5,11 @@ and :func:`ranking_version` says which snapshot a reader of ``(season, kind)`` s
 the version of its content:
 
 - an **official** snapshot is immutable: its id is its version;
-- the **live** ranking's token is ``selectors.live_version`` (``selectors.live_token``
-  from the state read here; with Redis, one round trip to the store): with the Redis
-  store (``rankings/live_store.py``), the inputs version and the store's version and
-  generation; without, the provisional snapshot and the season's inputs
-  and live versions. A homologation, a correction, a licence move or a manual
+- the **live** ranking's token is ``engines.live_version`` from the state read here
+  (with the Redis store, one round trip to it): with the store
+  (``rankings/live_store.py``), the inputs version and the store's version and
+  generation; without, the provisional snapshot and the season's inputs and live
+  versions. A homologation, a correction, a licence move or a manual
   placement raises the inputs version in its transaction, and the store's update or
   the refresh follows, so the key changes when what readers see changes.
 
@@ -51,14 +51,14 @@ from django.db import close_old_connections, connections
 from django.db.models import Subquery
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.dateparse import parse_date
 
 from core.db_router import public_reads
 from core.digits import ascii_digits
 from federation.models import Player, Season
-from rankings import live_store, selectors
+from rankings import engines
+from rankings.ranking import LIVE, OFFICIAL
 
-LIVE = "live"
-OFFICIAL = "official"
 MEMO_VERSIONS = 256
 """At most this many ``(season, kind)`` versions are kept in a process's memo."""
 
@@ -308,14 +308,15 @@ def _version(states: list[SeasonState], season: int | str | None, kind: str | No
     registry = hashlib.sha1(repr(every).encode()).hexdigest()[:16]
     shown_kind: str | None
     if kind == LIVE or (kind != OFFICIAL and state.official_id is None):
-        snapshot_id, modified = state.live_id, state.live_at
-        live = _live_token(state)
-        if live_store.enabled():  # the store changes without a new snapshot: ETag only
-            modified = None
-            shown_kind = LIVE if live != "none" else None
-        else:
-            shown_kind = LIVE if snapshot_id else None
-        token = f"l{snapshot_id}.{live}"
+        snapshot_id = state.live_id
+        live = engines.live_version(
+            season_id=state.season_id, inputs_version=state.inputs_version,
+            live_version=state.live_version, live_id=state.live_id,
+            official_id=state.official_id, live_at=state.live_at,
+            has_ranking=state.has_ranking,
+        )  # fmt: skip
+        modified, shown_kind = live.modified, LIVE if live.shown else None
+        token = f"l{snapshot_id}.{live.token}"
     else:
         snapshot_id, modified = state.official_id, state.official_at
         shown_kind = OFFICIAL if snapshot_id else None
@@ -323,18 +324,6 @@ def _version(states: list[SeasonState], season: int | str | None, kind: str | No
     return ReadVersion(
         state.season_id, state.name, shown_kind, snapshot_id, token, registry, modified,
         state.privacy,
-    )  # fmt: skip
-
-
-def _live_token(state: SeasonState) -> str:
-    """``selectors.live_version`` from the state already read: with Redis, the store's
-    version and generation (the live ranking readers see is read from it); without, the
-    provisional snapshot's. A season without a ranking row: "none"."""
-    if not state.has_ranking:
-        return "none"
-    return selectors.live_token(
-        state.season_id, state.inputs_version, state.live_version, state.live_id,
-        state.official_id,
     )  # fmt: skip
 
 
@@ -361,7 +350,11 @@ def as_of_version(season: str | None, day: dt.date) -> ReadVersion | None:
     """The version of the ranking of ``season`` (its name, None: the current one) as of
     ``day`` (``rankings/as_of.py``): the fingerprint of that day's inputs
     (``as_of.as_of_key``, remembered per inputs version); None for an unknown season."""
-    states = season_states()
+    return _as_of_version(season_states(), season, day)
+
+
+def _as_of_version(states: list[SeasonState], season: str | None, day: dt.date
+                   ) -> ReadVersion | None:  # fmt: skip
     state = next((s for s in states if s.name == season), None) if season else _current(states)
     if state is None:
         return None
@@ -379,18 +372,30 @@ def as_of_version(season: str | None, day: dt.date) -> ReadVersion | None:
 
 
 # --- the versions of the public reads, from their raw parameters -----------------------
-# The views' own cached reads and ``core.http_cache.public_read`` (which answers a stored
-# read before the view) both key on these, so they find the same entries. Each is read
-# from the raw query (a stored answer was a valid one when it was built: only 200s are
-# stored); None: no version (an unknown season), the view answers.
+# ``core.http_cache.public_read`` keys each public read on these (``rankings/urls.py``,
+# ``rankings/pages.py``): the views only build their answers. Each is read from the raw
+# query (a stored answer was a valid one when it was built: only 200s are stored); None:
+# no version (an unknown season, a day refused), the view answers and nothing is stored.
+
+RANKING_API = "ranking-api"
+PLAYER_API = "player-api"
+"""The read cache's namespaces of the API's ranking and player's record."""
+
+PAGE_KINDS = {"provisoire": LIVE, "officiel": OFFICIAL}
+"""The pages' ``classement`` parameter: the kind of ranking shown (a French URL)."""
 
 
 def ranking_api_version(request: HttpRequest) -> tuple[str, dt.datetime | None] | None:
-    """``GET /api/pcn/ranking/``: a past snapshot's version (``snapshot``), else the
-    version of the ranking of ``season`` and ``kind``."""
+    """``GET /api/pcn/ranking/``: a past snapshot's version (``snapshot``), the ranking
+    of a day's (``as_of``, who is named too), else the version of the ranking of
+    ``season`` and ``kind``."""
     params = request.GET
-    if "as_of" in params:  # the ranking as of a day: the view keys it (as_of_version)
-        return None
+    if "as_of" in params:
+        if "kind" in params or "snapshot" in params:  # refused by the view
+            return None
+        day = parse_date_or_none(params.get("as_of", ""))
+        as_of = as_of_read_version(params.get("season"), day) if day else None
+        return (f"{as_of.token}.{as_of.privacy}", None) if as_of else None
     snapshot = params.get("snapshot", "")
     if snapshot:  # who is named too (federation/privacy.py)
         token = snapshot_version(int(snapshot)) if ascii_digits(snapshot) else "-"
@@ -407,9 +412,54 @@ def player_api_version(
     return registry_version(request.GET.get("season"), request.GET.get("kind"))
 
 
+def page_version(request: HttpRequest, *args: object, **kwargs: object
+                 ) -> tuple[str, dt.datetime | None] | None:  # fmt: skip
+    """A public ranking page (``/classement/``, a committee's, a club's, a player's): the
+    ranking shown and every season's state (:func:`registry_version`: the pages' menu of
+    seasons; a player's page shows every season's official ranking); with ``au``, the
+    ranking of that day and every season's state."""
+    season = request.GET.get("saison")
+    raw = (request.GET.get("au") or "").strip()
+    if raw:
+        day = _iso_day(raw)
+        as_of = as_of_read_version(season, day) if day else None
+        return (f"{as_of.token}.{as_of.registry}", None) if as_of else None
+    return registry_version(season, PAGE_KINDS.get(request.GET.get("classement", "")))
+
+
 def registry_version(season: str | None, kind: str | None) -> tuple[str, dt.datetime | None] | None:
     """The ranking shown and every season's state: a player's record, API and page (it
     shows the official rankings of every season), and the ranking pages (their menu of
     seasons)."""
     version = ranking_version(season, kind if kind in (LIVE, OFFICIAL) else None)
     return (f"{version.token}.{version.registry}", version.modified) if version else None
+
+
+def as_of_read_version(season: str | None, day: dt.date) -> ReadVersion | None:
+    """:func:`as_of_version` of a day a reader may ask: within the season, and past
+    (before today in Paris); None otherwise (the view says why)."""
+    from rankings.as_of import PARIS
+
+    states = season_states()
+    state = next((s for s in states if s.name == season), None) if season else _current(states)
+    if state is None or not state.start_date <= day <= state.end_date:
+        return None
+    if day >= timezone.localdate(timezone=PARIS):
+        return None
+    return _as_of_version(states, state.name, day)
+
+
+def _iso_day(raw: str) -> dt.date | None:
+    """A page's ``au``: ``YYYY-MM-DD`` only."""
+    try:
+        return dt.date.fromisoformat(raw) if len(raw) == 10 else None
+    except ValueError:
+        return None
+
+
+def parse_date_or_none(raw: str) -> dt.date | None:
+    """The API's ``as_of`` as its serializer reads it (ISO 8601)."""
+    try:
+        return parse_date(raw) if raw else None
+    except ValueError:
+        return None

@@ -9,21 +9,17 @@ finds how many players would still be ahead (two small index reads of the snapsh
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import isqrt
-from typing import Any
 
 from core.problems import RuleViolation
 from core.vocabulary import Format
 from federation.access import Actor, scope_of
 from federation.models import Player, Season
 from federation.privacy import sees_hidden_player
-from rankings import live_reads, live_store, selectors
-from rankings.models import RankingEntry, RankingSnapshot, SeasonRanking, StepSource
-from rankings.my_points import live_line, live_snapshot, snapshot_policy
+from rankings import selectors
+from rankings.models import StepSource
+from rankings.ranking import LIVE, Line, Ranking
 from rankings.rulebooks import rulebook_in_force
-from rankings.rules.live_order import score
 from rankings.rules.national_ranking import order_key
-from rankings.rules.series import SeriesPolicy
 from rankings.rules.simulation import (
     Event,
     LiveLine,
@@ -40,8 +36,8 @@ class PlayerOutcome:
     """Where the result would put the player in the live ranking."""
 
     player: Player
-    snapshot: Any
-    before: Any
+    ranking: Ranking
+    before: Line
     before_label: str
     after: SimulatedLine
     after_label: str
@@ -72,21 +68,16 @@ def _outcome(
             f"No player has licence number {licence_number}.",
             {"licence_number": licence_number},
         )
-    state = (
-        SeasonRanking.objects.filter(season=season)
-        .select_related("live__policy", "live__season")
-        .first()
-    )
-    snapshot = live_snapshot(season, state)
-    entry = live_line(snapshot, player) if snapshot is not None else None
-    if snapshot is None or entry is None:
+    ranking = selectors.ranking_for_season(season, LIVE)
+    entry = ranking.line(player) if ranking is not None else None
+    if ranking is None or entry is None:
         raise RuleViolation.single(
             "licence_number",
             "not_in_live_ranking",
             f"Player {licence_number} is not in the live ranking of season {season.name}.",
             {"licence_number": licence_number, "season": season.name},
         )
-    policy = snapshot_policy(snapshot)
+    policy = ranking.rules()
     line = LiveLine(
         player=licence_number,
         season_pcn=entry.season_pcn,
@@ -95,61 +86,23 @@ def _outcome(
         carried_pp=entry.carried_pp,
         season_step=entry.season_step,
         manual_step=entry.step if entry.step_source == StepSource.MANUAL else None,
-        ranked_count=snapshot.ranked_count,
-        player_count=snapshot.player_count,
+        ranked_count=ranking.ranked_count,
+        player_count=ranking.player_count,
     )
     total_pcn, total_pp = simulated_totals(line, award)
-    key = order_key(total_pcn, total_pp, policy)
-    if isinstance(snapshot, live_reads.LiveRanking):  # Redis: the members of a smaller score
-        ahead = live_store.client().zcount(snapshot.meta.key("all"), "-inf", f"({score(key)}")
-        place = 1 + int(ahead)
-    else:
-        place = 1 + _players_ahead(snapshot, key, policy)
+    # the player's own line never counts: a result only adds points, so their old key is
+    # not above the new one
+    place = 1 + ranking.ahead_of(order_key(total_pcn, total_pp, policy))
     after = simulated_line(policy, line, award, place)
-    labels = selectors.step_labels(snapshot)
+    labels = ranking.step_labels()
     return PlayerOutcome(
         player=player,
-        snapshot=snapshot,
+        ranking=ranking,
         before=entry,
         before_label=labels.get(entry.step, (entry.step,))[0],
         after=after,
         after_label=labels.get(after.step, (after.step,))[0],
     )
-
-
-def _players_ahead(snapshot: RankingSnapshot, key: tuple[int, int], policy: SeriesPolicy) -> int:
-    """How many lines of the snapshot have an order key above ``key``.
-
-    The lines are stored in ranking order (``rank_order`` 1…N, keys never increasing), so
-    the answer is the first line whose key is not above ``key``, less one: found in two
-    index reads of about √N lines each (every √N-th line, then the window between two of
-    them) instead of counting through the snapshot. The player's own line never counts:
-    a result only adds points, so their old key is not above the new one."""
-    count = snapshot.player_count
-    stride = max(1, isqrt(count))
-    entries = RankingEntry.objects.filter(snapshot=snapshot)
-
-    def above(pcn: int, pp: int) -> bool:
-        return order_key(pcn, pp, policy) > key
-
-    probes = sorted(
-        entries.filter(rank_order__in=range(1, count + 1, stride)).values_list(
-            "rank_order", "total_pcn", "total_pp"
-        )
-    )
-    low = 0  # every line up to ``low`` is above
-    high = count  # the first line not above is at most ``high`` + 1
-    for order, pcn, pp in probes:
-        if above(pcn, pp):
-            low = order
-        else:
-            high = order - 1
-            break
-    window = entries.filter(rank_order__gt=low, rank_order__lte=high).order_by("rank_order")
-    for order, pcn, pp in window.values_list("rank_order", "total_pcn", "total_pp"):
-        if not above(pcn, pp):
-            return order - 1
-    return high
 
 
 def simulate(

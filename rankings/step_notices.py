@@ -26,7 +26,7 @@ from core.tasks import send_on_commit
 from federation.models import NotificationKind
 from federation.notification_choices import notice, notices_send_once, subscribed_user_ids
 from rankings.models import RankingEntry, RankingSnapshot
-from rankings.selectors import step_labels
+from rankings.ranking import ladder_labels
 
 KIND = NotificationKind.STEP_CHANGED.value
 NOTICES_PER_TASK = 500
@@ -76,7 +76,7 @@ def step_notices_plan(*, snapshot_id: int, previous_id: int | None) -> int:
 def step_notices_send(*, snapshot_id: int, previous_id: int | None, user_ids: list[int]) -> int:
     """E-mail each of these users their new step, once per snapshot; the number sent."""
     snapshot = RankingSnapshot.objects.select_related("season", "policy").get(pk=snapshot_id)
-    labels = step_labels(snapshot)
+    labels = ladder_labels(snapshot.policy)
     rows = {
         row["user_id"]: row
         for row in _changed(snapshot_id, previous_id)

@@ -4,12 +4,12 @@ from core.http_cache import public_read
 from rankings import read_versions
 from rankings.api import pcn, ranking, simulation
 
-# The public reads: an anonymous reader of a stored answer is answered before DRF
-# (core/http_cache.py::public_read), under the namespaces the views store in.
-ranking_read = public_read(ranking.RANKING_API, read_versions.ranking_api_version)(
+# The public reads, through the read cache (core/http_cache.py::public_read): a stored
+# answer is sent before DRF, a miss is built by the view and stored.
+ranking_read = public_read(read_versions.RANKING_API, read_versions.ranking_api_version)(
     ranking.RankingView.as_view()
 )
-player_read = public_read(ranking.PLAYER_API, read_versions.player_api_version)(
+player_read = public_read(read_versions.PLAYER_API, read_versions.player_api_version)(
     ranking.PlayerRankingView.as_view()
 )
 

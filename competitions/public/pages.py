@@ -171,16 +171,14 @@ def _season(request) -> Season:
 
 
 def _ranking_preview(season: Season, *, committee=None, club=None) -> dict:
-    snapshot = rankings.ranking_snapshot(season, rankings.LIVE)
-    if snapshot is None:
+    ranking = rankings.ranking_for_season(season, rankings.LIVE)
+    if ranking is None:
         return {"snapshot": None, "rows": []}
     filters = rankings.RankingFilter(committee=committee, club=club)
-    entries = rankings.entries_page(
-        rankings.ranking_entries(snapshot, filters), filters, 0, RANKING_PREVIEW
-    )
-    labels = rankings.step_labels(snapshot)
+    entries = ranking.entries(filters).page(0, RANKING_PREVIEW)
+    labels = ranking.step_labels()
     return {
-        "snapshot": snapshot,
+        "snapshot": ranking,
         "rows": [{"entry": e, "label": labels.get(e.step, (e.step,))[0]} for e in entries],
     }
 

@@ -15,7 +15,9 @@ Public:
 - ``GET /api/pcn/series-policies/<season>/``: the season's series policy in force.
 
 The ranking and a player's record are cached by the version of the ranking they show,
-with ETag/Last-Modified and 304s (``core/http_cache.py``, ``rankings/read_versions.py``).
+with ETag/Last-Modified and 304s: ``rankings/urls.py`` wraps the views in
+``core.http_cache.public_read``, keyed by ``rankings/read_versions.py``; the views only
+build their answers.
 
 Staff: ``GET /api/pcn/ranking/export/`` (``format=csv|xlsx|pdf``, French headers,
 ``lang=en``: federation staff every committee, zone and committee staff theirs, club
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
+from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -39,26 +41,26 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.db_router import primary_reads
-from core.http_cache import JSON, cached_read, request_version
 from core.problems import RuleViolation
 from federation.access import scope_of
 from federation.models import Club, Season
 from federation.privacy import sees_hidden_player
 from federation.public_names import public_row
-from rankings import public_reads, read_versions, selectors
-from rankings.as_of import PARIS, RankingBeingComputed, check_day, ranking_as_of_for_reader
+from rankings import public_reads, selectors
+from rankings.as_of import PARIS, RankingBeingComputed, check_day
 from rankings.export_formats import XLSX, ranking_export_response
 from rankings.exports import FORMATS, LANGUAGES, ExportScopeError, export_target, ranking_table
 from rankings.manual_placements import manual_placement_remove, manual_placement_set
 from rankings.models import ManualPlacement, RecomputeRun
 from rankings.my_points import my_points, my_points_out
+from rankings.ranking import Labels, Line, Ranking
 from rankings.recompute import recompute_request
 from rankings.series_policies import series_policy_in_force, series_policy_update
+from rankings.snapshot_ranking import SnapshotRanking
 
 MAX_PAGE_SIZE = 200
 
@@ -114,18 +116,18 @@ class RankingQuery(serializers.Serializer):
         return attrs
 
 
-def snapshot_out(snapshot) -> dict:
+def snapshot_out(ranking: Ranking) -> dict:
     return {
-        "id": snapshot.pk,
-        "season": snapshot.season.name,
-        "as_of": getattr(snapshot, "as_of", None),  # a LiveRanking has none
-        "kind": selectors.snapshot_kind(snapshot),
-        "computed_at": snapshot.computed_at,
-        "policy_version": snapshot.policy.version,
-        "players": snapshot.player_count,
-        "ranked_players": snapshot.ranked_count,
-        "series_counts": snapshot.series_counts,
-        "share_cutoffs": snapshot.share_cutoffs,
+        "id": ranking.snapshot_id,
+        "season": ranking.season.name,
+        "as_of": ranking.as_of,
+        "kind": ranking.kind,
+        "computed_at": ranking.computed_at,
+        "policy_version": ranking.policy.version,
+        "players": ranking.player_count,
+        "ranked_players": ranking.ranked_count,
+        "series_counts": ranking.series_counts,
+        "share_cutoffs": ranking.share_cutoffs,
     }
 
 
@@ -162,29 +164,21 @@ class RankingView(APIView):
         },
     )
     def get(self, request):
-        # The key is read from the raw parameters (a cached answer was valid when it was
-        # built; only 200s are stored), the parameters checked when the answer is built.
         if "as_of" in request.query_params:
             return self._as_of(request, request.query_params)
-        version = request_version(request._request, read_versions.ranking_api_version)
-        token, modified = version or ("-", None)
-        return cached_json(request, RANKING_API, token, self._payload, modified=modified)
+        return Response(self._payload())
 
     def _as_of(self, request, params):
-        """The ranking as of a day: checked before the cache (a refusal is never
-        stored), keyed by the season's inputs version and the day."""
+        """The ranking as of a day: 202 while a worker computes a day not stored yet."""
         query = RankingQuery(data=params.dict())
         query.is_valid(raise_exception=True)
         season = season_or_404(query.validated_data.get("season"))
         day = query.validated_data["as_of"]
         check_day(season, day)
-        version = read_versions.as_of_version(season.name, day)
-        token = f"{version.token}.{version.privacy}" if version else "-"
         try:
-            return cached_json(
-                request, "ranking-as-of-api", token,
-                lambda: self._as_of_payload(query, season, day),
-            )  # fmt: skip
+            with primary_reads():  # computed on a miss: read from where it was written
+                ranking = selectors.ranking_as_of(season, day)
+                return Response(self._entries_payload(query.validated_data, ranking))
         except RankingBeingComputed as computing:  # a first read: a worker computes it
             return Response(
                 {
@@ -196,38 +190,33 @@ class RankingView(APIView):
                 headers={"Retry-After": str(computing.retry_after)},
             )
 
-    def _as_of_payload(self, query, season, day) -> dict:
-        with primary_reads():  # computed on a miss: read from where it was written
-            return self._entries_payload(
-                query.validated_data, ranking_as_of_for_reader(season=season, day=day)
-            )
-
     def _payload(self) -> dict:
         query = RankingQuery(data=self.request.query_params.dict())
         query.is_valid(raise_exception=True)
         data = query.validated_data
+        ranking: Ranking | None
         if data.get("snapshot"):
-            snapshot = selectors.snapshot_by_id(data["snapshot"])
-            if snapshot is None:
+            ranking = selectors.ranking_by_snapshot_id(data["snapshot"])
+            if ranking is None:
                 raise Http404(_("Unknown ranking snapshot."))
         else:
-            snapshot = selectors.ranking_snapshot(
+            ranking = selectors.ranking_for_season(
                 season_or_404(data.get("season")), data.get("kind")
             )
-            if snapshot is None:
+            if ranking is None:
                 raise Http404(_("This season has no ranking yet."))
-        return self._entries_payload(data, snapshot)
+        return self._entries_payload(data, ranking)
 
-    def _entries_payload(self, data, snapshot) -> dict:
+    def _entries_payload(self, data, ranking: Ranking) -> dict:
         filters = ranking_filter(data)
-        entries = selectors.ranking_entries(snapshot, filters)
-        count = public_reads.match_count(snapshot, filters, entries)
+        entries = ranking.entries(filters)
+        count = entries.count()
         size, page = data["page_size"], data["page"]
         start = (page - 1) * size
-        rows = public_reads.entry_rows(entries, filters, start, size)
-        labels = selectors.step_labels(snapshot)
+        rows = entries.rows(start, size)
+        labels = ranking.step_labels()
         return {
-            "snapshot": snapshot_out(snapshot),
+            "snapshot": snapshot_out(ranking),
             "count": count.value,
             "count_capped": count.capped,
             "page": page,
@@ -237,8 +226,8 @@ class RankingView(APIView):
         }
 
 
-def entry_row_out(row: dict, labels) -> dict:
-    """One line of the ranking from its ``.values()`` row (public_reads.ENTRY_COLUMNS),
+def entry_row_out(row: dict, labels: Labels) -> dict:
+    """One line of the ranking from its row (``rankings.ranking.ENTRY_COLUMNS``),
     the player named through ``federation.public_names`` (a hidden player: the anonymous
     name, no licence number)."""
     row = public_row(row)
@@ -284,34 +273,16 @@ def moved_to(request, name: str, licence_number: int) -> HttpResponsePermanentRe
     return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
 
 
-RANKING_API = "ranking-api"
-PLAYER_API = "player-api"
-"""The read cache's namespaces of the ranking and of a player's record (the views store
-under them; ``rankings/urls.py`` answers an anonymous reader from them before the view)."""
-
-
-def cached_json(request, namespace: str, version: str, payload, *, modified=None):
-    """A public JSON read through the read cache (core/http_cache.py); the browsable API
-    (a browser's Accept) and a signed-in reader (session or token: they may be shown more
-    than the public) are answered uncached, built for them."""
-    if request.accepted_renderer.format != "json" or request.user.is_authenticated:
-        return Response(payload())
-    return cached_read(
-        request._request, namespace=namespace, version=version, modified=modified,
-        build=lambda: HttpResponse(JSONRenderer().render(payload()), content_type=JSON),
-    )  # fmt: skip
-
-
-def entry_out(entry, snapshot) -> dict | None:
+def entry_out(entry: Line | None, ranking: Ranking) -> dict | None:
     if entry is None:
         return None
-    labels = selectors.step_labels(snapshot)
+    labels = ranking.step_labels()
     return {
-        "season": snapshot.season.name,
-        "kind": selectors.snapshot_kind(snapshot),
-        "snapshot": snapshot.pk,
+        "season": ranking.season.name,
+        "kind": ranking.kind,
+        "snapshot": ranking.snapshot_id,
         "place": entry.place,
-        "players": snapshot.player_count,
+        "players": ranking.player_count,
         "place_in_committee": entry.place_in_committee,
         "place_in_club": entry.place_in_club,
         "season_pcn": entry.season_pcn,
@@ -349,16 +320,8 @@ class PlayerRankingView(APIView):
         kind = request.query_params.get("kind")
         if kind not in (None, *selectors.KINDS):
             kind = None
-        version = request_version(
-            request._request, read_versions.player_api_version, licence_number
-        )
-        if version is None:
-            raise Http404(_("Unknown season."))
         try:
-            return cached_json(
-                request, PLAYER_API, version[0],
-                lambda: self._payload(request, licence_number, kind), modified=version[1],
-            )  # fmt: skip
+            return Response(self._payload(request, licence_number, kind))
         except public_reads.PlayerMoved as moved:  # a merged record (federation/merging.py)
             return moved_to(request, "ranking-player", moved.licence_number)
 
@@ -382,9 +345,9 @@ class PlayerRankingView(APIView):
             "club": licence.club.number if licence else None,
             "club_name": licence.club.name if licence else None,
             "committee": licence.club.committee.number if licence else None,
-            "ranking": entry_out(record.entry, record.snapshot) if record.snapshot else None,
+            "ranking": entry_out(record.entry, record.ranking) if record.ranking else None,
             "series_this_season": (
-                entry_out(record.held, record.held_snapshot) if record.held_snapshot else None
+                entry_out(record.held, record.held_ranking) if record.held_ranking else None
             ),
             "tournaments": [
                 {
@@ -397,7 +360,7 @@ class PlayerRankingView(APIView):
                 }
                 for a in record.tournaments
             ],
-            "official_history": [entry_out(e, e.snapshot) for e in record.history],
+            "official_history": [entry_out(e, SnapshotRanking(e.snapshot)) for e in record.history],
             # « Mes points »: the live ranking's figures explained, the next step's need.
             "my_points": my_points_out(my_points(record.player, season, record=record)),
             "season_totals": [
@@ -424,19 +387,14 @@ class SnapshotsView(APIView):
 
     @extend_schema(parameters=[OpenApiParameter("season", str)], responses={200: OBJECT_LIST})
     def get(self, request):
-        from rankings.models import RankingKind, RankingSnapshot, SeasonRanking
+        from rankings.models import SeasonRanking
 
         season = season_or_404(request.query_params.get("season"))
         state = SeasonRanking.objects.filter(season=season).first()
-        snapshots = (
-            RankingSnapshot.objects.filter(season=season)
-            .exclude(kind=RankingKind.AS_OF)
-            .select_related("season", "policy")
-        )
         return Response(
             [
-                {**snapshot_out(s), "published": bool(state and state.official_id == s.pk)}
-                for s in snapshots
+                {**snapshot_out(s), "published": bool(state and state.official_id == s.snapshot_id)}
+                for s in selectors.season_snapshots(season)
             ]
         )
 
@@ -490,8 +448,8 @@ class ExportView(APIView):
 
     def _export(self, scope, data):
         season = season_or_404(data.get("season"))
-        snapshot = selectors.ranking_snapshot(season, data.get("kind"))
-        if snapshot is None:
+        ranking = selectors.ranking_for_season(season, data.get("kind"))
+        if ranking is None:
             raise Http404(_("This season has no ranking yet."))
         try:
             target = export_target(scope, data.get("committee"), data.get("club"))
@@ -501,7 +459,7 @@ class ExportView(APIView):
             raise serializers.ValidationError(
                 {"format": [_("The printable ranking is for a committee or a club: choose one.")]}
             )
-        return ranking_export_response(ranking_table(snapshot, target), data["format"])
+        return ranking_export_response(ranking_table(ranking, target), data["format"])
 
 
 class PolicyView(APIView):

@@ -1,5 +1,7 @@
 """core/http_cache.py without a ranking: the reader's CSRF token of a stored page, and the
-decorator that answers a stored read before the view (who is answered there, who is not)."""
+decorator around a public read: a stored answer sent before the view (who is answered
+there, who is not), a miss built by the view and stored, a signed-in reader's answer never
+stored."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from django.test import RequestFactory
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.http_cache import JSON, cached_read, csrf_token, public_read
+from core.http_cache import CSRF_PLACEHOLDER, JSON, csrf_token, public_read, stored_page_context
 
 secrets_ = st.text(alphabet=CSRF_ALLOWED_CHARS, min_size=CSRF_SECRET_LENGTH,
                    max_size=CSRF_SECRET_LENGTH)  # fmt: skip
@@ -74,12 +76,8 @@ def decorated():
     @public_read("test-ns", version_of)
     def view(request, number):
         calls.view += 1
-
-        def build():
-            calls.built += 1
-            return HttpResponse(b'{"n": %d}' % number, content_type=JSON)
-
-        return cached_read(request, namespace="test-ns", version=f"v{number}", build=build)
+        calls.built += 1
+        return HttpResponse(b'{"n": %d}' % number, content_type=JSON)
 
     return view, calls
 
@@ -122,3 +120,62 @@ def test_no_version_goes_to_the_view(decorated):
     view(RequestFactory().get("/x/"), 0)
     view(RequestFactory().get("/x/"), 0)
     assert calls.view == 2
+
+
+class Reader:
+    def __init__(self, signed_in: bool) -> None:
+        self.is_authenticated = signed_in
+
+
+def test_a_reader_with_a_session_cookie_is_stored_for_unless_signed_in(decorated):
+    """A session cookie that signs no one in (expired, say): stored and answered as
+    anonymous; a signed-in reader: built for them, never stored nor answered from it."""
+    view, calls = decorated
+    factory = RequestFactory()
+    expired = factory.get("/x/", HTTP_COOKIE="sessionid=old")
+    expired.user = Reader(signed_in=False)
+    first = view(expired, 1)
+    assert first["ETag"]
+    assert view(factory.get("/x/"), 1).content == first.content  # stored
+    assert calls.view == 1
+    signed_in = factory.get("/x/", HTTP_COOKIE="sessionid=abc")
+    signed_in.user = Reader(signed_in=True)
+    mine = view(signed_in, 1)
+    assert calls.view == 2
+    assert "ETag" not in mine
+    token = factory.get("/x/", HTTP_AUTHORIZATION="Token abc")
+    view(token, 2)  # DRF authenticates it (or refuses it): never stored
+    view(factory.get("/x/"), 2)
+    assert calls.view == 4
+
+
+def test_only_a_200_is_stored():
+    calls = []
+
+    @public_read("test-missing", lambda request: ("v1", None))
+    def view(request):
+        calls.append(1)
+        return HttpResponse(b"nope", status=404)
+
+    assert view(RequestFactory().get("/y/")).status_code == 404
+    assert view(RequestFactory().get("/y/")).status_code == 404
+    assert len(calls) == 2
+
+
+def test_a_page_built_for_the_cache_carries_the_placeholder():
+    from django.template import engines
+
+    template = engines["django"].from_string("<p>{{ csrf_token }}</p>")
+    seen = []
+
+    @public_read("test-page", lambda request: ("v1", None), html=True)
+    def page(request):
+        seen.append(stored_page_context(request))
+        return HttpResponse(template.render({}, request))
+
+    request = RequestFactory().get("/p/")
+    body = page(request).content.decode()
+    assert seen == [{"csrf_token": CSRF_PLACEHOLDER}]  # stored with the placeholder…
+    token = body.removeprefix("<p>").removesuffix("</p>")
+    assert _unmask_cipher_token(token) == request.META["CSRF_COOKIE"]  # … sent with theirs
+    assert stored_page_context(RequestFactory().get("/p/")) == {}

@@ -23,8 +23,8 @@ from competitions.tournaments import access
 from core.vocabulary import Format
 from demo.tournaments import CORRECTION_REASONS, REFUSAL_REASONS, SAMPLE_REFERENCES
 from federation.access import scope_of
-from rankings.models import Allocation, RankingEntry, RankingKind
-from rankings.selectors import LIVE, OFFICIAL, RankingFilter, ranking_entries, ranking_snapshot
+from rankings.models import Allocation, RankingEntry
+from rankings.selectors import LIVE, OFFICIAL, RankingFilter, ranking_for_season
 from tests.demo.conftest import seeded_demo
 
 pytestmark = pytest.mark.django_db
@@ -125,18 +125,19 @@ def test_committee_and_zone_staff_have_results_to_homologate(demo):
 
 def test_official_ranking_of_the_previous_season_and_live_ranking_of_the_current(demo):
     previous, current = demo.registry.previous_season, demo.registry.current_season
-    official = ranking_snapshot(previous, OFFICIAL)
-    live = ranking_snapshot(current, LIVE)
+    official = ranking_for_season(previous, OFFICIAL)
+    live = ranking_for_season(current, LIVE)
     assert official is not None
-    assert official.kind == RankingKind.OFFICIAL
+    assert official.kind == OFFICIAL
     assert live is not None
-    assert live.kind == RankingKind.PROVISIONAL
-    for snapshot, season in ((official, previous), (live, current)):
-        ranked = RankingEntry.objects.filter(snapshot=snapshot, season_pcn__gt=0)
+    assert live.kind == LIVE
+    assert RankingEntry.objects.filter(snapshot_id=live.snapshot_id).exists()  # provisional
+    for ranking, season in ((official, previous), (live, current)):
+        ranked = RankingEntry.objects.filter(snapshot_id=ranking.snapshot_id, season_pcn__gt=0)
         scored = Allocation.objects.filter(season=season, current=True, pcn__gt=0)
         assert ranked.count() == scored.values("player").distinct().count() > 0
     # The current season's ranking carries over from the published official one.
-    assert RankingEntry.objects.filter(snapshot=live, carried_pcn__gt=0).exists()
+    assert RankingEntry.objects.filter(snapshot_id=live.snapshot_id, carried_pcn__gt=0).exists()
 
 
 def test_joueur_has_results_and_points_in_both_seasons(demo):
@@ -145,19 +146,20 @@ def test_joueur_has_results_and_points_in_both_seasons(demo):
     for season, kind in ((registry.previous_season, OFFICIAL), (registry.current_season, LIVE)):
         allocations = Allocation.objects.filter(player=joueur, season=season, current=True)
         assert allocations.count() >= 3
-        entry = RankingEntry.objects.get(snapshot=ranking_snapshot(season, kind), player=joueur)
+        ranking = ranking_for_season(season, kind)
+        entry = RankingEntry.objects.get(snapshot_id=ranking.snapshot_id, player=joueur)
         assert entry.season_pcn == sum(a.pcn for a in allocations) > 0
 
 
 def test_a_player_is_found_by_name_through_the_ranking_selector(demo):
     joueur = demo.registry.users["joueur"].user.player
-    snapshot = ranking_snapshot(demo.registry.current_season, LIVE)
+    ranking = ranking_for_season(demo.registry.current_season, LIVE)
     # As a person types it: lower case, without accents, first name first.
     typed = unicodedata.normalize("NFKD", f"{joueur.first_name} {joueur.last_name}")
     query = typed.encode("ascii", "ignore").decode().lower()
-    found = ranking_entries(snapshot, RankingFilter(query=query))
-    assert joueur.pk in set(found.values_list("player_id", flat=True))
-    assert not ranking_entries(snapshot, RankingFilter(query="zzzz nobody")).exists()
+    found = ranking.entries(RankingFilter(query=query)).page(0, 10_000)
+    assert joueur.licence_number in {e.licence_number for e in found}
+    assert ranking.entries(RankingFilter(query="zzzz nobody")).page(0, 1) == []
 
 
 def test_championships_are_under_way(demo):

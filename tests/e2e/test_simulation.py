@@ -15,8 +15,8 @@ def test_simulate_a_result_from_my_points(window, homologated_open, registry):
     from rankings import selectors
     from rankings.models import RankingEntry
 
-    live = selectors.ranking_snapshot(registry.season, selectors.LIVE)
-    entry = RankingEntry.objects.get(snapshot=live, licence_number=3103)
+    live = selectors.ranking_for_season(registry.season, selectors.LIVE)
+    entry = RankingEntry.objects.get(snapshot_id=live.snapshot_id, licence_number=3103)
     page = window.page
     page.goto("/classement/joueur/3103/")
     section = page.locator("#mes-points")

@@ -12,8 +12,9 @@ from rankings.manual_placements import manual_placement_set
 from rankings.models import RankingEntry, RecomputeRun, SeasonRanking
 from rankings.official_ranking import official_ranking_publish
 from rankings.progress import Progress
+from rankings.ranking import ladder_labels
 from rankings.recompute import full_recompute, recompute_request, recompute_run
-from rankings.selectors import step_labels
+from rankings.snapshot_ranking import SnapshotRanking
 
 pytestmark = pytest.mark.django_db
 
@@ -146,7 +147,7 @@ def test_publishing_says_what_changes_and_publishes(client, registry, ranked):
 
 def expected_moves(live, official, committee_ids=None):
     """The comparison counted in Python over the two snapshots' few entries."""
-    order = {code: index for index, code in enumerate(step_labels(live))}
+    order = {code: index for index, code in enumerate(ladder_labels(live.policy))}
     before = dict(RankingEntry.objects.filter(snapshot=official).values_list("player", "step"))
     moves = {"up": 0, "down": 0, "same": 0, "new": 0, "players": 0}
     for player, step, committee in RankingEntry.objects.filter(snapshot=live).values_list(
@@ -177,10 +178,12 @@ def test_the_comparison_counts_moves_in_the_database(registry, ranked, django_as
     assert expected["up"] + expected["down"] > 0  # the data really moves players
     scope = scope_of(registry.users["federation_staff"])
     with django_assert_num_queries(2):  # the last official ranking, then one aggregate
-        found = publish_comparison(state.live, scope)
+        found = publish_comparison(SnapshotRanking(state.live), scope)
     assert found.official == official
     assert {k: getattr(found, k) for k in expected} == expected
-    committee = publish_comparison(state.live, scope_of(registry.users["committee_staff"]))
+    committee = publish_comparison(
+        SnapshotRanking(state.live), scope_of(registry.users["committee_staff"])
+    )
     mine = expected_moves(state.live, official, {registry.committees[1].pk})
     assert {k: getattr(committee, k) for k in mine} == mine
     assert committee.players < found.players

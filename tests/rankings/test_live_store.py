@@ -16,6 +16,7 @@ from rankings import live_reads, live_store, selectors, tasks
 from rankings.manual_placements import manual_placement_remove, manual_placement_set
 from rankings.models import RankingEntry, RankingKind, RankingSnapshot, SeasonRanking
 from rankings.recompute import full_recompute
+from rankings.snapshot_ranking import SnapshotRanking
 from rankings.snapshots import compute, load_inputs
 from tests.rankings.conftest import clear_live_store
 from tests.rankings.test_standings_replay import apply_event, event, publish_previous
@@ -37,14 +38,13 @@ def full(season) -> dict[int, tuple]:
 
 def read_live(season) -> dict[int, tuple]:
     """What readers see: the live ranking paged through the selectors."""
-    snapshot = selectors.ranking_snapshot(season, selectors.LIVE)
-    assert isinstance(snapshot, live_reads.LiveRanking)
-    everyone = selectors.RankingFilter()
-    entries = selectors.ranking_entries(snapshot, everyone)
-    count = selectors.entry_count(snapshot, everyone, entries)
+    ranking = selectors.ranking_for_season(season, selectors.LIVE)
+    assert isinstance(ranking, live_reads.LiveRanking)
+    entries = ranking.entries(selectors.RankingFilter())
+    count = entries.count().value
     rows = []
     for start in range(0, count, 7):
-        rows += selectors.entries_page(entries, everyone, start, 7)
+        rows += entries.page(start, 7)
     assert [(e.place, e.licence_number) for e in rows] == sorted(
         (e.place, e.licence_number) for e in rows
     )
@@ -163,7 +163,7 @@ def test_filters_player_record_and_export_read_the_store(
     expected = full(season)
     # named like the searched players, but not in this season's ranking: never found
     Player.objects.create(licence_number=99_999, last_name="Joueur0", first_name="Élise")
-    snapshot = selectors.ranking_snapshot(season, selectors.LIVE)
+    ranking = selectors.ranking_for_season(season, selectors.LIVE)
     club = registry.clubs[102]
     licence = p[6].licence_number
     for filters, keep in [
@@ -178,9 +178,9 @@ def test_filters_player_record_and_export_read_the_store(
         (selectors.RankingFilter(query="ELISE joueur"), lambda row: row[0] in ELISES),
         (selectors.RankingFilter(query=str(p[6].licence_number)), lambda row: row[0] == licence),
     ]:  # fmt: skip
-        entries = selectors.ranking_entries(snapshot, filters)
-        count = selectors.entry_count(snapshot, filters, entries)
-        rows = selectors.entries_page(entries, filters, 0, 200)
+        entries = ranking.entries(filters)
+        count = entries.count().value
+        rows = entries.page(0, 200)
         wanted = sorted((row[9], row[0]) for row in expected.values() if keep(row))
         assert count == len(wanted), filters
         assert [(e.place, e.licence_number) for e in rows] == wanted, filters
@@ -189,17 +189,16 @@ def test_filters_player_record_and_export_read_the_store(
             assert e.player.licence_number == e.licence_number
     # a page costs a fixed number of queries (the snapshot, the placements, the names)
     with django_assert_max_num_queries(8):
-        snapshot = selectors.ranking_snapshot(season, selectors.LIVE)
-        everyone = selectors.RankingFilter()
-        selectors.entries_page(selectors.ranking_entries(snapshot, everyone), everyone, 0, 50)
+        ranking = selectors.ranking_for_season(season, selectors.LIVE)
+        ranking.entries(selectors.RankingFilter()).page(0, 50)
     record = selectors.player_record(p[6].licence_number, season, selectors.LIVE)
     assert record.entry.place == expected[p[6].licence_number][9]
-    exported = list(selectors.export_entries(snapshot, None).iterator(chunk_size=4))
+    exported = list(ranking.export_rows(None, None, chunk_size=4))
     assert [(row[0], row[1]) for row in exported] == sorted(
         (row[9], row[0]) for row in expected.values()
     )
     committee = club.committee_id
-    exported = list(selectors.export_entries(snapshot, {committee}).iterator(chunk_size=3))
+    exported = list(ranking.export_rows({committee}, None, chunk_size=3))
     assert [row[1] for row in exported] == [
         n for _place, n in sorted((r[9], r[0]) for r in expected.values() if r[1] == committee)
     ]
@@ -226,9 +225,9 @@ def test_without_redis_the_live_ranking_is_a_snapshot(federation, add_tournament
     settings.RANKING_STORE_URL = ""
     season = federation.registry.season
     full_recompute(season=season)
-    snapshot = selectors.ranking_snapshot(season, selectors.LIVE)
-    assert isinstance(snapshot, RankingSnapshot)
-    assert RankingEntry.objects.filter(snapshot=snapshot).count() == len(full(season))
+    ranking = selectors.ranking_for_season(season, selectors.LIVE)
+    assert isinstance(ranking, SnapshotRanking)
+    assert RankingEntry.objects.filter(snapshot=ranking.snapshot).count() == len(full(season))
 
 
 def test_verify_live_ranking_command(live_store_redis, federation, add_tournament):
@@ -301,13 +300,13 @@ def test_the_desk_reads_the_store(live_store_redis, federation, add_tournament, 
     page = client.get("/bureau/classement/", {"season": season.name}).content.decode()
     assert "behind" not in page
     assert "retard" not in page
-    with_store = publish_comparison(selectors.ranking_snapshot(season, "live"), scope_of(staff))
+    with_store = publish_comparison(selectors.ranking_for_season(season, "live"), scope_of(staff))
     assert client.get("/bureau/classement/publication/", {"season": season.name}).status_code == 200
     settings.RANKING_STORE_URL = ""
     live_ranking_refresh(season=season)
-    snapshot = selectors.ranking_snapshot(season, "live")
-    assert isinstance(snapshot, RankingSnapshot)
-    without = publish_comparison(snapshot, scope_of(staff))
+    ranking = selectors.ranking_for_season(season, "live")
+    assert isinstance(ranking, SnapshotRanking)
+    without = publish_comparison(ranking, scope_of(staff))
     assert (with_store.players, with_store.up, with_store.down, with_store.same,
             with_store.new) == (without.players, without.up, without.down, without.same,
                                 without.new)  # fmt: skip
@@ -382,7 +381,7 @@ def test_api_pages_and_exports_read_the_store_the_same_as_the_snapshot(
     from rankings.live_ranking import live_ranking_refresh
 
     live_ranking_refresh(season=season)
-    assert isinstance(selectors.ranking_snapshot(season, "live"), RankingSnapshot)
+    assert isinstance(selectors.ranking_for_season(season, "live"), SnapshotRanking)
     assert answers() == with_store
 
 
@@ -393,7 +392,7 @@ def test_a_common_name_is_found_by_walking_the_ranking_as_by_scoring_every_match
     those named (``live_reads.named_in_order``), with a capped count; its pages and
     counts equal those of scoring every match, on every page, whether the walk ends the
     page, meets the end of the ranking or gives up (sizes shrunk to this federation)."""
-    from rankings import public_reads, search
+    from rankings import search
 
     registry, p = federation.registry, federation.players
     season = registry.season
@@ -407,7 +406,7 @@ def test_a_common_name_is_found_by_walking_the_ranking_as_by_scoring_every_match
     Player.objects.filter(licence_number=3005).update(name_hidden=True)
     for n in range(5):
         Player.objects.create(licence_number=99_990 + n, last_name="Nouveau", first_name="Léa")
-    snapshot = selectors.ranking_snapshot(season, selectors.LIVE)
+    ranking = selectors.ranking_for_season(season, selectors.LIVE)
     walks = []
     walk = live_reads.named_in_order
     monkeypatch.setattr(live_reads, "named_in_order",
@@ -418,14 +417,14 @@ def test_a_common_name_is_found_by_walking_the_ranking_as_by_scoring_every_match
         filters = selectors.RankingFilter(query=text)
         found = []
         for start, size in [(0, 2), (0, 50), (1, 3), (4, 4), (9, 7), (30, 5)]:
-            entries = selectors.ranking_entries(snapshot, filters)
-            rows = public_reads.entry_rows(entries, filters, start, size)
+            entries = ranking.entries(filters)
+            rows = entries.rows(start, size)
             found.append(([(r["place"], r["licence_number"]) for r in rows],
-                          public_reads.match_count(snapshot, filters, entries)))  # fmt: skip
+                          entries.count()))  # fmt: skip
         return found
 
     monkeypatch.setattr(search, "COUNT_CAP", 3)
-    monkeypatch.setattr("rankings.selectors.COUNT_CAP", 3)
+    monkeypatch.setattr(live_reads, "COUNT_CAP", 3)
     monkeypatch.setattr(live_reads, "WALK_CHUNK", (2, 3))
     for limit in (10**6, 8):  # the walk reads the whole ranking, or gives up past 8
         monkeypatch.setattr(live_reads, "WALK_LIMIT", limit)

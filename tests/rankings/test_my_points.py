@@ -31,7 +31,8 @@ def ranked(registry, federation, add_tournament):
 
 
 def _live(registry):
-    return selectors.ranking_snapshot(registry.season, selectors.LIVE)
+    """The live ranking's provisional snapshot (no Redis store in these tests)."""
+    return selectors.ranking_for_season(registry.season, selectors.LIVE).snapshot
 
 
 def _expected_missing(snapshot, entry) -> tuple[str, int]:

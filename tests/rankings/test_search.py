@@ -13,7 +13,7 @@ from core.folding import _FOLDING, fold
 from federation.models import Player
 from rankings import search
 from rankings.recompute import full_recompute
-from rankings.selectors import RankingFilter, ranking_entries, ranking_snapshot
+from rankings.selectors import RankingFilter, ranking_for_season
 
 pytestmark = pytest.mark.django_db
 
@@ -49,16 +49,16 @@ def ranked(registry, federation, add_tournament):
     add_tournament(registry.season, {p[i]: (300 - 10 * i, 0) for i in range(12)},
                    club=registry.clubs[102], arbiter=p[21])  # fmt: skip
     full_recompute(season=registry.season)
-    return ranking_snapshot(registry.season)
+    return ranking_for_season(registry.season)
 
 
-def _found(snapshot, text) -> list[int]:
-    entries = ranking_entries(snapshot, RankingFilter(query=text))
+def _found(ranking, text) -> list[int]:
+    entries = ranking.entries(RankingFilter(query=text)).page(0, 10_000)
     return [e.licence_number for e in entries]
 
 
 def test_words_prefixes_and_licence_numbers(ranked):
-    everyone = [e.licence_number for e in ranking_entries(ranked, RankingFilter())]
+    everyone = [e.licence_number for e in ranked.entries(RankingFilter()).page(0, 10_000)]
     assert _found(ranked, "QUERE") == _found(ranked, "quéré") == [2002]
     assert _found(ranked, "joueur03 elise") == [3004]
     assert _found(ranked, "elise joueur03") == [3004]  # words in any order

@@ -95,7 +95,8 @@ def test_the_page_shows_each_refusal_on_its_field(client, registry):
 def test_the_player_lands_where_a_recomputation_puts_them(client, ranked, registry, add_tournament):
     player = ranked.players[15]
     before = RankingEntry.objects.get(
-        snapshot=selectors.ranking_snapshot(registry.season, selectors.LIVE), player=player
+        snapshot=selectors.ranking_for_season(registry.season, selectors.LIVE).snapshot,
+        player=player,
     )
     allocations = Allocation.objects.count()
     query = {"event": "regional_final", "tables": 5, "place": 1,
@@ -114,7 +115,8 @@ def test_the_player_lands_where_a_recomputation_puts_them(client, ranked, regist
                    arbiter=ranked.players[22])  # fmt: skip
     full_recompute(season=registry.season)
     real = RankingEntry.objects.get(
-        snapshot=selectors.ranking_snapshot(registry.season, selectors.LIVE), player=player
+        snapshot=selectors.ranking_for_season(registry.season, selectors.LIVE).snapshot,
+        player=player,
     )
     assert (after["place"], after["step"], after["total_pcn"]) == (
         real.place, real.step, real.total_pcn,
@@ -150,20 +152,18 @@ def test_the_page_and_the_api_cost_a_few_queries(client, ranked, django_assert_m
 
 
 def test_the_players_ahead_are_found_by_two_reads(ranked, registry, django_assert_num_queries):
-    from rankings.my_points import snapshot_policy
     from rankings.rules.national_ranking import order_key
-    from rankings.simulation import _players_ahead
 
-    snapshot = selectors.ranking_snapshot(registry.season, selectors.LIVE)
-    policy = snapshot_policy(snapshot)
+    ranking = selectors.ranking_for_season(registry.season, selectors.LIVE)
+    policy = ranking.rules()
     keys = [
         order_key(e.total_pcn, e.total_pp, policy)
-        for e in RankingEntry.objects.filter(snapshot=snapshot)
+        for e in RankingEntry.objects.filter(snapshot_id=ranking.snapshot_id)
     ]
     candidates = {(pcn + d, pp) for pcn, pp in keys for d in (-1, 0, 1)} | {(0, 0), (10**6, 0)}
     for key in sorted(candidates):
         with django_assert_num_queries(2):
-            found = _players_ahead(snapshot, key, policy)
+            found = ranking.ahead_of(key)
         assert found == sum(1 for k in keys if k > key), key
 
 

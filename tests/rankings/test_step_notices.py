@@ -11,7 +11,7 @@ from federation.models import NotificationSent, NotificationSubscription, User
 from rankings import step_notices
 from rankings.models import RankingEntry
 from rankings.official_ranking import official_ranking_publish
-from rankings.selectors import step_labels
+from rankings.ranking import ladder_labels
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +64,7 @@ def test_the_first_publication_tells_the_subscribers_whose_step_changed(
     )
     sent = _step_mail()
     assert sorted(m.to[0] for m in sent) == expected
-    labels = step_labels(snapshot)
+    labels = ladder_labels(snapshot.policy)
     mine = next(m for m in sent if m.to == [f"{p[0].licence_number}@joueurs.example"])
     entry = entries[p[0].pk]
     before, after = labels[entry.season_step][0], labels[entry.step][0]
