@@ -49,7 +49,7 @@ def generated_season_with_standings() -> Season:
     """The synthetic season already generated in this database (PostgreSQL only), its
     standings written first if it has none."""
     from rankings.models import SeasonStanding
-    from rankings.standings import standings_write
+    from rankings.season.standings import standings_write
 
     if connection.vendor != "postgresql":
         sys.exit("Run this benchmark on PostgreSQL (DATABASE_URL=postgres://…).")

@@ -67,8 +67,6 @@ from benchmarks.bench_db import (  # noqa: E402
 from core.tasks import send_on_commit  # noqa: E402
 from demo.management.commands.generate_ranking_season import season_names  # noqa: E402
 from federation.models import Licence, Player, Season  # noqa: E402
-from rankings import live_store  # noqa: E402
-from rankings.live_ranking import live_ranking_refresh, live_totals_update  # noqa: E402
 from rankings.models import (  # noqa: E402
     PlayerSeasonTotal,
     RankingEntry,
@@ -76,6 +74,8 @@ from rankings.models import (  # noqa: E402
     SeasonRanking,
     SeasonStanding,
 )
+from rankings.season import live_store  # noqa: E402
+from rankings.season.live_ranking import live_ranking_refresh, live_totals_update  # noqa: E402
 
 HOST, PORT = "127.0.0.1", 8767
 RANKING_TABLES = [m._meta.db_table for m in (PlayerSeasonTotal, SeasonStanding, RankingSnapshot,

@@ -39,12 +39,12 @@ django.setup()
 
 from benchmarks.bench_db import YEAR, synthetic_season  # noqa: E402
 from core.vocabulary import Format  # noqa: E402
-from rankings import selectors  # noqa: E402
-from rankings.live_ranking import live_ranking_refresh  # noqa: E402
 from rankings.models import RankingEntry  # noqa: E402
-from rankings.my_points import my_points  # noqa: E402
+from rankings.reads import selectors  # noqa: E402
+from rankings.reads.my_points import my_points  # noqa: E402
+from rankings.reads.simulation import simulate  # noqa: E402
 from rankings.rules.simulation import Event  # noqa: E402
-from rankings.simulation import simulate  # noqa: E402
+from rankings.season.live_ranking import live_ranking_refresh  # noqa: E402
 
 
 def timings(function, arguments) -> list[float]:

@@ -4,7 +4,7 @@
         .venv/bin/python benchmarks/privacy_version.py [--players 150000] [--runs 300]
 
 Every public read whose version is not memoised reads the seasons' state in one query
-(``rankings/read_versions.py``); that query also reads the latest
+(``rankings/reads/read_versions.py``); that query also reads the latest
 ``Player.name_hidden_changed_at`` (a scalar subquery on its index). On a database with
 ``--players`` synthetic players (created once, licence numbers from 90,000,000), a
 hundred of them hidden, this times the query as it is and the same query without the
@@ -33,7 +33,7 @@ from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from federation.models import Player, Season  # noqa: E402
-from rankings import read_versions  # noqa: E402
+from rankings.reads import read_versions  # noqa: E402
 
 FIRST = 90_000_000
 

@@ -20,7 +20,7 @@ through Django's test client: the whole API view):
    days through the season; each run deletes the stored days first);
 3. **as of, stored**: the same read again, read cache off (the stored snapshot's page);
 4. **as of, read-cache hit**;
-5. **places over the season**: ``rankings.as_of.places_over_season`` (one statement,
+5. **places over the season**: ``rankings.season.as_of.places_over_season`` (one statement,
    a point per month) for players from the top, the middle and the bottom;
 6. a check: a player's place as of D counted by hand (1 + players with a greater
    (total PCN, total PP) summed from the allocations) equals the stored place.
@@ -60,16 +60,6 @@ from django.test import Client  # noqa: E402
 
 from core import http_cache  # noqa: E402
 from federation.models import Season  # noqa: E402
-from rankings import (  # noqa: E402
-    as_of,
-    read_versions,
-)
-from rankings.as_of import (  # noqa: E402
-    day_end,
-    places_over_season,
-    ranking_as_of,
-    sample_days,
-)
 from rankings.models import (  # noqa: E402
     Allocation,
     RankingEntry,
@@ -77,8 +67,16 @@ from rankings.models import (  # noqa: E402
     RankingSnapshot,
     SeasonStanding,
 )
-from rankings.ranking_sql import live_ranking_by_sql  # noqa: E402
-from rankings.standings import standings_write  # noqa: E402
+from rankings.reads import read_versions  # noqa: E402
+from rankings.season import as_of  # noqa: E402
+from rankings.season.as_of import (  # noqa: E402
+    day_end,
+    places_over_season,
+    ranking_as_of,
+    sample_days,
+)
+from rankings.season.ranking_sql import live_ranking_by_sql  # noqa: E402
+from rankings.season.standings import standings_write  # noqa: E402
 
 
 def timed(function) -> float:

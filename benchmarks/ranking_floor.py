@@ -61,12 +61,12 @@ settings.RANKING_STORE_URL = ""
 from django.db import connection, transaction  # noqa: E402
 
 from federation.models import Licence, Season  # noqa: E402
-from rankings.live_ranking import live_ranking_refresh  # noqa: E402
 from rankings.models import ManualPlacement, RankingEntry, SeasonRanking  # noqa: E402
-from rankings.ranking_state import inputs_changed  # noqa: E402
-from rankings.recompute import full_recompute  # noqa: E402
-from rankings.snapshots import ENTRY_COLUMNS  # noqa: E402
-from rankings.standings import T, standings_write  # noqa: E402
+from rankings.season.live_ranking import live_ranking_refresh  # noqa: E402
+from rankings.season.ranking_state import inputs_changed  # noqa: E402
+from rankings.season.recompute import full_recompute  # noqa: E402
+from rankings.season.snapshots import ENTRY_COLUMNS  # noqa: E402
+from rankings.season.standings import T, standings_write  # noqa: E402
 
 PLACEMENT = ManualPlacement._meta.db_table
 FLOOR_SNAPSHOT = 2_000_000_000  # the floor's rows carry this snapshot id (rolled back)

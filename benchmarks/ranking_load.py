@@ -72,8 +72,8 @@ from demo.management.commands.generate_ranking_season import (  # noqa: E402
     season_names,
 )
 from federation.models import Season  # noqa: E402
-from rankings.live_ranking import live_ranking_refresh  # noqa: E402
 from rankings.models import RankingEntry, SeasonRanking  # noqa: E402
+from rankings.season.live_ranking import live_ranking_refresh  # noqa: E402
 
 HOST, PORT = "127.0.0.1", 8765
 

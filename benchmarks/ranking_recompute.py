@@ -51,10 +51,10 @@ from django.db import connection, transaction  # noqa: E402
 
 from benchmarks.bench_db import synthetic_season, tournament_write, tournaments_remove  # noqa: E402
 from federation.models import Licence, Season  # noqa: E402
-from rankings.live_ranking import live_ranking_refresh  # noqa: E402
 from rankings.models import Allocation, PlayerSeasonTotal, SeasonStanding  # noqa: E402
-from rankings.ranking_state import inputs_changed  # noqa: E402
-from rankings.standings import T, standings_write  # noqa: E402
+from rankings.season.live_ranking import live_ranking_refresh  # noqa: E402
+from rankings.season.ranking_state import inputs_changed  # noqa: E402
+from rankings.season.standings import T, standings_write  # noqa: E402
 
 FLOOR_A = """
 CREATE TEMPORARY TABLE floor_a AS
@@ -137,7 +137,7 @@ def timed(function) -> float:
 
 
 def tune(cursor) -> None:
-    """The session settings the recompute uses (rankings.standings._tune), for fairness."""
+    """The session settings the recompute uses (rankings.season.standings._tune), for fairness."""
     cursor.execute("SET LOCAL jit = off")
     cursor.execute("SET LOCAL work_mem = '64MB'")
 

@@ -6,7 +6,7 @@ reader waits for when nobody asked that search since the ranking last changed.
 
 On the synthetic season of ``manage.py generate_ranking_season`` and its live ranking,
 times (one process, sequential) the first page of 50 matches plus the capped count
-(``rankings/search.py``), for four kinds of query: a player's full name (one match), a
+(``rankings/season/search.py``), for four kinds of query: a player's full name (one match), a
 common last name (thousands of matches: the count stops at 1,000), two letters (a
 prefix) and a licence number. Prints the median and p99 of each kind, and the same run's
 plain search (``search_name LIKE '%word%'`` on the snapshot's entries, exact count) on
@@ -45,10 +45,10 @@ from demo.management.commands.generate_ranking_season import (  # noqa: E402
     season_names,
 )
 from federation.models import Season  # noqa: E402
-from rankings import live_reads, live_store  # noqa: E402
 from rankings.models import RankingEntry, SeasonRanking  # noqa: E402
-from rankings.ranking import Ranking, RankingFilter  # noqa: E402
-from rankings.snapshot_ranking import SnapshotRanking  # noqa: E402
+from rankings.season import live_reads, live_store  # noqa: E402
+from rankings.season.ranking import Ranking, RankingFilter  # noqa: E402
+from rankings.season.snapshot_ranking import SnapshotRanking  # noqa: E402
 
 
 def new_search(ranking: Ranking, text: str) -> int:

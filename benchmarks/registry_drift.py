@@ -1,5 +1,5 @@
 """What the refresh after homologations spends looking for registry drift, with and
-without a registry write since its last look (``rankings/standings.py::registry_drift``,
+without a registry write since its last look (``rankings/season/standings.py::registry_drift``,
 ``federation.RegistryWrite``).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/fft_bench_live_1m \\
@@ -39,8 +39,8 @@ from django.db import transaction  # noqa: E402
 
 from benchmarks.bench_db import generated_season_with_standings  # noqa: E402
 from federation.models import Club, Licence, Season  # noqa: E402
-from rankings.ranking_state import season_ranking  # noqa: E402
-from rankings.standings import registry_drift, registry_drift_repaired  # noqa: E402
+from rankings.season.ranking_state import season_ranking  # noqa: E402
+from rankings.season.standings import registry_drift, registry_drift_repaired  # noqa: E402
 
 
 def look(season: Season) -> tuple[float, list[int]]:

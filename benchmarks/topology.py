@@ -56,7 +56,7 @@ from benchmarks.ranking_load import targets, with_wrk  # noqa: E402
 from config.celery import app  # noqa: E402
 from demo.management.commands.generate_ranking_season import season_names  # noqa: E402
 from federation.models import Player, Role, RoleAssignment, Season, User  # noqa: E402
-from rankings import live_store  # noqa: E402
+from rankings.season import live_store  # noqa: E402
 
 HOST, BOUNCER_PORT, WEB_PORTS = "127.0.0.1", 6433, (8781, 8782)
 STAFF = "topology-staff"

@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from competitions.tournaments.selectors import latest_homologated
-from rankings import selectors as rankings
+from rankings.reads import selectors as rankings
 
 TOP_OF_RANKING = 10
 LATEST_TOURNAMENTS = 10

@@ -148,10 +148,10 @@ if env_bool("DATABASE_POOLER_TRANSACTION_MODE", False):
         _alias.setdefault("OPTIONS", {})["prepare_threshold"] = None
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # How long a ranking writer waits for a season's advisory lock before giving up (busy,
-# retry later) instead of waiting forever behind a long recompute (rankings/locks.py).
+# retry later) instead of waiting forever behind a long recompute (rankings/season/locks.py).
 ADVISORY_LOCK_TIMEOUT_MS = int(os.environ.get("ADVISORY_LOCK_TIMEOUT_MS", "60000"))
 # A recompute run with no progress for this long lost its worker: its redelivered task
-# reclaims it, the sweep marks it failed (rankings/recompute.py). Above the lock timeout.
+# reclaims it, the sweep marks it failed (rankings/season/recompute.py). Above the lock timeout.
 RECOMPUTE_STALE_AFTER_S = int(os.environ.get("RECOMPUTE_STALE_AFTER_S", "600"))
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -257,7 +257,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Redis gives a task a worker did not acknowledge (killed, say) to another worker after
-# this delay; a recompute run it left running is then reclaimed (rankings/recompute.py).
+# this delay; a recompute run it left running is then reclaimed (rankings/season/recompute.py).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT_S", "3600"))
 }
@@ -267,7 +267,7 @@ from celery.schedules import crontab  # noqa: E402 (the beat schedule's own impo
 
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # Every night: publish the official ranking of a season that has just ended, then
-    # rebuild the current season's standings and live ranking (rankings/recompute.py).
+    # rebuild the current season's standings and live ranking (rankings/season/recompute.py).
     "rankings-nightly": {
         "task": "rankings.nightly_ranking",
         "schedule": crontab(hour=3, minute=30),
@@ -278,7 +278,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # Every five minutes: recompute runs whose worker was lost are marked failed.
     "rankings-stale-runs": {"task": "rankings.fail_stale_runs", "schedule": 300.0},
     # Every night, after the nightly ranking: the current season's rankings as of each
-    # month end and yesterday (rankings/as_of.py: a player's place over the season).
+    # month end and yesterday (rankings/season/as_of.py: a player's place over the season).
     "rankings-as-of-nightly": {
         "task": "rankings.as_of_nightly",
         "schedule": crontab(hour=4, minute=30),
@@ -309,7 +309,7 @@ CACHES = {
 READ_CACHE_ALIAS = "default"
 READ_CACHE_TTL = int(os.environ.get("READ_CACHE_TTL", "3600"))
 READ_CACHE_LOCAL_ITEMS = int(os.environ.get("READ_CACHE_LOCAL_ITEMS", "2000"))  # per process
-# How long a process reuses the seasons' ranking versions it read (rankings/read_versions.py);
+# How long a process reuses the seasons' ranking versions it read (rankings/reads/read_versions.py);
 # 0 reads them on every request. Older than that and younger than READ_VERSION_STALE_MS,
 # they are still served while the process's refresher thread reads them again (no reader
 # waits for it): the most a reader may wait to see a new version. Not above the max age:
@@ -322,7 +322,7 @@ READ_VERSION_STALE_MS = int(os.environ.get("READ_VERSION_STALE_MS", "500"))
 GC_FREEZE = env_bool("GC_FREEZE", True)
 GC_FREEZE_AFTER_REQUESTS = int(os.environ.get("GC_FREEZE_AFTER_REQUESTS", "1000"))
 
-# The live national ranking's order-statistics store (rankings/live_store.py): Redis sorted
+# The live national ranking's order-statistics store (rankings/season/live_store.py): Redis sorted
 # sets kept in step with the standings. Default: the cache's Redis; "off" (or no Redis at
 # all, the embedded default) keeps the live ranking as a provisional snapshot.
 RANKING_STORE_URL = os.environ.get("RANKING_STORE_URL", CACHE_URL)

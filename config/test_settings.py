@@ -24,7 +24,7 @@ REST_FRAMEWORK = {
 MESSAGES_STRICT = True
 
 # A test reads the ranking right after writing it: the versions are read on every request
-# (tests/rankings/test_read_cache.py sets its own age to test the reuse).
+# (tests/rankings/reads/test_read_cache.py sets its own age to test the reuse).
 READ_VERSION_MAX_AGE_MS = 0
 
 # A second real database standing for the read replica (tests/core/test_db_router.py,

@@ -2,7 +2,7 @@
 primary.
 
 Only the public reads of the ranking go to the replica: the cached read path
-(``core/http_cache.py``, ``rankings/read_versions.py``) runs its version lookup *and* the
+(``core/http_cache.py``, ``rankings/reads/read_versions.py``) runs its version lookup *and* the
 build of a missed answer inside :func:`public_reads`, so both come from the same
 database. A replica that lags behind then only delays a new version (the version it
 reports is the one its rows have); it can never store yesterday's rows under today's
@@ -37,7 +37,7 @@ def public_reads() -> Iterator[None]:
 def primary_reads() -> Iterator[None]:
     """Reads in this block go to the primary, even inside :func:`public_reads`: a read
     of rows this request has just written (the ranking as of a date, computed on a
-    miss, ``rankings/as_of.py``)."""
+    miss, ``rankings/season/as_of.py``)."""
     token = _public.set(False)
     try:
         yield

@@ -248,7 +248,7 @@ def public_read(
 
     - an anonymous ``GET`` whose answer is stored is answered here, before the view — no
       DRF, no rate limit, no session, no query when the version is memoised
-      (``rankings/read_versions.py``); a JSON read (``html=False``) only when the client
+      (``rankings/reads/read_versions.py``); a JSON read (``html=False``) only when the client
       accepts JSON first (no ``Accept``, ``*/*`` or ``application/json``): a browser gets
       DRF's browsable page from the view;
     - a reader not signed in: 304 if they have the version, else the stored answer, else

@@ -67,7 +67,7 @@ class SettingsKind(Generic[V, S]):
     """Everything that differs between two kinds of versioned settings.
 
     Declared once per kind, next to its services (``rankings.rulebooks``,
-    ``rankings.series_policies``, ``competitions.championships.settings_versions``).
+    ``rankings.season.series_policies``, ``competitions.championships.settings_versions``).
     """
 
     model: type[V]

@@ -64,8 +64,6 @@ from demo.registry import (
     DemoRegistry,
 )
 from federation.models import Club, Committee, Player, Season, User
-from rankings import selectors
-from rankings.as_of import PARIS
 from rankings.models import (
     Allocation,
     ManualPlacement,
@@ -78,8 +76,10 @@ from rankings.models import (
     SeasonStanding,
     SeriesPolicyVersion,
 )
-from rankings.official_ranking import official_ranking_publish
-from rankings.recompute import full_recompute
+from rankings.reads import selectors
+from rankings.season.as_of import PARIS
+from rankings.season.official_ranking import official_ranking_publish
+from rankings.season.recompute import full_recompute
 
 DEFAULT_TOURNAMENTS = 300
 PREVIOUS_SEASON_SHARE = 0.55  # of the tournaments: the previous season is a whole season
@@ -251,7 +251,7 @@ def _load(plan: _Plan, users: dict[str, User], committee_1: int, rng: random.Ran
 
 def _homologated_back_then(tournament: Tournament, played: dt.date) -> None:
     """The demo's tournaments are loaded today but were played over the season: each
-    counts in the ranking as of a date (rankings/as_of.py) from two days after it was
+    counts in the ranking as of a date (rankings/season/as_of.py) from two days after it was
     played, at 20:00 in Paris (never later than now)."""
     at = dt.datetime.combine(played + dt.timedelta(days=2), dt.time(20), tzinfo=PARIS)
     Tournament.objects.filter(pk=tournament.pk).update(homologated_at=min(at, timezone.now()))

@@ -54,7 +54,7 @@ NOT_MOVED = {
     ("federation.PlayerMerge", "merged"),
     ("federation.Player", "merged_into"),
     # official snapshots are immutable: their lines keep the record they ranked, which
-    # resolves to the kept one through the pointer (rankings/standings.py reads the
+    # resolves to the kept one through the pointer (rankings/season/standings.py reads the
     # previous official ranking through it; the player page shows both records' history)
     ("rankings.RankingEntry", "player"),
     # derived rows: rebuilt by the ranking refresh sent on commit (the merged record's
@@ -282,7 +282,7 @@ def _ranking_follows(season_ids: list[int], player_ids: list[int]) -> None:
     records are rebuilt by the refresh task once this transaction commits, which raises
     the season's inputs version (the read cache's keys move with it) and refreshes the
     live ranking. Nothing of the ranking is written here: the ranking's writers take
-    the season's writer lock (rankings/locks.py), a merge takes none."""
+    the season's writer lock (rankings/season/locks.py), a merge takes none."""
     if not season_ids:
         return
     later = Season.objects.filter(

@@ -182,7 +182,7 @@ class Player(models.Model):
     birth_date = models.DateField(_("birth date"), null=True, blank=True)
     email = models.EmailField(_("e-mail"), blank=True)
     phone = models.CharField(_("phone"), max_length=30, blank=True)
-    # Stable across snapshots: the public search reads it (rankings/search.py), with a
+    # Stable across snapshots: the public search reads it (rankings/season/search.py), with a
     # trigram index and a prefix index on PostgreSQL (created by the migration).
     search_name = models.GeneratedField(
         expression=FoldedName("last_name", "first_name"),
@@ -275,7 +275,7 @@ class RegistryWrite(models.Model):
     PostgreSQL triggers on both tables (``federation/migrations/0009_registry_writes.py``;
     none on SQLite). The national ranking looks for registry drift (a standing whose
     licence or club moved) only when a transaction it could not see has written here
-    since it last looked (``rankings/standings.py::registry_drift``). Append-only: a few
+    since it last looked (``rankings/season/standings.py::registry_drift``). Append-only: a few
     rows per licence import or registry edit, a few thousand a year."""
 
     xact = models.PositiveBigIntegerField(_("transaction"), db_index=True)

@@ -14,7 +14,7 @@ one button, because mail scanners follow GET links and would otherwise unsubscri
 people who never asked. A tampered token is a 400 page that names nobody.
 
 **Sending once.** The senders (competitions/tournaments/player_notices.py,
-rankings/step_notices.py) hand :func:`notices_send_once` one message per recipient
+rankings/season/step_notices.py) hand :func:`notices_send_once` one message per recipient
 about one subject (``subject_key``: a tournament's revision, a ranking's snapshot). It
 claims the recipients with one ``INSERT … ON CONFLICT DO NOTHING RETURNING`` into
 :class:`NotificationSent` and sends only the claimed ones, over one connection; if the

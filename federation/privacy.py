@@ -8,7 +8,7 @@ controller of the federation's data). A refusal says only "not allowed", never t
 player's choice or any private fact.
 
 What the choice changes is decided in one place, :mod:`federation.public_names`; the
-read cache of public reads keys on the latest choice (``rankings/read_versions.py``)
+read cache of public reads keys on the latest choice (``rankings/reads/read_versions.py``)
 so that no page built before the change is served after it. Staff reads, the ranking
 computation and staff exports are unaffected (docs/privacy.md).
 """

@@ -19,8 +19,6 @@ from core.digits import ascii_digits
 from core.errors import PermissionDenied
 from core.messages import error_message, problem_message
 from core.problems import RuleViolation
-from rankings.desk_reads import run_progress_data
-from rankings.manual_placements import manual_placement_remove, manual_placement_set
 from rankings.models import (
     Allocation,
     ManualPlacement,
@@ -30,8 +28,10 @@ from rankings.models import (
     SeasonRanking,
     SeriesPolicyVersion,
 )
-from rankings.recompute import recompute_request
-from rankings.series_policies import series_policy_in_force, series_policy_update
+from rankings.reads.desk_reads import run_progress_data
+from rankings.season.manual_placements import manual_placement_remove, manual_placement_set
+from rankings.season.recompute import recompute_request
+from rankings.season.series_policies import series_policy_in_force, series_policy_update
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -29,10 +29,10 @@ from core.errors import ServiceError
 from core.messages import error_message
 from federation.access import scope_of
 from federation.models import Season
-from rankings import desk_reads, selectors
 from rankings.models import RecomputeKind, RecomputeRun, RunStatus, SeasonRanking
-from rankings.recompute import recompute_request
-from rankings.series_policies import series_policy_in_force
+from rankings.reads import desk_reads, selectors
+from rankings.season.recompute import recompute_request
+from rankings.season.series_policies import series_policy_in_force
 
 
 def _staff(request):

@@ -4,7 +4,7 @@ noticeboard (reportlab). Every text cell goes through ``safe_row`` (core/spreads
 no cell a spreadsheet would run as a formula.
 
 Any table with a title, a subtitle, a header, rows and a file name (``ExportTable``) is
-exported the same way: the national ranking (``rankings.exports.RankingTable``,
+exported the same way: the national ranking (``rankings.reads.exports.RankingTable``,
 ``ranking_export_response``) and a championship stage's results and qualified players
 (``competitions/championships/desk_exports.py``, ``export_response``)."""
 
@@ -27,7 +27,7 @@ from reportlab.platypus.flowables import Spacer
 
 from core.pdf_fonts import pdf_fonts
 from core.spreadsheet import safe_row
-from rankings.exports import RankingTable
+from rankings.reads.exports import RankingTable
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "xlsx": XLSX, "pdf": "application/pdf"}

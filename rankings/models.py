@@ -310,10 +310,10 @@ class RankingSnapshot(models.Model):
     share_cutoffs = models.JSONField(_("share cut-offs"), default=list, blank=True)
     note = models.CharField(_("note"), max_length=300, blank=True)
     # kind as_of: the ranking as it stood at the end of this day (Europe/Paris), computed
-    # from ``inputs_version`` (rankings/as_of.py); a read cache, deleted when superseded.
+    # from ``inputs_version`` (rankings/season/as_of.py); a read cache, deleted when superseded.
     as_of = models.DateField(_("as of"), null=True, blank=True)
     # kind as_of: the fingerprint of what that day's ranking is computed from (the key,
-    # rankings/as_of.py::as_of_key): a new homologation after the day leaves it unchanged.
+    # rankings/season/as_of.py::as_of_key): a new homologation after the day leaves it unchanged.
     as_of_key = models.CharField(_("inputs of the day"), max_length=120, blank=True)
 
     class Meta:
@@ -433,7 +433,7 @@ class SeasonRanking(models.Model):
     live_version = models.PositiveBigIntegerField(_("live ranking version"), default=0)
     # The oldest transaction the last look for registry drift could not see (PostgreSQL's
     # snapshot xmin before it): a registry write from it or a later one means look again
-    # (rankings/standings.py::registry_drift). None: never looked.
+    # (rankings/season/standings.py::registry_drift). None: never looked.
     registry_horizon = models.PositiveBigIntegerField(
         _("registry looked at up to"), null=True, blank=True
     )
@@ -487,7 +487,7 @@ class RecomputeRun(models.Model):
     error = models.TextField(_("error"), blank=True)
     # Who runs it (``host:pid`` of the worker that claimed it, compare-and-set) and when it
     # last made progress: a run with no progress for RECOMPUTE_STALE_AFTER_S is reclaimed
-    # by its redelivered task or marked failed by the sweep (rankings/recompute.py).
+    # by its redelivered task or marked failed by the sweep (rankings/season/recompute.py).
     claimed_by = models.CharField(_("claimed by"), max_length=200, blank=True)
     heartbeat_at = models.DateTimeField(_("last progress at"), null=True, blank=True)
     # The Celery task that created it (system runs): a redelivered or retried task finds

@@ -32,8 +32,12 @@ from core.problems import Problem, RuleViolation
 from federation.access import scope_of
 from federation.models import Club, Committee, Player, Season
 from federation.privacy import sees_hidden_player
-from rankings import public_reads, read_versions, selectors
-from rankings.as_of import (
+from rankings.models import SeasonRanking
+from rankings.reads import public_reads, read_versions, selectors
+from rankings.reads.my_points import my_points
+from rankings.reads.pcn_plot import SeasonPoint, pcn_plot_svg
+from rankings.reads.place_plot import PlaceMark, place_plot_svg
+from rankings.season.as_of import (
     PARIS,
     RankingBeingComputed,
     as_of_days_prepare,
@@ -41,11 +45,7 @@ from rankings.as_of import (
     places_over_season,
     sample_days,
 )
-from rankings.models import SeasonRanking
-from rankings.my_points import my_points
-from rankings.pcn_plot import SeasonPoint, pcn_plot_svg
-from rankings.place_plot import PlaceMark, place_plot_svg
-from rankings.ranking import Labels, Ranking, ladder_labels
+from rankings.season.ranking import Labels, Ranking, ladder_labels
 
 PAGE_SIZE = 50
 KIND_PARAM = read_versions.PAGE_KINDS
@@ -419,7 +419,7 @@ def _player_page(request, licence_number: int):
         "place_marks": marks,
         "place_plot": mark_safe(place_svg),
         "titles": list(championship_titles().filter(player=record.player)),
-        # « Mes points » (rankings/my_points.py): the live figures explained.
+        # « Mes points » (rankings/reads/my_points.py): the live figures explained.
         "my_points": my_points(record.player, season, record=record),
     }
     return render(request, "rankings/player.html", context)

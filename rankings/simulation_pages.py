@@ -15,9 +15,9 @@ from competitions.models import TournamentFormat
 from core.messages import problem_message
 from core.problems import RuleViolation
 from core.vocabulary import Format
-from rankings import selectors
+from rankings.reads import selectors
+from rankings.reads.simulation import simulate
 from rankings.rules.simulation import MAX_TABLES, Event
-from rankings.simulation import simulate
 
 EVENT_LABELS = {
     Event.ORDINARY: gettext_lazy("Ordinary homologated tournament"),

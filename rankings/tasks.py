@@ -12,14 +12,14 @@
 - ``fail_stale_runs()``: Celery beat, every five minutes: runs whose worker was lost
   are marked failed with the reason.
 - ``email_step_changes(snapshot_id, previous_id)`` and its chunks: the players who chose
-  it are e-mailed their new step (``rankings/step_notices.py``), each once.
+  it are e-mailed their new step (``rankings/season/step_notices.py``), each once.
 
 
 - ``as_of_days(season_id, days)``: the season's rankings as of these days, stored
-  (``rankings/as_of.py``); ``as_of_nightly()``: Celery beat, every night: the current
+  (``rankings/season/as_of.py``); ``as_of_nightly()``: Celery beat, every night: the current
   season's month ends and yesterday.
 
-A run is claimed by one worker at a time (``rankings/recompute.py``); a task whose run
+A run is claimed by one worker at a time (``rankings/season/recompute.py``); a task whose run
 a live worker holds (``RunBusy``) looks again once that claim could have gone stale.
 ``recompute_season`` and ``nightly_ranking`` create their runs under their task id: a
 redelivered or retried task finds its own runs again.
@@ -31,12 +31,12 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from federation.models import Season
-from rankings.as_of import as_of_days_compute, as_of_nightly_compute
-from rankings.live_ranking import live_ranking_refresh, live_totals_update
-from rankings.locks import SeasonBusy
 from rankings.models import RecomputeKind
-from rankings.recompute import RunBusy, fail_stale_runs, nightly, recompute_run, run_of_task
-from rankings.step_notices import step_notices_plan, step_notices_send
+from rankings.season.as_of import as_of_days_compute, as_of_nightly_compute
+from rankings.season.live_ranking import live_ranking_refresh, live_totals_update
+from rankings.season.locks import SeasonBusy
+from rankings.season.recompute import RunBusy, fail_stale_runs, nightly, recompute_run, run_of_task
+from rankings.season.step_notices import step_notices_plan, step_notices_send
 
 # Retried: database connection errors, and a season's writer lock that stayed busy
 # longer than ADVISORY_LOCK_TIMEOUT_MS (another writer is still at work).

@@ -1,8 +1,8 @@
 from django.urls import path
 
 from core.http_cache import public_read
-from rankings import read_versions
 from rankings.api import pcn, ranking, simulation
+from rankings.reads import read_versions
 
 # The public reads, through the read cache (core/http_cache.py::public_read): a stored
 # answer is sent before DRF, a miss is built by the view and stored.

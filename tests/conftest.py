@@ -34,7 +34,7 @@ def _empty_read_cache(request):
     from django.core.cache import cache
 
     from core.http_cache import recent
-    from rankings.read_versions import memo_forget, refresher
+    from rankings.reads.read_versions import memo_forget, refresher
 
     cache.clear()
     recent.clear()

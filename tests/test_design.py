@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.contrib.staticfiles import finders
 
-from rankings.pcn_plot import PHONE_PLOT_WIDTH, SeasonPoint, pcn_plot_svg
+from rankings.reads.pcn_plot import PHONE_PLOT_WIDTH, SeasonPoint, pcn_plot_svg
 
 CSS = Path(finders.find("core/site.css")).read_text()
 PHONE = 360  # CSS pixels

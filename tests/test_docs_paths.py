@@ -6,7 +6,7 @@ What counts as a citation (pragmatic):
 
 - a markdown link's target, read relative to the page that holds it;
 - a word, in backticks or in the prose, that looks like a relative path whose first
-  folder is one of the repository's top-level folders (``rankings/live_store.py``,
+  folder is one of the repository's top-level folders (``rankings/season/live_store.py``,
   ``tests/e2e/``, ``core/fonts/LICENSE``), or the bare name of a file at the root
   (``Makefile``, ``pyproject.toml``); a migration may be cited by its app and number
   (``federation/0007_player_merge``);

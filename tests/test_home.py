@@ -14,7 +14,7 @@ from competitions.tournaments.homologation import tournament_homologate
 from competitions.tournaments.selectors import latest_homologated
 from competitions.tournaments.submission import results_submit
 from federation.models import Licence, Player
-from rankings.recompute import full_recompute
+from rankings.season.recompute import full_recompute
 
 pytestmark = pytest.mark.django_db
 

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 
 from competitions.rules.championships.player_facts import PlayerFacts, SeasonLicence, Suspension
 from federation.models import Licence, Player, Sanction, SanctionKind, Season
-from rankings import selectors as ranking_selectors
+from rankings.reads import selectors as ranking_selectors
 
 
 def series_for_players(season: Season, licence_numbers: Iterable[int]) -> dict[int, int | None]:
     """Each player's series (1–4) this season, from the previous season's official ranking;
-    ``None`` for a player without one (``rankings.selectors.series_for_players``)."""
+    ``None`` for a player without one (``rankings.reads.selectors.series_for_players``)."""
     numbers = list(licence_numbers)
     found = ranking_selectors.series_for_players(season, numbers)
     return {n: found.get(n) for n in numbers}

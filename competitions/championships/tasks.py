@@ -1,6 +1,6 @@
 """Background jobs of the championships: thin, take ids, call a service, idempotent.
 
-``recheck_interclubs_teams`` is sent by ``rankings.official_ranking`` once an official
+``recheck_interclubs_teams`` is sent by ``rankings.season.official_ranking`` once an official
 national ranking is published, for the season that follows the ranking's (its players'
 series are that ranking's): every interclubs team entered in a stage of that season not yet
 played is checked against its players' current series and flagged when its composition is

@@ -20,7 +20,7 @@ from competitions.public.selectors import CalendarFilter, PublicStatus
 from core.digits import ascii_digits
 from federation.models import Season
 from federation.selectors import current_season
-from rankings import selectors as rankings
+from rankings.reads import selectors as rankings
 
 RANKING_PREVIEW = 10
 """How many players of a club's or a committee's ranking its page shows."""

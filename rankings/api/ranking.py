@@ -7,7 +7,7 @@ Public:
   ``club`` (numbers), ``series`` (1–4), ``q`` (licence number, or name words:
   accents and case ignored), ``page``, ``page_size`` (≤ 200); ``as_of`` (a past day
   of the season, YYYY-MM-DD): the live ranking as it stood at the end of that day
-  (``rankings/as_of.py``), with the same filters and pages.
+  (``rankings/season/as_of.py``), with the same filters and pages.
 - ``GET /api/pcn/ranking/players/<licence>/``: a player's ranking record: place,
   series, points, the season's tournaments, the history of official rankings
   and of season totals.
@@ -16,7 +16,7 @@ Public:
 
 The ranking and a player's record are cached by the version of the ranking they show,
 with ETag/Last-Modified and 304s: ``rankings/urls.py`` wraps the views in
-``core.http_cache.public_read``, keyed by ``rankings/read_versions.py``; the views only
+``core.http_cache.public_read``, keyed by ``rankings/reads/read_versions.py``; the views only
 build their answers.
 
 Staff: ``GET /api/pcn/ranking/export/`` (``format=csv|xlsx|pdf``, French headers,
@@ -50,17 +50,23 @@ from federation.access import scope_of
 from federation.models import Club, Season
 from federation.privacy import sees_hidden_player
 from federation.public_names import public_row
-from rankings import public_reads, selectors
-from rankings.as_of import PARIS, RankingBeingComputed, check_day
 from rankings.export_formats import XLSX, ranking_export_response
-from rankings.exports import FORMATS, LANGUAGES, ExportScopeError, export_target, ranking_table
-from rankings.manual_placements import manual_placement_remove, manual_placement_set
 from rankings.models import ManualPlacement, RecomputeRun
-from rankings.my_points import my_points, my_points_out
-from rankings.ranking import Labels, Line, Ranking
-from rankings.recompute import recompute_request
-from rankings.series_policies import series_policy_in_force, series_policy_update
-from rankings.snapshot_ranking import SnapshotRanking
+from rankings.reads import public_reads, selectors
+from rankings.reads.exports import (
+    FORMATS,
+    LANGUAGES,
+    ExportScopeError,
+    export_target,
+    ranking_table,
+)
+from rankings.reads.my_points import my_points, my_points_out
+from rankings.season.as_of import PARIS, RankingBeingComputed, check_day
+from rankings.season.manual_placements import manual_placement_remove, manual_placement_set
+from rankings.season.ranking import Labels, Line, Ranking
+from rankings.season.recompute import recompute_request
+from rankings.season.series_policies import series_policy_in_force, series_policy_update
+from rankings.season.snapshot_ranking import SnapshotRanking
 
 MAX_PAGE_SIZE = 200
 
@@ -227,7 +233,7 @@ class RankingView(APIView):
 
 
 def entry_row_out(row: dict, labels: Labels) -> dict:
-    """One line of the ranking from its row (``rankings.ranking.ENTRY_COLUMNS``),
+    """One line of the ranking from its row (``rankings.season.ranking.ENTRY_COLUMNS``),
     the player named through ``federation.public_names`` (a hidden player: the anonymous
     name, no licence number)."""
     row = public_row(row)

@@ -14,8 +14,8 @@ from rest_framework.views import APIView
 
 from core.vocabulary import Format
 from rankings.api.ranking import season_or_404
+from rankings.reads.simulation import simulate, simulation_out
 from rankings.rules.simulation import MAX_TABLES, Event
-from rankings.simulation import simulate, simulation_out
 
 
 class SimulationQuery(serializers.Serializer):

@@ -1,6 +1,6 @@
 """The live ranking's order as numbers an order-statistics store keeps exactly.
 
-The live ranking (``rankings/live_store.py``) keeps every player in Redis sorted
+The live ranking (``rankings/season/live_store.py``) keeps every player in Redis sorted
 sets: one for the season, one per committee, one per club. A sorted set orders its
 members by a score (a 64-bit float), then by the member's bytes. This module turns
 the core's order (:func:`~rankings.rules.national_ranking.order_key`: higher total

@@ -212,7 +212,7 @@ def compute_ranking(
 
 # --- one player at a time: the same rules, for readers that know a player's places --------
 #
-# ``compute_ranking`` above and the live ranking (``rankings/live_store.py``, which reads
+# ``compute_ranking`` above and the live ranking (``rankings/season/live_store.py``, which reads
 # places from an order-statistics structure) both call these: every rule is written once.
 
 

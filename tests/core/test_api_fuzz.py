@@ -98,7 +98,7 @@ def test_no_operation_answers_a_5xx_or_outside_its_schema(case, role, tokens):
 def seeded(registry, tokens) -> dict[str, object]:
     """Objects the reads can find: a declared tournament and the season's ranking."""
     from competitions.models import Tournament
-    from rankings.recompute import full_recompute
+    from rankings.season.recompute import full_recompute
 
     tournament = Tournament.objects.create(
         season=registry.season,

@@ -42,7 +42,7 @@ def test_a_superscript_digit_in_the_licensees_filters_is_no_500(api, registry, p
 
 @pytest.mark.parametrize("url", ["/classement/?q=²", "/api/pcn/ranking/?q=²"])
 def test_a_superscript_digit_in_the_ranking_search_is_no_500(client, registry, url):
-    from rankings.recompute import full_recompute
+    from rankings.season.recompute import full_recompute
 
     full_recompute(season=registry.season)
     response = client.get(url)

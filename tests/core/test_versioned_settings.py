@@ -21,7 +21,7 @@ from core.versioned_settings import settings_in_force
 from rankings.models import RulebookVersion
 from rankings.rulebooks import rulebook_in_force, rulebook_update
 from rankings.rules.rulebook import Rulebook
-from rankings.series_policies import series_policy_in_force, series_policy_update
+from rankings.season.series_policies import series_policy_in_force, series_policy_update
 
 
 @pytest.fixture

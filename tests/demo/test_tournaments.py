@@ -24,7 +24,7 @@ from core.vocabulary import Format
 from demo.tournaments import CORRECTION_REASONS, REFUSAL_REASONS, SAMPLE_REFERENCES
 from federation.access import scope_of
 from rankings.models import Allocation, RankingEntry
-from rankings.selectors import LIVE, OFFICIAL, RankingFilter, ranking_for_season
+from rankings.reads.selectors import LIVE, OFFICIAL, RankingFilter, ranking_for_season
 from tests.demo.conftest import seeded_demo
 
 pytestmark = pytest.mark.django_db
@@ -201,7 +201,7 @@ def test_homologations_are_spread_over_the_season_for_the_ranking_as_of_a_date(d
 
     from django.utils import timezone
 
-    from rankings.as_of import PARIS
+    from rankings.season.as_of import PARIS
 
     homologated = Tournament.objects.filter(status=TournamentStatus.HOMOLOGATED)
     assert homologated.filter(homologated_at__isnull=True).count() == 0

@@ -94,7 +94,7 @@ def test_the_ranking_as_of_a_past_day_with_its_heading_and_a_place(window, homol
     the day before the Open's homologation, nobody has its points yet."""
     import datetime as dt
 
-    from rankings.as_of import PARIS
+    from rankings.season.as_of import PARIS
 
     homologated = dt.datetime.now(PARIS) - dt.timedelta(days=3)
     type(homologated_open).objects.filter(pk=homologated_open.pk).update(homologated_at=homologated)

@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 
 @pytest.mark.parametrize("window", ["phone"], indirect=True)
 def test_simulate_a_result_from_my_points(window, homologated_open, registry):
-    from rankings import selectors
     from rankings.models import RankingEntry
+    from rankings.reads import selectors
 
     live = selectors.ranking_for_season(registry.season, selectors.LIVE)
     entry = RankingEntry.objects.get(snapshot_id=live.snapshot_id, licence_number=3103)

@@ -49,7 +49,7 @@ def test_federation_staff_homologate_from_the_queue_and_the_ranking_follows(
 ):
     from competitions.models import TournamentStatus
     from rankings.models import Allocation
-    from rankings.selectors import player_record
+    from rankings.reads.selectors import player_record
 
     public = open_window("phone", "public")  # anyone, on the public ranking
     public.page.goto("/classement/joueur/3103/?saison=2026-2027")

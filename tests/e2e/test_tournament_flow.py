@@ -174,7 +174,7 @@ def test_a_player_finds_the_homologated_tournament_with_their_points(
     real worker, as in production."""
     from competitions.tournaments.homologation import tournament_homologate
     from rankings.models import Allocation
-    from rankings.selectors import player_record
+    from rankings.reads.selectors import player_record
 
     tournament_homologate(tournament=submitted_open, by=registry.users["federation_staff"])
     points = Allocation.objects.get(

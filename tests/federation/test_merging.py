@@ -16,8 +16,8 @@ from competitions.models import ResultEntry, ResultPlayer, ResultRevision, Tourn
 from federation.merging import NOT_MOVED, player_relations, players_merge
 from federation.models import Licence, Player, PlayerMerge, Sanction, User
 from rankings.models import Allocation, PlayerSeasonTotal, RankingEntry, SeasonStanding
-from rankings.official_ranking import official_ranking_publish
 from rankings.rulebooks import rulebook_in_force
+from rankings.season.official_ranking import official_ranking_publish
 
 pytestmark = pytest.mark.django_db
 _numbers = itertools.count(1)

@@ -134,11 +134,11 @@ def correct_tournament(db) -> Callable[..., set[int]]:
 
 @pytest.fixture
 def live_store_redis(settings):
-    """The live ranking in Redis (``rankings/live_store.py``) on the tests' Redis database
+    """The live ranking in Redis (``rankings/season/live_store.py``) on the tests' Redis database
     (``TEST_RANKING_STORE_URL``, else ``TEST_CELERY_BROKER_URL``), emptied before and after."""
     import os
 
-    from rankings import live_reads, live_store
+    from rankings.season import live_reads, live_store
 
     url = os.environ.get("TEST_RANKING_STORE_URL") or os.environ.get(
         "TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/14"
@@ -152,7 +152,7 @@ def live_store_redis(settings):
 
 def clear_live_store(url: str | None = None) -> None:
     """Forget every season's live store (a test's database rolls back, Redis does not)."""
-    from rankings import live_reads, live_store
+    from rankings.season import live_reads, live_store
 
     redis_client = live_store._client_for(url) if url else live_store.client()
     for key in redis_client.scan_iter(match="fft:rank:*", count=1000):

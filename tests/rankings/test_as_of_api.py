@@ -8,8 +8,8 @@ import datetime as dt
 
 import pytest
 
-from rankings.as_of import PARIS
-from rankings.recompute import full_recompute
+from rankings.season.as_of import PARIS
+from rankings.season.recompute import full_recompute
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ import datetime as dt
 
 import pytest
 
-from rankings.as_of import PARIS, as_of_days_compute, sample_days
-from rankings.place_plot import PlaceMark, place_plot_svg
-from rankings.recompute import full_recompute
+from rankings.reads.place_plot import PlaceMark, place_plot_svg
+from rankings.season.as_of import PARIS, as_of_days_compute, sample_days
+from rankings.season.recompute import full_recompute
 
 pytestmark = pytest.mark.django_db
 

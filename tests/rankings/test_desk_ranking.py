@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from rankings.desk_reads import publish_comparison
-from rankings.manual_placements import manual_placement_set
 from rankings.models import RankingEntry, RecomputeRun, SeasonRanking
-from rankings.official_ranking import official_ranking_publish
-from rankings.progress import Progress
-from rankings.ranking import ladder_labels
-from rankings.recompute import full_recompute, recompute_request, recompute_run
-from rankings.snapshot_ranking import SnapshotRanking
+from rankings.reads.desk_reads import publish_comparison
+from rankings.season.manual_placements import manual_placement_set
+from rankings.season.official_ranking import official_ranking_publish
+from rankings.season.progress import Progress
+from rankings.season.ranking import ladder_labels
+from rankings.season.recompute import full_recompute, recompute_request, recompute_run
+from rankings.season.snapshot_ranking import SnapshotRanking
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import io
 import pytest
 
 from core.spreadsheet import safe_cell
-from rankings.recompute import full_recompute
+from rankings.season.recompute import full_recompute
 
 pytestmark = pytest.mark.django_db
 

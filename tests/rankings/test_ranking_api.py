@@ -9,9 +9,9 @@ import io
 import pytest
 
 from rankings.models import ManualPlacement, RecomputeRun, RunStatus, SeasonRanking
-from rankings.official_ranking import official_ranking_publish
-from rankings.recompute import full_recompute
 from rankings.rules.series import SeriesPolicy
+from rankings.season.official_ranking import official_ranking_publish
+from rankings.season.recompute import full_recompute
 
 pytestmark = pytest.mark.django_db
 

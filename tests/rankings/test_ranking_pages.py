@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from rankings.official_ranking import official_ranking_publish
-from rankings.pcn_plot import SeasonPoint, pcn_plot_svg
-from rankings.recompute import full_recompute
+from rankings.reads.pcn_plot import SeasonPoint, pcn_plot_svg
+from rankings.season.official_ranking import official_ranking_publish
+from rankings.season.recompute import full_recompute
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from rankings.models import SeasonRanking
-from rankings.official_ranking import official_ranking_publish
 from rankings.rules.series import SeriesPolicy
-from rankings.series_policies import series_policy_in_force
+from rankings.season.official_ranking import official_ranking_publish
+from rankings.season.series_policies import series_policy_in_force
 from tests.rankings.reference_ranking import comparable, reference_ranking
 
 TOTALS = [900, 700, 500, 300, 100, 50, 0, -50, -100, -300, -900, -1200]  # sums to 0

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rankings.models import Allocation, SeriesPolicyVersion
-from rankings.official_ranking import official_ranking_publish
-from rankings.progress import Progress
-from rankings.recompute import recompute_request, recompute_run
+from rankings.season.official_ranking import official_ranking_publish
+from rankings.season.progress import Progress
+from rankings.season.recompute import recompute_request, recompute_run
 
 pytestmark = pytest.mark.django_db
 

@@ -37,8 +37,8 @@ from federation.models import Club, Committee, Licence, Player, Season, Zone
 from rankings.models import Allocation, RankingKind, SeasonRanking
 from rankings.rulebooks import rulebook_in_force
 from rankings.rules.national_ranking import PlayerStanding
-from rankings.series_policies import series_policy_in_force
-from rankings.snapshots import PlayerFacts, RankingInputs, compute, fold, write_snapshot
+from rankings.season.series_policies import series_policy_in_force
+from rankings.season.snapshots import PlayerFacts, RankingInputs, compute, fold, write_snapshot
 
 FIRST_LICENCE = 80_000_000
 LAST_NAMES = ["Martin", "Lefèvre", "Dubœuf", "Quéré", "Le Gall", "Müller", "Bernard", "Petit",

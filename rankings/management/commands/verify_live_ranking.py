@@ -20,10 +20,11 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from rankings import live_reads, live_store, selectors
-from rankings.locks import season_writer_lock
-from rankings.ranking_state import season_ranking
-from rankings.snapshots import compute, load_inputs
+from rankings.reads import selectors
+from rankings.season import live_reads, live_store
+from rankings.season.locks import season_writer_lock
+from rankings.season.ranking_state import season_ranking
+from rankings.season.snapshots import compute, load_inputs
 
 FIELDS = ("committee", "club", "season_pcn", "season_pp", "carried_pcn", "carried_pp",
           "total_pcn", "total_pp", "place", "place_in_committee", "place_in_club",

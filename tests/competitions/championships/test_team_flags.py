@@ -8,7 +8,7 @@ from competitions.championships import tasks as championship_tasks
 from competitions.models import ChampionshipEntry, TeamFlag
 from federation.models import Player
 from rankings.models import ManualPlacement
-from rankings.official_ranking import official_ranking_publish
+from rankings.season.official_ranking import official_ranking_publish
 from tests.competitions.championships.results_documents import results
 
 pytestmark = pytest.mark.django_db

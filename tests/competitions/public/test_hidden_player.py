@@ -28,7 +28,7 @@ def hidden(public_season):
     """Player 5001 (first of the homologated Open de Lyon) renamed to a name found nowhere
     else, the ranking computed."""
     from federation.models import Player
-    from rankings.recompute import full_recompute
+    from rankings.season.recompute import full_recompute
 
     Player.objects.filter(licence_number=5001).update(
         last_name="Zarathoustra", first_name="Ottilie"
@@ -162,7 +162,7 @@ def test_showing_them_again_is_a_new_version_too(client, public_season, hidden):
 
 def test_the_ranking_computation_is_unaffected(public_season, hidden):
     from rankings.models import RankingEntry
-    from rankings.recompute import full_recompute
+    from rankings.season.recompute import full_recompute
 
     def lines():
         return list(

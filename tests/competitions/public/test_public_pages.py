@@ -149,7 +149,7 @@ def test_the_committee_page(client, public_season, django_assert_max_num_queries
 
 
 def test_the_ranking_pages_link_to_the_public_pages(client, public_season):
-    from rankings.recompute import full_recompute
+    from rankings.season.recompute import full_recompute
 
     full_recompute(season=public_season.registry.season)
     player = client.get("/classement/joueur/5001/").content.decode()

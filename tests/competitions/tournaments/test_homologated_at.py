@@ -1,5 +1,5 @@
 """``Tournament.homologated_at``: set by the first homologation, kept by a correction
-(the day a tournament counts from in the ranking as of a date, rankings/as_of.py)."""
+(the day a tournament counts from in the ranking as of a date, rankings/season/as_of.py)."""
 
 from __future__ import annotations
 

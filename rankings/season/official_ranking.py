@@ -1,0 +1,99 @@
+"""The official national ranking: computed at the end of a season (or on demand by
+staff), frozen, and published atomically.
+
+Publishing rebuilds the season's standings from the allocations (the full
+recompute), reads them under the writer lock, computes the ranking with the
+pure core, then in **one** transaction inserts the snapshot and every entry
+and flips ``SeasonRanking.official`` to it: readers see the previous official
+ranking or the new one, never part of one. Snapshots are never updated or
+deleted afterwards; publishing again adds a new snapshot and moves the
+pointer, the superseded one stays readable by id.
+
+The published snapshot's ``step`` is each player's step for the next season,
+and its totals and steps are the "previous" of the next seasons' standings,
+which are therefore rebuilt after a publication.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from core.errors import PermissionDenied
+from core.tasks import send_on_commit
+from federation.access import Actor, scope_of
+from federation.models import Season, User
+from rankings.models import RankingKind, RankingSnapshot, RecomputeRun, SeasonRanking
+from rankings.season.locks import season_writer_lock
+from rankings.season.progress import Progress
+from rankings.season.ranking_sql import official_ranking_by_sql
+from rankings.season.ranking_state import season_ranking
+from rankings.season.snapshots import compute, load_inputs, refresh_statistics, write_snapshot
+from rankings.season.standings import standings_write
+
+
+def may_publish(user: Actor | None) -> bool:
+    return user is None or scope_of(user).national
+
+
+def official_ranking_publish(
+    *, season: Season, by: Actor | None = None, note: str = "", run: RecomputeRun | None = None
+) -> RankingSnapshot:
+    """Compute and publish the season's official ranking (federation staff, or the
+    nightly job with ``by=None``)."""
+    if not may_publish(by):
+        raise PermissionDenied("Only federation staff (CCN) may publish the official ranking.")
+    progress = Progress(run, total=4)
+    progress.phase("standings")
+    standings_write(season=season, player_ids=None)
+    progress.step("reading")
+    # Past may_publish, ``by`` is a staff account or None, never anonymous.
+    staff: User | None = by  # type: ignore[assignment]
+    with transaction.atomic():
+        # PostgreSQL: read, computed and written in the database, in one transaction
+        computed = official_ranking_by_sql(season=season, by=staff, note=note)
+        if computed is not None:
+            snapshot, state = computed
+            _flip(season, state, snapshot)
+    if computed is not None:
+        progress.step("computing", players=snapshot.player_count)
+        progress.step("publishing")
+    else:  # the Python path: the pure core, outside the lock
+        with transaction.atomic():
+            season_writer_lock(season.pk)
+            state = season_ranking(season.pk)
+            inputs = load_inputs(season=season, inputs_version=state.inputs_version)
+        progress.step("computing", players=len(inputs.standings))
+        ranking = compute(inputs)
+        progress.step("publishing")
+        with transaction.atomic():
+            state = SeasonRanking.objects.select_for_update(of=("self",)).get(season=season)
+            snapshot = write_snapshot(
+                inputs=inputs, ranking=ranking, kind=RankingKind.OFFICIAL, by=staff, note=note
+            )
+            _flip(season, state, snapshot)
+    refresh_statistics()
+    progress.step("", snapshot=snapshot)
+    return snapshot
+
+
+def _flip(season: Season, state: SeasonRanking, snapshot: RankingSnapshot) -> None:
+    """Publish ``snapshot`` (in the transaction that wrote it) and send the rework of
+    the following seasons on commit."""
+    replaced = state.official_id
+    state.official = snapshot
+    state.save(update_fields=["official"])
+    # the players who chose it: their step, if it changed (rankings/season/step_notices.py)
+    send_on_commit("rankings.email_step_changes", snapshot.pk, replaced)
+    later = list(
+        Season.objects.filter(start_date__gt=season.start_date).values_list("pk", flat=True)
+    )
+    # later seasons take their carry-over and previous steps from this ranking
+    for season_id in later:
+        send_on_commit("rankings.recompute_season", season_id)
+    # the next season takes its players' series from this ranking (series_for_players):
+    # its interclubs teams are checked again against them
+    following = (
+        Season.objects.filter(start_date__gt=season.start_date).order_by("start_date").first()
+    )
+    if following is not None:
+        send_on_commit("competitions.recheck_interclubs_teams", following.pk)

@@ -1,0 +1,247 @@
+"""Full recomputes and official rankings as runs: requested (by staff or the nightly
+job), executed by a Celery task, their progress kept on a ``RecomputeRun`` row.
+
+A full recompute rebuilds the season's totals and standings from the
+allocations (``standings.standings_write`` without a player filter: the same
+SQL as the incremental update) and then refreshes the live ranking (the Redis store,
+or without it the provisional snapshot: ``ranking_sql.live_ranking_by_sql``). It is
+idempotent: run twice, the second run writes nothing.
+
+A worker claims a run with a compare-and-set ``update()`` (queued or failed → running,
+with ``claimed_by`` and a ``heartbeat_at`` that every step of progress renews). A run
+that made no progress for ``RECOMPUTE_STALE_AFTER_S`` lost its worker (killed, say):
+its redelivered task claims it again and runs it to the end, and the sweep
+(:func:`fail_stale_runs`, Celery beat) marks it failed with that reason meanwhile. A
+task that finds its run claimed by a live worker leaves it (:class:`RunBusy`: the task
+looks again once the claim could have gone stale). A task that creates its runs
+(``recompute_season``, ``nightly_ranking``) finds them again by its task id when it is
+redelivered or retried: never a second run.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import socket
+
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from core.errors import PermissionDenied
+from core.problems import RuleViolation
+from core.tasks import send_on_commit
+from federation.access import Actor, scope_of
+from federation.models import Licence, Season
+from federation.selectors import current_season
+from rankings.models import RecomputeKind, RecomputeRun, RunStatus, SeasonRanking
+from rankings.season.locks import SeasonBusy
+from rankings.season.official_ranking import official_ranking_publish
+from rankings.season.progress import Progress
+from rankings.season.ranking_sql import live_ranking_by_sql
+from rankings.season.standings import StandingsWrite, standings_write
+
+log = logging.getLogger(__name__)
+
+
+def full_recompute(*, season: Season, run: RecomputeRun | None = None) -> StandingsWrite:
+    """Rebuild every total and standing of the season from the allocations, then the
+    live ranking: with the Redis store, the store (no snapshot); without it, the
+    provisional snapshot, computed in the database on PostgreSQL
+    (``rankings.season.ranking_sql.live_ranking_by_sql``), by the pure core on SQLite."""
+    progress = Progress(run, total=2)
+    progress.phase("standings")
+    written = standings_write(season=season, player_ids=None)
+    progress.step("live ranking")
+    snapshot = live_ranking_by_sql(season=season)
+    progress.step("", **({"snapshot": snapshot} if snapshot is not None else {}))
+    return written
+
+
+def recompute_request(*, season: Season, kind: str, by: Actor, note: str = "") -> RecomputeRun:
+    """Queue a full recompute or an official ranking of a season (federation staff)."""
+    if not scope_of(by).national:
+        raise PermissionDenied("Only federation staff (CCN) may start a recompute.")
+    if kind not in RecomputeKind.values:
+        raise RuleViolation.single(
+            "kind",
+            "unknown_kind",
+            f"kind must be one of {', '.join(RecomputeKind.values)}.",
+            {"kind": kind, "kinds": ", ".join(RecomputeKind.values)},
+        )
+    with transaction.atomic():
+        # Past the scope check, ``by`` is a staff account, never anonymous.
+        run = RecomputeRun.objects.create(  # type: ignore[misc]
+            season=season, kind=kind, requested_by=by, note=note[:300]
+        )
+        send_on_commit("rankings.run_recompute", run.pk)
+    return run
+
+
+class RunBusy(Exception):
+    """The run is claimed by a worker that is still making progress."""
+
+    def __init__(self, run_id: int, retry_in: float) -> None:
+        super().__init__(f"recompute run {run_id} is being run by another worker")
+        self.retry_in = retry_in
+
+
+def this_worker() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _stale_before(now: dt.datetime) -> dt.datetime:
+    return now - dt.timedelta(seconds=settings.RECOMPUTE_STALE_AFTER_S)
+
+
+def _stale(now: dt.datetime) -> Q:
+    """Running, with no progress since the stale limit (or never any: a run left
+    running before heartbeats existed)."""
+    return Q(status=RunStatus.RUNNING) & (
+        Q(heartbeat_at__lt=_stale_before(now)) | Q(heartbeat_at__isnull=True)
+    )
+
+
+def _claim(run_id: int, worker: str) -> bool:
+    """Compare-and-set: queued, failed (a retry) or stale → running, by ``worker``."""
+    now = timezone.now()
+    claimable = Q(status__in=[RunStatus.QUEUED, RunStatus.FAILED]) | _stale(now)
+    previous = (
+        RecomputeRun.objects.filter(pk=run_id, status=RunStatus.RUNNING)
+        .values_list("claimed_by", flat=True)
+        .first()
+    )
+    claimed = RecomputeRun.objects.filter(claimable, pk=run_id).update(
+        status=RunStatus.RUNNING, claimed_by=worker, heartbeat_at=now, error=""
+    )
+    if claimed and previous is not None:
+        log.warning("recompute run %s reclaimed from %r (no progress)", run_id, previous)
+    return bool(claimed)
+
+
+def recompute_run(*, run_id: int, worker: str | None = None) -> RecomputeRun:
+    """Execute a queued run (the task's body), claimed by ``worker`` (this process by
+    default). Idempotent: a finished run is left alone; a run whose worker was lost
+    (failed, or stale) is executed again from the start; a run a live worker holds
+    raises :class:`RunBusy`."""
+    worker = worker or this_worker()
+    if not _claim(run_id, worker):
+        run = RecomputeRun.objects.get(pk=run_id)
+        if run.status == RunStatus.DONE:
+            return run
+        beat = run.heartbeat_at or timezone.now()
+        stale_at = beat + dt.timedelta(seconds=settings.RECOMPUTE_STALE_AFTER_S)
+        raise RunBusy(run_id, max(1.0, (stale_at - timezone.now()).total_seconds() + 1))
+    run = RecomputeRun.objects.select_related("season", "requested_by").get(pk=run_id)
+    try:
+        if run.kind == RecomputeKind.FULL:
+            full_recompute(season=run.season, run=run)
+        else:
+            snapshot = official_ranking_publish(
+                season=run.season, by=run.requested_by, note=run.note, run=run
+            )
+            run.snapshot = snapshot
+    except (OperationalError, InterfaceError, SeasonBusy) as exc:  # transient: the task retries
+        _finish(run, RunStatus.FAILED, f"{type(exc).__name__}: {exc} (retrying)")
+        raise
+    except Exception as exc:
+        log.exception("recompute run %s failed", run_id)
+        _finish(run, RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
+        return run
+    _finish(run, RunStatus.DONE, "")
+    return run
+
+
+def _finish(run: RecomputeRun, status: str, error: str) -> None:
+    """Record the end of the run, unless another worker has reclaimed it meanwhile."""
+    fields = {"status": status, "error": error[:5000], "finished_at": timezone.now()}
+    if status == RunStatus.DONE:
+        fields["done"] = run.total
+    RecomputeRun.objects.filter(pk=run.pk, claimed_by=run.claimed_by).update(**fields)
+    for name, value in fields.items():
+        setattr(run, name, value)
+
+
+def fail_stale_runs(now: dt.datetime | None = None) -> int:
+    """The sweep: mark failed, with the reason, every run that made no progress for
+    ``RECOMPUTE_STALE_AFTER_S`` (its worker was lost). Its task, when redelivered,
+    runs it again; so does a new request."""
+    now = now or timezone.now()
+    failed = RecomputeRun.objects.filter(_stale(now)).update(
+        status=RunStatus.FAILED,
+        finished_at=now,
+        error=(
+            f"Worker lost: no progress for {settings.RECOMPUTE_STALE_AFTER_S} s "
+            "(marked failed by the sweep; a redelivered task runs it again)."
+        ),
+    )
+    if failed:
+        log.warning("%s recompute run(s) without progress marked failed", failed)
+    return failed
+
+
+def run_of_task(*, task_id: str, season: Season, kind: str, note: str) -> RecomputeRun:
+    """The run of ``kind`` for ``season`` that task ``task_id`` created, or a new one:
+    a redelivered or retried task finds its own run again. No task id (called
+    directly): always a new run."""
+    if not task_id:
+        return RecomputeRun.objects.create(season=season, kind=kind, note=note)
+    run, _ = RecomputeRun.objects.get_or_create(
+        task_id=task_id, season=season, kind=kind, defaults={"note": note}
+    )
+    return run
+
+
+def seasons_to_publish(today: dt.date) -> list[Season]:
+    """Ended seasons with licensees and no published official ranking, oldest first."""
+    published = SeasonRanking.objects.filter(official__isnull=False).values("season_id")
+    return list(
+        Season.objects.filter(end_date__lt=today)
+        .exclude(pk__in=published)
+        .filter(pk__in=Licence.objects.values("season_id"))
+        .order_by("start_date")
+    )
+
+
+def nightly(today: dt.date | None = None, *, task_id: str = "") -> list[RecomputeRun]:
+    """The nightly job: publish the official ranking of every season that has ended
+    without one, then fully recompute the current season. ``task_id``: the task's, so
+    that its redelivery finds the same runs (see :func:`run_of_task`)."""
+    today = today or timezone.localdate()
+    runs = []
+    previous = RecomputeRun.objects.filter(task_id=task_id, kind=RecomputeKind.OFFICIAL)
+    to_publish = seasons_to_publish(today)
+    if task_id:  # a redelivery: the seasons it published already are no longer "to publish"
+        to_publish += [
+            run.season for run in previous.select_related("season") if run.season not in to_publish
+        ]
+    for season in sorted(to_publish, key=lambda s: s.start_date):
+        runs.append(
+            run_of_task(
+                task_id=task_id,
+                season=season,
+                kind=RecomputeKind.OFFICIAL,
+                note="End of season (nightly job)",
+            )
+        )
+    current = current_season(today)
+    if current is not None:
+        runs.append(
+            run_of_task(
+                task_id=task_id,
+                season=current,
+                kind=RecomputeKind.FULL,
+                note="Nightly full recompute",
+            )
+        )
+    done, busy = [], []
+    for run in runs:
+        try:
+            done.append(recompute_run(run_id=run.pk))
+        except RunBusy as exc:  # another worker runs it: run the others, then look again
+            busy.append(exc)
+    if busy:
+        raise max(busy, key=lambda exc: exc.retry_in)
+    return done
