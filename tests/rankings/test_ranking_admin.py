@@ -46,7 +46,7 @@ def test_lists_render_in_few_queries(admin_client, model, django_assert_max_num_
 
 
 def test_allocations_search_by_licence_and_filter_by_tournament(admin_client):
-    from rankings.models import Allocation
+    from competitions.models import Allocation
 
     allocation = Allocation.objects.select_related("player").first()
     response = admin_client.get(

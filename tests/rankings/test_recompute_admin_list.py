@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rankings.models import Allocation, SeriesPolicyVersion
+from competitions.models import Allocation
+from rankings.models import SeriesPolicyVersion
 from rankings.official_ranking import official_ranking_publish
 from rankings.progress import Progress
 from rankings.recompute import recompute_request, recompute_run
