@@ -63,7 +63,7 @@ def test_published_rows_are_read_only(admin_client, registry):
     snapshot = official_ranking_publish(season=registry.season)
     allocation = Allocation.objects.first()
     for url in [
-        f"/admin/rankings/allocation/{allocation.pk}/change/",
+        f"/admin/competitions/allocation/{allocation.pk}/change/",
         f"/admin/rankings/rankingsnapshot/{snapshot.pk}/change/",
         f"/admin/rankings/seriespolicyversion/{SeriesPolicyVersion.objects.get().pk}/change/",
     ]:
