@@ -28,6 +28,7 @@ from django.test.utils import override_settings
 from django.utils import timezone, translation
 
 from competitions.models import (
+    Allocation,
     Championship,
     ChampionshipEntry,
     ChampionshipRulesVersion,
@@ -39,6 +40,7 @@ from competitions.models import (
     RegionalChampionship,
     RegionalRulesVersion,
     ResultRevision,
+    RulebookVersion,
     StagePenalty,
     StageSeating,
     TeamFlag,
@@ -65,13 +67,11 @@ from demo.registry import (
 )
 from federation.models import Club, Committee, Player, Season, User
 from rankings.models import (
-    Allocation,
     ManualPlacement,
     PlayerSeasonTotal,
     RankingEntry,
     RankingSnapshot,
     RecomputeRun,
-    RulebookVersion,
     SeasonRanking,
     SeasonStanding,
     SeriesPolicyVersion,

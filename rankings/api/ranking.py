@@ -45,12 +45,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.db_router import primary_reads
+from core.export_formats import XLSX
 from core.problems import RuleViolation
 from federation.access import scope_of
 from federation.models import Club, Season
 from federation.privacy import sees_hidden_player
 from federation.public_names import public_row
-from rankings.export_formats import XLSX, ranking_export_response
 from rankings.models import ManualPlacement, RecomputeRun
 from rankings.reads import public_reads, selectors
 from rankings.reads.exports import (
@@ -58,6 +58,7 @@ from rankings.reads.exports import (
     LANGUAGES,
     ExportScopeError,
     export_target,
+    ranking_export_response,
     ranking_table,
 )
 from rankings.reads.my_points import my_points, my_points_out

@@ -10,14 +10,9 @@ from __future__ import annotations
 from django.db.models import FilteredRelation, Q
 from django.utils import timezone
 
+from competitions.models import Allocation
 from federation.models import Player, Season
-from rankings.models import (
-    Allocation,
-    PlayerSeasonTotal,
-    RankingEntry,
-    RankingSnapshot,
-    SeasonRanking,
-)
+from rankings.models import PlayerSeasonTotal, RankingEntry, RankingSnapshot, SeasonRanking
 from rankings.reads import selectors
 from rankings.season import engines
 from rankings.season.snapshot_ranking import SnapshotRanking

@@ -23,10 +23,10 @@ from typing import TypedDict
 
 from django.db.models import Q, QuerySet
 
+from competitions.models import Allocation
 from federation.models import Club, Committee, Licence, Player, Season
 from federation.selectors import current_season
 from rankings.models import (
-    Allocation,
     PlayerSeasonTotal,
     RankingEntry,
     RankingKind,

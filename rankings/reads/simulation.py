@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from competitions.rulebooks import rulebook_in_force
 from core.problems import RuleViolation
 from core.vocabulary import Format
 from federation.access import Actor, scope_of
@@ -17,7 +18,6 @@ from federation.models import Player, Season
 from federation.privacy import sees_hidden_player
 from rankings.models import StepSource
 from rankings.reads import selectors
-from rankings.rulebooks import rulebook_in_force
 from rankings.rules.national_ranking import order_key
 from rankings.rules.simulation import (
     Event,

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from rankings.models import Allocation, RankingEntry
+from competitions.models import Allocation
+from rankings.models import RankingEntry
 from rankings.reads import selectors
 from rankings.season.official_ranking import official_ranking_publish
 from rankings.season.recompute import full_recompute
