@@ -244,7 +244,7 @@ def public_read(
     """A view decorator: the read cache of a public read (see the module doc), keyed by
     ``namespace`` and the version ``version_of(request, *args, **kwargs)`` gives (asked
     through :func:`request_version`: one lookup per request; None: no version, the view
-    answers and nothing is stored).
+    answers from where the version was looked for, and nothing is stored).
 
     - an anonymous ``GET`` whose answer is stored is answered here, before the view — no
       DRF, no rate limit, no session, no query when the version is memoised
@@ -263,23 +263,21 @@ def public_read(
         def read(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
             if request.method != "GET":
                 return view(request, *args, **kwargs)
-            json_first = html or _json_first(request)
-            if anonymous(request) and json_first:
-                version = request_version(request, version_of, *args, **kwargs)
-                if version is None:
+            json_first, anon = html or _json_first(request), anonymous(request)
+            if not anon and _signed_in(request, html):
+                return view(request, *args, **kwargs)
+            version = request_version(request, version_of, *args, **kwargs)
+            if version is None:  # read where the version was looked for, not stored
+                with public_reads():
                     return view(request, *args, **kwargs)
+            if anon and json_first:
                 answer = stored_answer(request, namespace=namespace, version=version[0],
                                        modified=version[1], html=html)  # fmt: skip
                 if answer is not None:
                     return answer
-            elif _signed_in(request, html):
-                return view(request, *args, **kwargs)
-            version = request_version(request, version_of, *args, **kwargs)
-            if version is None:
-                return view(request, *args, **kwargs)
             token, modified = version
             key = cache_key(request, namespace, token)
-            if json_first and not anonymous(request):  # not looked up above
+            if json_first and not anon:  # not looked up above
                 answer = _answer(request, key, token, modified, html)
                 if answer is not None:
                     return answer

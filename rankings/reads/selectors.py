@@ -50,7 +50,7 @@ __all__ = [
     "AS_OF", "KINDS", "LIVE", "OFFICIAL", "PlayerRecord", "Ranking", "RankingFilter",
     "club_numbered", "committee_numbered", "live_version", "player_record", "previous_season",
     "ranking_as_of", "ranking_by_snapshot_id", "ranking_for_season", "same_person",
-    "season_named", "series_for_players",
+    "season_named", "season_snapshots", "series_for_players",
 ]  # fmt: skip
 
 
