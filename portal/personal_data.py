@@ -24,6 +24,7 @@ from django.utils import timezone
 from knox.models import AuthToken
 
 from competitions.models import (
+    Allocation,
     ChampionshipTitle,
     EntryPlayer,
     Qualification,
@@ -32,7 +33,7 @@ from competitions.models import (
 from core.errors import NotFound
 from federation.access import Actor, scope_of
 from federation.models import Player, User
-from rankings.models import Allocation, ManualPlacement, PlayerSeasonTotal, RankingEntry
+from rankings.models import ManualPlacement, PlayerSeasonTotal, RankingEntry
 
 
 def _refused() -> NotFound:

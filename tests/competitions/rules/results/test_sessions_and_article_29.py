@@ -15,8 +15,8 @@ from competitions.rules.engine.standings import Contender, TieBreakFigures, arti
 from competitions.rules.results import canonical_dict, parse_json, results_sha256, validate
 from competitions.rules.results.csv_format import parse_csv, write_csv
 from competitions.rules.results.validation import LicenceStatus, ties_survive
+from competitions.rules.rulebook import Eliminations, Rulebook
 from core.problems import RuleViolation
-from rankings.rules.rulebook import Eliminations, Rulebook
 
 BASE = 7000
 
