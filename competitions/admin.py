@@ -16,6 +16,7 @@ from competitions.championships.qualification_records import (
     qualification_record,
 )
 from competitions.championships.regional import regional_rules_approve
+from competitions.homologation import tournament_homologate, tournament_refuse
 from competitions.models import (
     Championship,
     ChampionshipEntry,
@@ -38,7 +39,6 @@ from competitions.models import (
     Tournament,
     TournamentStatus,
 )
-from competitions.tournaments.homologation import tournament_homologate, tournament_refuse
 from core.admin_actions import run_service, service_action
 
 LOCKED_STATUSES = {TournamentStatus.RESULTS_SUBMITTED, TournamentStatus.HOMOLOGATED}

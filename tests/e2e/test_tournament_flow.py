@@ -24,8 +24,8 @@ CHECK_THE_FILE = "Vérifier le fichier"
 def test_a_club_manager_declares_uploads_fixes_previews_and_sends(
     open_window, sign_in, registry, results_sheet, scratch_dir
 ):
+    from competitions.homologation import tournament_homologate
     from competitions.models import Tournament
-    from competitions.tournaments.homologation import tournament_homologate
     from rankings.models import Allocation
 
     manager = open_window("desktop", "club-manager")
@@ -172,7 +172,7 @@ def test_a_player_finds_the_homologated_tournament_with_their_points(
     """Homologation through the service, as federation staff would from the staff desk
     (a later issue); the ranking refresh it sends goes through the outbox, Redis and the
     real worker, as in production."""
-    from competitions.tournaments.homologation import tournament_homologate
+    from competitions.homologation import tournament_homologate
     from rankings.models import Allocation
     from rankings.selectors import player_record
 
