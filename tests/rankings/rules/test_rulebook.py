@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from competitions.rules.engine.movements import ShortTableRule
+from competitions.rules.engine.movements.settings import ShortTableRule
 from core.problems import RuleViolation
 from core.vocabulary import Format, StageKind
 from rankings.rules.allocation import RankedEntry, allocate
