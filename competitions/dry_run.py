@@ -1,5 +1,5 @@
-"""Dry-run checks for clubs' software and staff (issue 16, item 7): the same rules core and
-the same services' checks as the real writes, nothing stored.
+"""Dry-run checks for clubs' software and staff: the same rules core and the
+same services' checks as the real writes, nothing stored.
 
 - :func:`team_check`: is this interclubs team composition allowed this season (the series
   of the four players, their product, the exception used, why not);

@@ -1,5 +1,5 @@
-"""Everything the federation holds about a player (GDPR, articles 15 and 20; issue 16,
-item 6): a JSON document (the API and a download) and a readable page.
+"""Everything the federation holds about a player (GDPR, articles 15 and
+20): a JSON document (the API and a download) and a readable page.
 
 It sits in config/, as the home page does, because it reads every app: the registry
 (identity, licences, roles, arbiter grades, sanctions, API tokens' metadata, the privacy

@@ -1,5 +1,5 @@
 """Duplicate player records: found (a selector), and merged (a service) by federation
-staff (issue 16, item 5; docs/duplicates.md).
+staff (docs/duplicates.md).
 
 - :func:`likely_duplicate_pairs`: every pair of likely duplicates in the registry, with
   the criterion met and both records' facts side by side. Set-based: the folded names

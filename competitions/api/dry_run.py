@@ -1,5 +1,5 @@
-"""Dry-run endpoints for clubs' software and staff (issue 16, item 7): each answers what the
-real write would decide, and stores nothing (:mod:`competitions.dry_run`).
+"""Dry-run endpoints for clubs' software and staff: each answers what the real
+write would decide, and stores nothing (:mod:`competitions.dry_run`).
 
 - ``POST /api/championships/{id}/check-team/``: an interclubs team composition;
 - ``POST /api/championships/stages/{id}/check-entry/``: the eligibility of an entry;

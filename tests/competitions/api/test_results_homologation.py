@@ -1,4 +1,4 @@
-"""Issue 5 end to end: declare, submit with mistakes, resubmit, homologate,
+"""A tournament's results end to end: declare, submit with mistakes, resubmit, homologate,
 see the PCN on each player, correct, and keep the history."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The results API of issue 12: the preview (places, PCN and PP, nothing stored), names
+"""The results API: the preview (places, PCN and PP, nothing stored), names
 checked against the registry and confirmed on purpose, unknown licence numbers refused."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """A championship stage's homologation guards the revision the staff member reviewed,
-like a tournament's (issue 11): a newer revision submitted in between is a 409."""
+like a tournament's: a newer revision submitted in between is a 409."""
 
 import pytest
 
