@@ -58,13 +58,9 @@ from competitions.tournaments.homologation import (
 )
 from competitions.tournaments.submission import results_submit
 from core.vocabulary import Format
+from demo.french_names import FEMALE_FIRST_NAMES, LAST_NAMES, MALE_FIRST_NAMES
 from demo.play import Participant, play
-from demo.registry import (
-    FEMALE_FIRST_NAMES,
-    LAST_NAMES,
-    MALE_FIRST_NAMES,
-    DemoRegistry,
-)
+from demo.registry import DemoRegistry
 from federation.models import Club, Committee, Player, Season, User
 from rankings import selectors
 from rankings.as_of import PARIS

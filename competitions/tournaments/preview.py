@@ -19,7 +19,7 @@ from competitions.models import ChampionshipStage, Tournament
 from competitions.rulebooks import rulebook_in_force
 from competitions.rules.results.canonical import results_sha256
 from competitions.rules.results.document import ResultsDocument
-from competitions.rules.results.validation import NameConfirmation
+from competitions.rules.results.licences import NameConfirmation
 from competitions.tournaments import access
 from competitions.tournaments.homologation import entry_awards
 from competitions.tournaments.submission import read_results, results_check

@@ -63,8 +63,9 @@ from competitions.rules.results.canonical import (
 from competitions.rules.results.csv_format import read_csv
 from competitions.rules.results.document import PositionScore, Reading, ResultsDocument
 from competitions.rules.results.json_format import read_json
+from competitions.rules.results.licences import LicenceStatus
 from competitions.rules.results.score_sheets import parse_score_sheets
-from competitions.rules.results.validation import LicenceStatus, ValidatedResults, validate
+from competitions.rules.results.validation import ValidatedResults, validate
 from competitions.rules.rulebook import Rulebook, has_tie_break_rules
 from competitions.tournaments import access, repeats
 from competitions.tournaments.homologation_conditions import declaration_problems
