@@ -7,8 +7,7 @@ with penalties, abandons and article 29 tie-break data, plainly and as a champio
 (2) planning a movement with the most positions for 117 to 120 players, and for 197 to 199
 players with tables of 5 (49 tables, 1 to 3 fifth players); (3) refusing a
 movement of 10⁹ positions (the refusal must not loop over them). Figures only: nothing is
-asserted (a timed assertion in a test fails on a busy machine); these figures replace the
-timed tests the suite used to hold.
+asserted (a timed assertion in a test fails on a busy machine).
 """
 
 from __future__ import annotations

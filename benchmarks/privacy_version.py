@@ -4,11 +4,11 @@
         .venv/bin/python benchmarks/privacy_version.py [--players 150000] [--runs 300]
 
 Every public read whose version is not memoised reads the seasons' state in one query
-(``rankings/read_versions.py``); that query now also reads the latest
+(``rankings/read_versions.py``); that query also reads the latest
 ``Player.name_hidden_changed_at`` (a scalar subquery on its index). On a database with
 ``--players`` synthetic players (created once, licence numbers from 90,000,000), a
 hundred of them hidden, this times the query as it is and the same query without the
-subquery (the query before issue 16, item 6), alternating, and prints their medians and
+subquery (what the privacy version adds), alternating, and prints their medians and
 p99s and the ratio of medians. Run ``manage.py migrate`` on the database first.
 """
 
@@ -65,7 +65,7 @@ COLUMNS = (
 
 
 def before() -> list:
-    """The seasons' state query without the privacy subquery (as before)."""
+    """The seasons' state query without the privacy subquery."""
     return list(Season.objects.order_by("-start_date").values_list(*COLUMNS))
 
 
@@ -92,7 +92,7 @@ def main() -> None:
         old.append(timed(before))
     players = Player.objects.count()
     print(f"players {players}, seasons {Season.objects.count()}, runs {args.runs}")
-    for name, times in (("with the privacy version", now), ("before (without)", old)):
+    for name, times in (("with the privacy version", now), ("without it", old)):
         p99 = statistics.quantiles(times, n=100)[98]
         print(f"{name:26} median {statistics.median(times):.3f} ms   p99 {p99:.3f} ms")
     print(f"ratio of medians: {statistics.median(now) / statistics.median(old):.2f}")

@@ -24,8 +24,9 @@ player), gives 100 players a manual placement, then prints, medians of ``--runs`
   ranking written as a new live snapshot and the superseded one deleted);
 - **project, from empty standings**: the same after deleting the season's totals
   and standings (every total and standing rewritten);
-- **before**: the full recompute as it was (nightly case): the standings, then the live
-  refresh by the pure core (read the standings, ``compute_ranking``, ``COPY``);
+- **pure core**: the full recompute through the pure core instead of the ranking
+  statement (nightly case): the standings, then the live refresh by the pure core
+  (read the standings, ``compute_ranking``, ``COPY``);
 - the same-run ratios, and the check: the floor's rows and the project's snapshot,
   compared with ``EXCEPT ALL`` both ways on every column.
 
@@ -225,8 +226,8 @@ def forced_full_recompute(season: Season) -> float:
 
 
 def python_full_recompute(season: Season) -> float:
-    """The full recompute as it was before the SQL path: the standings, then the live
-    refresh by the pure core."""
+    """The full recompute through the pure core instead of the ranking statement: the
+    standings, then the live refresh by the pure core."""
     with transaction.atomic():
         inputs_changed(season_id=season.pk)
     return timed(
@@ -305,8 +306,8 @@ def main() -> None:
           f"ratio {m(nightly) / m(floor):.2f}  (target ≤ 1.5)")  # fmt: skip
     print(f"project full recompute, from empty standings{m(from_empty):7.2f} s   "
           f"ratio {m(from_empty) / m(floor):.2f}")  # fmt: skip
-    print(f"before: standings + pure core, nightly      {m(python):7.2f} s   "
-          f"ratio {m(python) / m(floor):.2f}  (before)")  # fmt: skip
+    print(f"pure core: standings + compute_ranking, nightly {m(python):7.2f} s   "
+          f"ratio {m(python) / m(floor):.2f}")  # fmt: skip
     print(f"runs: floor {', '.join(f'{x:.2f}' for x in floor)}; nightly "
           f"{', '.join(f'{x:.2f}' for x in nightly)}; from empty "
           f"{', '.join(f'{x:.2f}' for x in from_empty)}")  # fmt: skip

@@ -9,13 +9,12 @@ times (one process, sequential) the first page of 50 matches plus the capped cou
 (``rankings/search.py``), for four kinds of query: a player's full name (one match), a
 common last name (thousands of matches: the count stops at 1,000), two letters (a
 prefix) and a licence number. Prints the median and p99 of each kind, and the same run's
-old search (``search_name LIKE '%word%'`` on the snapshot's entries, exact count) on the
-same queries for the ratio. With ``RANKING_STORE_URL`` set (Redis: the live ranking's
+plain search (``search_name LIKE '%word%'`` on the snapshot's entries, exact count) on
+the same queries for the ratio. With ``RANKING_STORE_URL`` set (Redis: the live ranking's
 store, as in production), the same searches on the live store too (players matched by
 name, ordered by the store; its lines computed for the page only), and in the same run
-the live store scoring every match (``live_reads.WIDE_SEARCH`` out of reach: the search
-of stop 21), where a name many share is otherwise found by walking the ranking
-(``live_reads.named_in_order``).
+the live store scoring every match (``live_reads.WIDE_SEARCH`` out of reach), where a name
+many share is otherwise found by walking the ranking (``live_reads.named_in_order``).
 """
 
 from __future__ import annotations
@@ -59,8 +58,8 @@ def new_search(snapshot, text: str) -> int:
     return len(rows)
 
 
-def old_search(snapshot, text: str) -> int:
-    """The search before issue 15: words in the snapshot's names, exact count."""
+def like_search(snapshot, text: str) -> int:
+    """The plain search: words in the snapshot's names (``LIKE``), exact count."""
     entries = RankingEntry.objects.filter(snapshot=snapshot).order_by("rank_order")
     if text.isdigit():
         entries = entries.filter(licence_number=int(text))
@@ -116,14 +115,14 @@ def main() -> None:
     print(f"{snapshot.player_count} players in the live ranking; {args.queries} queries a kind; "
           f"load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")  # fmt: skip
     live = live_reads.live_ranking(season) if live_store.enabled() else None
-    print(f"{'query':12s} {'median':>8s} {'p99':>8s}   {'old median':>10s} {'old p99':>8s}"
+    print(f"{'query':12s} {'median':>8s} {'p99':>8s}   {'LIKE median':>11s} {'LIKE p99':>8s}"
           + (f"   {'store median':>12s} {'store p99':>9s}   {'scored median':>13s}"
              f" {'scored p99':>10s}" if live else ""))  # fmt: skip
     for kind, queries in kinds.items():
         new = timed(new_search, snapshot, queries)
-        old = timed(old_search, snapshot, queries[: max(20, args.queries // 10)])
+        old = timed(like_search, snapshot, queries[: max(20, args.queries // 10)])
         line = (f"{kind:12s} {statistics.median(new):6.1f}ms {p99(new):6.1f}ms   "
-                f"{statistics.median(old):8.1f}ms {p99(old):6.1f}ms")  # fmt: skip
+                f"{statistics.median(old):9.1f}ms {p99(old):6.1f}ms")  # fmt: skip
         if live is not None:
             store = timed(new_search, live, queries)
             line += f"   {statistics.median(store):10.1f}ms {p99(store):7.1f}ms"

@@ -1,5 +1,5 @@
-"""Dry-run checks for clubs' software and staff (issue 16, item 7): the same rules core and
-the same services' checks as the real writes, nothing stored.
+"""Dry-run checks for clubs' software and staff: the same rules core and the
+same services' checks as the real writes, nothing stored.
 
 - :func:`team_check`: is this interclubs team composition allowed this season (the series
   of the four players, their product, the exception used, why not);
@@ -27,18 +27,18 @@ from competitions.championships.facts import players_facts
 from competitions.championships.preconditions import stage_not_played
 from competitions.championships.settings_versions import championship_rules_in_force
 from competitions.models import Championship, ChampionshipKindChoice, ChampionshipStage, Tournament
+from competitions.rulebooks import rulebook_in_force
 from competitions.rules.championships.eligibility import same_place_problems
 from competitions.rules.championships.team_composition import (
     composition_problems,
     effective_series,
 )
+from competitions.rules.homologation import TournamentFacts, check_homologation
 from competitions.tournaments.homologation_conditions import homologation_facts, planned_facts
 from core.problems import Problem, RuleViolation
 from federation.access import Scope
 from federation.models import Season
 from federation.selectors import private_data_visible
-from rankings.rulebooks import rulebook_in_force
-from rankings.rules.homologation import TournamentFacts, check_homologation
 
 # ---------------------------------------------------------------------------------------------
 # Interclubs team composition

@@ -1,5 +1,5 @@
-"""Everything the federation holds about a player (GDPR, articles 15 and 20; issue 16,
-item 6): a JSON document (the API and a download) and a readable page.
+"""Everything the federation holds about a player (GDPR, articles 15 and
+20): a JSON document (the API and a download) and a readable page.
 
 It sits in config/, as the home page does, because it reads every app: the registry
 (identity, licences, roles, arbiter grades, sanctions, API tokens' metadata, the privacy
@@ -35,6 +35,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competitions.models import (
+    Allocation,
     ChampionshipTitle,
     EntryPlayer,
     Qualification,
@@ -43,7 +44,7 @@ from competitions.models import (
 from core.errors import NotFound
 from federation.access import Actor, scope_of
 from federation.models import Player, User
-from rankings.models import Allocation, ManualPlacement, PlayerSeasonTotal, RankingEntry
+from rankings.models import ManualPlacement, PlayerSeasonTotal, RankingEntry
 
 
 def _refused() -> NotFound:

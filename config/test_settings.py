@@ -9,7 +9,7 @@ from config.settings import *  # noqa: F403
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # The suite makes thousands of requests a minute from one address in one process: its
-# rates are out of reach. The throttle tests (tests/core/test_throttling.py) set their own.
+# rates are out of reach. The throttle tests (tests/core/test_security.py) set their own.
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,  # noqa: F405
     "DEFAULT_THROTTLE_RATES": {

@@ -6,7 +6,7 @@ and is the same from one tournament to the next: a season's rulebook, which seas
 date, an organiser, an arbiter and their accreditation, a club's affiliation. Inside
 :func:`batch_reads`, :func:`memoized` answers each such read once (or from what the batch
 preloaded with one query for all its lines, :func:`preload`); outside it (every API
-request), :func:`memoized` simply reads, as before: nothing is kept between requests.
+request), :func:`memoized` simply reads: nothing is kept between requests.
 
 Only reads that the batch itself cannot change go through here; the caller of
 :func:`batch_reads` guarantees it (a bulk load writes tournaments and results, never

@@ -20,7 +20,7 @@ sweepers never send the same row; a claim left by a dead sender expires after
 ``CLAIM_FOR``. Delivery is at least once: the tasks are idempotent.
 
 With no broker (``CELERY_TASK_ALWAYS_EAGER``: the embedded default, and the tests) no
-row is written: the task runs in-process right after the commit, as before.
+row is written: the task runs in-process right after the commit.
 
 The task is looked up in the Celery app's registry at send time and sent with
 ``apply_async``, which honours ``CELERY_TASK_ALWAYS_EAGER``; ``app.send_task`` would

@@ -28,6 +28,7 @@ from django.test.utils import override_settings
 from django.utils import timezone, translation
 
 from competitions.models import (
+    Allocation,
     Championship,
     ChampionshipEntry,
     ChampionshipRulesVersion,
@@ -39,6 +40,7 @@ from competitions.models import (
     RegionalChampionship,
     RegionalRulesVersion,
     ResultRevision,
+    RulebookVersion,
     StagePenalty,
     StageSeating,
     TeamFlag,
@@ -67,13 +69,11 @@ from federation.models import Club, Committee, Player, Season, User
 from rankings import selectors
 from rankings.as_of import PARIS
 from rankings.models import (
-    Allocation,
     ManualPlacement,
     PlayerSeasonTotal,
     RankingEntry,
     RankingSnapshot,
     RecomputeRun,
-    RulebookVersion,
     SeasonRanking,
     SeasonStanding,
     SeriesPolicyVersion,

@@ -1,4 +1,4 @@
-"""The e-mails a player chooses (issue 16, item 8): their choices, the one-click
+"""The e-mails a player chooses: their choices, the one-click
 unsubscribe, and sending each notice at most once.
 
 A signed-in user linked to a player chooses, per kind (:class:`NotificationKind`:

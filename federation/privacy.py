@@ -1,4 +1,4 @@
-"""A player's objection to appearing by name in public (GDPR, article 21; issue 16, item 6).
+"""A player's objection to appearing by name in public (GDPR, article 21).
 
 :func:`player_privacy_set` records the choice: the player themselves (their account is
 linked to them: ``User.player``), federation staff, and zone or committee staff whose

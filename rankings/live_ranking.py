@@ -74,7 +74,7 @@ def _refresh_once(season: Season) -> RankingSnapshot | None:
     if old is not None:
         discard_provisional(old)
     # No ANALYZE here: the entries of a provisional snapshot are read through the
-    # (snapshot, …) indexes whatever the statistics say (issue 15, item 5).
+    # (snapshot, …) indexes whatever the statistics say.
     return snapshot
 
 

@@ -1,4 +1,4 @@
-"""Searching a ranking by a player's name or licence number (issue 15, item 3).
+"""Searching a ranking by a player's name or licence number.
 
 The name is matched on ``Player.search_name`` (``core.folding.fold`` of "last first",
 computed by PostgreSQL, the same in every snapshot), so the index serves every season:

@@ -35,15 +35,10 @@ from django.db import connection, transaction
 from django.db.backends.utils import CursorWrapper
 from django.utils import timezone
 
+from competitions.models import Allocation
 from federation.models import Club, Licence, Player, RegistryWrite, Season
 from rankings.locks import season_writer_lock
-from rankings.models import (
-    Allocation,
-    PlayerSeasonTotal,
-    RankingEntry,
-    SeasonRanking,
-    SeasonStanding,
-)
+from rankings.models import PlayerSeasonTotal, RankingEntry, SeasonRanking, SeasonStanding
 from rankings.ranking_state import inputs_changed
 
 T = {

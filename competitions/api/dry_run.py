@@ -1,5 +1,5 @@
-"""Dry-run endpoints for clubs' software and staff (issue 16, item 7): each answers what the
-real write would decide, and stores nothing (:mod:`competitions.dry_run`).
+"""Dry-run endpoints for clubs' software and staff: each answers what the real
+write would decide, and stores nothing (:mod:`competitions.dry_run`).
 
 - ``POST /api/championships/{id}/check-team/``: an interclubs team composition;
 - ``POST /api/championships/stages/{id}/check-entry/``: the eligibility of an entry;
@@ -35,14 +35,14 @@ from competitions.dry_run import (
     tournament_homologation_check,
 )
 from competitions.models import Tournament
+from competitions.rules.homologation import TournamentFacts
+from competitions.rules.rulebook import EventKind, Organizer
 from competitions.tournaments import access
 from core.api_errors import problems_data
 from core.vocabulary import Format
 from federation.access import scope_of
 from federation.models import Season
 from federation.selectors import current_season
-from rankings.rules.homologation import TournamentFacts
-from rankings.rules.rulebook import EventKind, Organizer
 
 ErrorsOut = inline_serializer("DryRunErrors", fields={"errors": ProblemOut(many=True)})
 """The one error shape of the API (:mod:`core.api_errors`)."""

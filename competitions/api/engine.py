@@ -31,6 +31,7 @@ from competitions.api.engine_serializers import (
     SheetTotalsOut,
 )
 from competitions.models import Tournament
+from competitions.rulebooks import movements_in_force
 from competitions.rules.engine.big_prize import (
     check_big_prize_plan,
     final_positions,
@@ -45,7 +46,6 @@ from competitions.rules.engine.sitting_out import score_deal_sitting_out
 from competitions.rules.engine.standings import RankingMode, rank
 from competitions.tournaments import repeats
 from core.vocabulary import Format
-from rankings.rulebooks import movements_in_force
 
 
 class EngineView(APIView):

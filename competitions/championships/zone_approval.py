@@ -7,16 +7,16 @@ A regional stage is held under the rules version it was created from
 ``championships.unapproved_regional_rules`` = ``void`` (the default, as the text says), a
 stage whose version has no approval of the zone is void: its results are not homologated
 (so no PCN, whichever path homologates it) and it qualifies nobody, nor makes a regional
-champion. ``warning`` keeps the former behaviour: the stage counts, staff are warned.
+champion. Under ``warning`` the stage counts and staff are warned.
 See docs/championships-service.md and docs/rulebook-settings.md.
 """
 
 from __future__ import annotations
 
 from competitions.models import ChampionshipStage, Tournament
+from competitions.rules.rulebook import Rulebook, UnapprovedRegionalRules
 from core.batch_memo import memoized
 from core.problems import Problem
-from rankings.rules.rulebook import Rulebook, UnapprovedRegionalRules
 
 
 def void_stage_problem(stage: ChampionshipStage, rulebook: Rulebook) -> Problem | None:

@@ -45,7 +45,8 @@ from django.utils import timezone
 
 from competitions.api.tournament_serializers import DeclarationIn
 from competitions.championships.titles import stage_titles_record
-from competitions.models import ResultRevision, Tournament, TournamentStatus
+from competitions.models import Allocation, ResultRevision, Tournament, TournamentStatus
+from competitions.rulebooks import rulebook_in_force
 from competitions.rules.engine.penalties import RepeatScope
 from competitions.rules.results.canonical import canonical_dict, canonical_text, text_sha256
 from competitions.tournaments import access
@@ -78,8 +79,6 @@ from core.errors import PermissionDenied
 from core.problems import RuleViolation
 from federation.access import scope_of
 from federation.models import ArbiterAccreditation, ClubAffiliation, Player, Season
-from rankings.models import Allocation
-from rankings.rulebooks import rulebook_in_force
 
 REFUSALS = (RuleViolation, DeclarationConflict, ValueError, KeyError, TypeError)
 """What refuses one line (reported, the others go on); anything else stops the load."""

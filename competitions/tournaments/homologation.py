@@ -1,7 +1,7 @@
 """Homologation: staff turn a submitted ranking into PCN and PP, refuse it with
 reasons, or correct a homologated tournament with a new revision.
 
-Allocations are computed by the pure rules (``rankings.rules``) from the
+Allocations are computed by the pure rules (``competitions.rules.pcn``) from the
 revision's places and sessions, under the season's rulebook in force; the
 version used is stored with each allocation. A correction keeps the previous
 revision and its allocations (no longer current) and replaces them in the
@@ -21,13 +21,24 @@ from django.utils import timezone
 
 from competitions.championships.titles import stage_titles_record
 from competitions.models import (
+    Allocation,
     ResultRevision,
+    RulebookVersion,
     Tournament,
     TournamentStatus,
 )
+from competitions.rulebooks import rulebook_in_force
+from competitions.rules.pcn.allocation import EntryAward, RankedEntry, allocate, without_entries
+from competitions.rules.pcn.national_finals import allocate_national_final
 from competitions.rules.results.canonical import results_sha256
 from competitions.rules.results.json_format import parse_json
 from competitions.rules.results.validation import ties_survive
+from competitions.rules.rulebook import (
+    NationalFinal,
+    Rulebook,
+    UnlicensedPlaces,
+    has_tie_break_rules,
+)
 from competitions.tournaments import access
 from competitions.tournaments.homologation_conditions import (
     StoredRevision,
@@ -42,16 +53,6 @@ from core.problems import Problem, RuleViolation
 from core.tasks import send_on_commit
 from core.vocabulary import Format, StageKind
 from federation.access import scope_of
-from rankings.models import Allocation, RulebookVersion
-from rankings.rulebooks import rulebook_in_force
-from rankings.rules.allocation import EntryAward, RankedEntry, allocate, without_entries
-from rankings.rules.national_finals import allocate_national_final
-from rankings.rules.rulebook import (
-    NationalFinal,
-    Rulebook,
-    UnlicensedPlaces,
-    has_tie_break_rules,
-)
 
 
 def _locked(tournament: Tournament, by) -> Tournament:

@@ -1,11 +1,11 @@
 from django.urls import path
 
-from competitions.tournaments import declaration_pages, pages, results_pages, typed_results
+from competitions.tournaments import declaration_pages, pages, results_pages, typed_results_pages
 
 urlpatterns = [
     path("", pages.my_tournaments, name="my-tournaments"),
     path("declarer/", declaration_pages.declare_tournament, name="declare-tournament"),
     path("<int:pk>/", pages.club_tournament, name="club-tournament"),
     path("<int:pk>/resultats/", results_pages.upload_results, name="upload-results"),
-    path("<int:pk>/saisie/", typed_results.type_results, name="type-results"),
+    path("<int:pk>/saisie/", typed_results_pages.type_results, name="type-results"),
 ]

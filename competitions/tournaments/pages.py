@@ -1,6 +1,6 @@
 """Server-rendered pages for people (not software): the club space's tournaments
 ("Mes tournois", one tournament's page). Declaring is declaration_pages, sending a file
-results_pages, typing results typed_results."""
+results_pages, typing results typed_results_pages."""
 
 from __future__ import annotations
 

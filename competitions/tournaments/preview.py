@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from competitions.championships import selectors as championship_selectors
 from competitions.championships.stage_results import stage_compliance
 from competitions.models import ChampionshipStage, Tournament
+from competitions.rulebooks import rulebook_in_force
 from competitions.rules.results.canonical import results_sha256
 from competitions.rules.results.document import ResultsDocument
 from competitions.rules.results.validation import NameConfirmation
@@ -25,7 +26,6 @@ from competitions.tournaments.submission import read_results, results_check
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
 from federation.access import scope_of
-from rankings.rulebooks import rulebook_in_force
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ from competitions.models import (
     Tournament,
     TournamentStatus,
 )
+from competitions.rulebooks import rulebook_in_force
 from competitions.rules.engine.standings import RankingMode
 from competitions.rules.results.canonical import (
     canonical_dict,
@@ -64,6 +65,7 @@ from competitions.rules.results.document import PositionScore, Reading, ResultsD
 from competitions.rules.results.json_format import read_json
 from competitions.rules.results.score_sheets import parse_score_sheets
 from competitions.rules.results.validation import LicenceStatus, ValidatedResults, validate
+from competitions.rules.rulebook import Rulebook, has_tie_break_rules
 from competitions.tournaments import access, repeats
 from competitions.tournaments.homologation_conditions import declaration_problems
 from core.bulk_rows import JsonText, insert_values, reserve_keys
@@ -72,8 +74,6 @@ from core.problems import Problem, RuleViolation
 from core.vocabulary import Format, StageKind
 from federation.access import scope_of
 from federation.models import Licence, Player, Sanction, SanctionKind
-from rankings.rulebooks import rulebook_in_force
-from rankings.rules.rulebook import Rulebook, has_tie_break_rules
 
 SOURCES = ("json", "csv", "sheets")
 

@@ -1,4 +1,4 @@
-"""The player's name folded for search, stable across snapshots (issue 15, item 3).
+"""The player's name folded for search, stable across snapshots.
 
 ``fft_fold(text)`` is the SQL twin of ``core.folding.fold`` for the letters people type
 in French and European names: lower case, the several-letter replacements (œ → oe…),

@@ -1,6 +1,5 @@
-"""Duplicate players merged (issue 16, item 5): ``Player.merged_into`` (the pointer old
-links follow) and ``PlayerMerge`` (the audit of each merge). Numbered 0007: another
-change adds 0006 in parallel; the integrator re-chains the dependency."""
+"""Duplicate players merged: ``Player.merged_into`` (the pointer old links follow) and
+``PlayerMerge`` (the audit of each merge)."""
 
 import django.db.models.deletion
 from django.conf import settings

@@ -1,4 +1,4 @@
-"""Players choose their e-mails (issue 16, item 8): a choice per (user, kind), and the
+"""Players choose their e-mails: a choice per (user, kind), and the
 notices sent, each once (federation/notification_choices.py)."""
 
 import django.db.models.deletion

@@ -1,4 +1,4 @@
-"""Registry writes recorded by PostgreSQL (issue 15): one row per statement that writes
+"""Registry writes recorded by PostgreSQL: one row per statement that writes
 licences or clubs, with its transaction id, so that the national ranking looks for
 registry drift only when the registry was written since it last looked
 (``federation.models.RegistryWrite``, ``rankings/standings.py::registry_drift``).

@@ -1,4 +1,4 @@
-"""Likely duplicate players, and whether two player records may be merged (issue 16, item 5).
+"""Likely duplicate players, and whether two player records may be merged.
 
 Pure Python (no Django, no database): the selector (``federation/merging.py``) reads
 the facts in a few set-based queries and hands them here as frozen dataclasses.

@@ -1,4 +1,4 @@
-"""Where the last look for registry drift stopped (federation.RegistryWrite, issue 15)."""
+"""Where the last look for registry drift stopped (federation.RegistryWrite)."""
 
 from django.db import migrations, models
 

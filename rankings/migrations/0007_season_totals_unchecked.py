@@ -1,6 +1,6 @@
 """Season totals are derived rows like the standings: foreign keys not checked by the
-database, no index of their own on the season (issue 15, item 4: the full recompute
-from empty standings)."""
+database, no index of their own on the season: the full recompute from empty standings
+writes them all."""
 
 import django.db.models.deletion
 from django.db import migrations, models

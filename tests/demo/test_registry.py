@@ -12,7 +12,7 @@ from django.db.models import Count
 from knox.crypto import hash_token
 from knox.models import AuthToken
 
-from competitions.models import Tournament
+from competitions.models import Allocation, Tournament
 from demo.registry import (
     DEMO_PASSWORD,
     DemoRefused,
@@ -34,7 +34,6 @@ from federation.models import (
     User,
     Zone,
 )
-from rankings.models import Allocation
 
 SMALL = {"players": 300, "clubs": 20}
 PREVIOUS, CURRENT = "2025-2026", "2026-2027"

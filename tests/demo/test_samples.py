@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from competitions.models import TournamentStatus
+from competitions.models import Allocation, TournamentStatus
 from competitions.tournaments.homologation import tournament_homologate
 from competitions.tournaments.submission import results_submit
 from demo.samples import (
@@ -18,7 +18,6 @@ from demo.samples import (
     sample_tournaments,
     write_samples,
 )
-from rankings.models import Allocation
 from tests.demo.conftest import seeded_demo
 
 pytestmark = pytest.mark.django_db

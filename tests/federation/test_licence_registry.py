@@ -468,7 +468,7 @@ def test_api_refuses_a_missing_file_an_unknown_season_and_a_file_too_large(regis
     assert not Player.objects.filter(licence_number__gte=8001).exists()
 
 
-# -- moves between committees (issue 11): only federation staff -------------------------------
+# -- moves between committees: only federation staff ------------------------------------------
 
 # Line 2 keeps 1001 in committee 1; line 3 takes 2001 (club 201, committee 2) into club 101;
 # line 4 takes 2002 (club 201) into club 102.

@@ -1,7 +1,7 @@
 """A recompute run is claimed by one worker (compare-and-set), beats a heartbeat, and is
 never left "running" by a lost worker: its redelivered task reclaims and finishes it,
 the sweep marks it failed meanwhile, and a redelivered task that creates its runs finds
-them again (issue 11). The last test kills a real worker process mid-run."""
+them again. The last test kills a real worker process mid-run."""
 
 from __future__ import annotations
 

@@ -192,7 +192,7 @@ def _age_problems(
         ]
     if age_on(player.birth_date, reference) < minimum:
         # No birth date nor age in the message: it may reach someone who may not see
-        # this player's private data (issue 11).
+        # this player's private data.
         return [
             Problem(
                 f"{field}.birth_date",

@@ -86,7 +86,7 @@ def _session(session: SessionResult) -> dict[str, Any]:
         "tables_of_three": session.tables_of_three,
         "deals": session.deals,
     }
-    if session.tables_of_five:  # only when there are some: other documents hash as before
+    if session.tables_of_five:  # only when there are some: a document without keeps its hash
         written["tables_of_five"] = session.tables_of_five
     if session.points_divisor != 1 or session.entries:
         written["points_divisor"] = session.points_divisor

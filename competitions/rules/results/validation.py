@@ -51,9 +51,9 @@ from competitions.rules.results.document import (
     SessionResult,
 )
 from competitions.rules.results.names import same_name
+from competitions.rules.rulebook import Eliminations, Rulebook
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
-from rankings.rules.rulebook import Eliminations, Rulebook
 
 
 class LicenceStatus(StrEnum):
@@ -227,7 +227,7 @@ def validate(
     ``tie_break_rules``: the competition has its own tie-break rules (article 29, every
     championship stage): level entries are placed by their tie-break data, and only those
     level on every figure share a place. ``eliminations``: the season's choices for
-    sessions with eliminations (:class:`~rankings.rules.rulebook.Eliminations`; the
+    sessions with eliminations (:class:`~competitions.rules.rulebook.Eliminations`; the
     current regulation's when omitted), used when the sessions list their entries.
     ``repeat_scope`` (the season's ``arbitration.repeat_scope``) and ``earlier_offences``
     (licence number → the player's offences in the season's earlier tournaments, read only

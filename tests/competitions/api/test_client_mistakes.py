@@ -1,4 +1,4 @@
-"""A client's mistake is a 400 located on its field, never a 500 (issue 11)."""
+"""A client's mistake is a 400 located on its field, never a 500."""
 
 from __future__ import annotations
 

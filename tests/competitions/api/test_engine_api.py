@@ -179,7 +179,7 @@ def test_rank_with_penalty_abandon_and_article_29(api):
 
 
 def test_an_impossible_chelem_is_refused_with_its_reason_in_french(api):
-    # issue 14: a prise chelem with 56 points and no oudler used to score 225
+    # a prise chelem with 56 points and no oudler cannot have been made: refused, not scored
     deal = {"table_size": 4, "contract": "prise", "taker": "E", "oudlers": 0,
             "attack_points": 56, "chelem_made_by": "attack"}  # fmt: skip
     response = api.post("/api/engine/deals/score/", deal, format="json")

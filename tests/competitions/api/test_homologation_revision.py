@@ -1,4 +1,4 @@
-"""Homologation guards the revision the staff member reviewed (issue 11): named in the
+"""Homologation guards the revision the staff member reviewed: named in the
 body (``revision``) or as an ``If-Match`` ETag, a newer revision submitted in between
 makes it a 409 ``stale_revision`` naming both numbers, and nothing is written."""
 
@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from competitions.models import Tournament
+from competitions.models import Allocation, Tournament
 from federation.models import Licence, Player
-from rankings.models import Allocation
 
 pytestmark = pytest.mark.django_db
 

@@ -38,7 +38,8 @@ def repeats_in(body: dict) -> list[dict]:
     ]
 
 
-# The field sizes the issue names: refused beyond 1 or 2 positions by the strict rule.
+# Club fields that cannot keep everyone off a second table of 3: the strict rule refuses
+# them beyond 1 or 2 positions.
 @pytest.mark.parametrize(
     ("players", "positions"),
     [(13, 4), (14, 4), (17, 5), (18, 5), (21, 5), (22, 5), (25, 7), (26, 7), (29, 6), (37, 6),

@@ -1,4 +1,4 @@
-"""Issue 5 end to end: declare, submit with mistakes, resubmit, homologate,
+"""A tournament's results end to end: declare, submit with mistakes, resubmit, homologate,
 see the PCN on each player, correct, and keep the history."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from competitions.models import ResultRevision, Tournament
+from competitions.models import Allocation, ResultRevision, Tournament
 from federation.models import Licence, Player
-from rankings.models import Allocation, PlayerSeasonTotal
+from rankings.models import PlayerSeasonTotal
 
 pytestmark = pytest.mark.django_db
 

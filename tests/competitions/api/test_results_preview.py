@@ -1,4 +1,4 @@
-"""The results API of issue 12: the preview (places, PCN and PP, nothing stored), names
+"""The results API: the preview (places, PCN and PP, nothing stored), names
 checked against the registry and confirmed on purpose, unknown licence numbers refused."""
 
 from __future__ import annotations
@@ -8,9 +8,8 @@ import random
 
 import pytest
 
-from competitions.models import LicenceNameConfirmation, ResultRevision
+from competitions.models import Allocation, LicenceNameConfirmation, ResultRevision
 from federation.models import Licence, Player
-from rankings.models import Allocation
 from tests.competitions.rules.results.mistakes import excel_csv
 from tests.competitions.rules.results.tournament_builder import play
 

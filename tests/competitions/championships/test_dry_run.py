@@ -1,4 +1,4 @@
-"""Dry-run checks (issue 16, item 7): each endpoint with a valid and an invalid case, a
+"""Dry-run checks: each endpoint with a valid and an invalid case, a
 precise 400 for bad input, the caller's scope, and the database unchanged."""
 
 from __future__ import annotations

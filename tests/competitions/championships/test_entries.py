@@ -260,7 +260,7 @@ def test_entries_are_public_without_private_facts_and_read_without_n_plus_1(
     assert staff[0]["facts"][0]["birth_date"] == "1975-06-01"
 
 
-# -- private data and scope (issue 11) --------------------------------------------------------
+# -- private data and scope ---------------------------------------------------------------------
 
 
 @pytest.fixture

@@ -196,7 +196,7 @@ def test_rules_naming_another_committee_or_kind_are_refused(api, registry, as_us
 
 
 def test_only_those_who_may_publish_check_a_committees_rules(api, registry, as_user, championships):
-    """Issue 11: committee 2's and zone 2's staff may not run committee 1's dry run."""
+    """Committee 2's and zone 2's staff may not run committee 1's dry run."""
     from federation.models import Role, RoleAssignment, User
 
     regional = open_regional(as_user, championships["individual"])

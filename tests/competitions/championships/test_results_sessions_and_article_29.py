@@ -1,5 +1,5 @@
-"""Issue 14, items 2 and 3, end to end through the public API: article 29 decides the
-places of level entries in a competition with tie-break rules, and a stage with
+"""Article 29 and sessions with eliminations, end to end through the public API: article
+29 decides the places of level entries in a competition with tie-break rules, and a stage with
 eliminations and halved scores goes from the committee's published rules to PCN.
 
 Every PCN figure below is worked out by hand from chapter 5 (40 PCN a table for the
@@ -26,7 +26,7 @@ def _tb(best: int, prise: int = 0) -> dict:
     }
 
 
-# The issue's regional final: 20 players at 5 tables in one session, two on +300.
+# A regional final: 20 players at 5 tables in one session, two on +300.
 TOTALS = [300, 300, 200, 100, 50, 40, 30, 20, 10, 0, 0, -10, -20, -30, -40, -50, -100,
           -200, -300, -300]  # fmt: skip
 
@@ -64,7 +64,7 @@ def regional_final(api, registry, as_user):
     return declare
 
 
-def test_article_29_decides_the_issues_tie_and_homologation_gives_360_and_255(
+def test_article_29_decides_a_tie_at_300_and_homologation_gives_360_and_255(
     api, registry, as_user, players, points, regional_final
 ):
     field = players(20, 101)

@@ -1,4 +1,4 @@
-"""The permission matrix over the whole API (issue 11): every operation of the OpenAPI
+"""The permission matrix over the whole API: every operation of the OpenAPI
 schema, called by every role on objects inside and outside its scope (two committees, two
 zones, two clubs, a player who moved between seasons), never answers a 5xx and never
 shows a private value (birth date in any format, e-mail, phone) of a player the caller
@@ -227,7 +227,8 @@ def test_a_committees_objects_are_not_written_from_outside(api, registry, world,
         "/api/championships/stages/{id}": world["stages"][owner],
         "/api/tournaments/{id}": world["tournaments"][owner],
     }
-    # An entry already withdrawn is no less the committee's (issue 11: it let anyone in).
+    # An entry already withdrawn is no less the committee's: withdrawing it again is
+    # refused to anyone outside the committee's scope.
     api.force_authenticate(world["users"]["federation_staff"])
     already = f"/api/championships/stages/{world['stages'][owner]}/entries/2/withdraw/"
     assert api.post(already).status_code == 200
@@ -249,7 +250,7 @@ def test_a_committees_objects_are_not_written_from_outside(api, registry, world,
 
 
 def test_entering_anyone_anywhere_reveals_no_private_fact(api, registry, world, finals):
-    """The probe of issue 11: every role enters every licensee, one by one, in both
+    """The probe: every role enters every licensee, one by one, in both
     committees' individual finals and committee 1's seniors final (where the too young are
     refused): whatever the answer, no private value of a player the caller may not see."""
     stages = [*world["stages"], finals["seniors"]]

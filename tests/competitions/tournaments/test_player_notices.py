@@ -13,6 +13,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from competitions.models import Allocation
 from competitions.tournaments import player_notices
 from competitions.tournaments.homologation import (
     ranking_updates_deferred,
@@ -20,7 +21,6 @@ from competitions.tournaments.homologation import (
     tournament_homologate,
 )
 from federation.models import NotificationSent, NotificationSubscription, User
-from rankings.models import Allocation
 
 NBSP = "\u00a0"
 KIND = "tournament_homologated"

@@ -1,4 +1,4 @@
-"""The admin is safe (issue 13): a tournament whose results were sent or homologated,
+"""The admin is safe: a tournament whose results were sent or homologated,
 its revisions and their rows are read-only there (no change of season, date or format,
 no revert from its history, no delete); homologation and refusal are admin actions
 calling the services."""
@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from competitions.models import ResultPlayer, ResultRevision, Tournament
+from competitions.models import Allocation, ResultPlayer, ResultRevision, Tournament
 from competitions.tournaments.homologation import tournament_homologate
-from rankings.models import Allocation
 
 pytestmark = pytest.mark.django_db
 

@@ -447,7 +447,7 @@ REFUSALS = {
         "petit_au_bout",
         "petit_au_bout_with_every_oudler",
     ),
-    "prise chelem, 56 points without oudler (the issue's example)": (
+    "prise chelem, 56 points without oudler": (
         Deal(FOUR, Contract.PRISE, E, oudlers=0, attack_points=56, chelem_made_by=ATTACK),
         "chelem_made_by",
         "chelem_needs_every_card",

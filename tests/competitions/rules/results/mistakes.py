@@ -1,5 +1,5 @@
 """A results CSV as French Excel saves it (semicolons, CRLF), and the same file with
-the three mistakes of issue 12: a licence number under another person's name, a
+three mistakes a club makes: a licence number under another person's name, a
 table whose scores do not balance, a wrong place."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Article 29 on submitted results, and sessions with eliminations and divided scores
-(issue 14, items 2 and 3): pure tests of the rules, no database."""
+"""Article 29 on submitted results, and sessions with eliminations and divided scores:
+pure tests of the rules, no database."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from competitions.rules.engine.standings import Contender, TieBreakFigures, arti
 from competitions.rules.results import canonical_dict, parse_json, results_sha256, validate
 from competitions.rules.results.csv_format import parse_csv, write_csv
 from competitions.rules.results.validation import LicenceStatus, ties_survive
+from competitions.rules.rulebook import Eliminations, Rulebook
 from core.problems import RuleViolation
-from rankings.rules.rulebook import Eliminations, Rulebook
 
 BASE = 7000
 
@@ -64,13 +64,13 @@ def codes(document: dict, **kwargs) -> list[str]:
     return []
 
 
-# The issue's example: 20 players, two on +300 with best positions 400 and 250.
+# A regional final's example: 20 players, two on +300 with best positions 400 and 250.
 TOTALS = [300, 300, 200, 100, 50, 40, 30, 20, 10, 0, 0, -10, -20, -30, -40, -50, -100,
           -200, -300, -300]  # fmt: skip
 PLACES = [1, 1, 3, 4, 5, 6, 7, 8, 9, 10, 10, 12, 13, 14, 15, 16, 17, 18, 19, 19]
 
 
-def test_the_issues_tie_is_refused_where_article_29_decides_and_kept_where_it_does_not():
+def test_the_tie_at_300_is_refused_where_article_29_decides_and_kept_where_it_does_not():
     tiebreaks = {0: _tb(400), 1: _tb(250)}
     shared = one_session(TOTALS, PLACES, tiebreaks)
     assert codes(shared) == []  # an ordinary tournament keeps ties on total
@@ -80,7 +80,7 @@ def test_the_issues_tie_is_refused_where_article_29_decides_and_kept_where_it_do
     ]
 
 
-def _the_issues_document(first: int = 1, second: int = 2) -> dict:
+def _tie_at_300_document(first: int = 1, second: int = 2) -> dict:
     tiebreaks = {0: _tb(400), 1: _tb(250), 9: _tb(120), 10: _tb(120), 18: _tb(90), 19: _tb(80)}
     places = list(PLACES)
     places[0], places[1] = first, second
@@ -89,10 +89,10 @@ def _the_issues_document(first: int = 1, second: int = 2) -> dict:
 
 
 def test_article_29_places_the_level_entries_and_the_refusal_is_located():
-    assert codes(_the_issues_document(), tie_break_rules=True) == []
+    assert codes(_tie_at_300_document(), tie_break_rules=True) == []
     with pytest.raises(RuleViolation) as refused:
         validate(
-            parse_json(_the_issues_document(1, 1)),
+            parse_json(_tie_at_300_document(1, 1)),
             format="individual",
             licences=_licences(20),
             tie_break_rules=True,
@@ -103,7 +103,7 @@ def test_article_29_places_the_level_entries_and_the_refusal_is_located():
 
 
 def test_the_refusal_names_the_csv_line_and_column():
-    document = parse_json(_the_issues_document(1, 1))
+    document = parse_json(_tie_at_300_document(1, 1))
     from_csv = parse_csv(write_csv(document))
     with pytest.raises(RuleViolation) as refused:
         validate(from_csv, format="individual", licences=_licences(20), tie_break_rules=True)
@@ -112,7 +112,7 @@ def test_the_refusal_names_the_csv_line_and_column():
 
 
 def test_a_tie_that_survives_every_criterion_shares_and_is_known_to_survive():
-    document = _the_issues_document()
+    document = _tie_at_300_document()
     document["entries"][1]["tiebreak"] = _tb(400)
     document["entries"][1]["place"] = 1
     assert codes(document, tie_break_rules=True) == []
@@ -124,7 +124,7 @@ def test_a_tie_that_survives_every_criterion_shares_and_is_known_to_survive():
 
 
 def test_a_split_tie_in_the_wrong_article_29_order_is_still_refused():
-    assert codes(_the_issues_document(2, 1), tie_break_rules=True) == [
+    assert codes(_tie_at_300_document(2, 1), tie_break_rules=True) == [
         "tiebreak_contradicts_places"
     ]
 
@@ -270,7 +270,7 @@ def staged(
     }  # fmt: skip
 
 
-# The issue's case: 12 players, 4 eliminated after session 1, scores halved.
+# 12 players, 4 eliminated after session 1, scores halved.
 FIRST = [301, 250, 175, 120, 75, 20, -10, -45, -150, -201, -230, -305]  # sums to 0
 SECOND = [120, -80, 60, -40, 30, -50, 10, -50]  # the 8 kept, sums to 0
 

@@ -241,7 +241,7 @@ class Movements:
 
 
 # --------------------------------------------------------------------------
-# Settings the federation decides (issue 14): one block per area, listed with their
+# Settings the federation decides: one block per area, listed with their
 # defaults and texts in docs/rulebook-settings.md
 # --------------------------------------------------------------------------
 
@@ -385,7 +385,7 @@ class Rulebook:
     homologation: Homologation
     movements: Movements
     eliminations: Eliminations = _DEFAULT_ELIMINATIONS  # results: sessions and article 29
-    # Settings the federation decides (issue 14; docs/rulebook-settings.md).
+    # Settings the federation decides (docs/rulebook-settings.md).
     scoring: Scoring = _DEFAULT_SCORING
     awards: Awards = _DEFAULT_AWARDS
     arbitration: Arbitration = _DEFAULT_ARBITRATION
@@ -418,7 +418,7 @@ class Rulebook:
                 cls: {
                     "movements": _DEFAULT_MOVEMENTS,
                     "eliminations": _DEFAULT_ELIMINATIONS,  # results: sessions and article 29
-                    # Settings the federation decides (issue 14): added after versions
+                    # Settings the federation decides: added after versions
                     # were stored, each takes today's reading when absent.
                     "scoring": _DEFAULT_SCORING,
                     "awards": _DEFAULT_AWARDS,

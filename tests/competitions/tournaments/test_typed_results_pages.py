@@ -8,7 +8,7 @@ import pytest
 from competitions.models import ResultRevision, Tournament
 from competitions.rules.results.canonical import results_sha256
 from competitions.rules.results.json_format import parse_json
-from competitions.tournaments.typed_results import (
+from competitions.tournaments.typed_results_pages import (
     TypedEntry,
     TypedPlayer,
     TypedSession,

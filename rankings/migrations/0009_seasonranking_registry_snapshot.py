@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('rankings', '0007_season_totals_unchecked'),
+        ('rankings', '0008_rulebooks_and_allocations_to_competitions'),
     ]
 
     operations = [
