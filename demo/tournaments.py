@@ -35,6 +35,7 @@ from competitions.homologation import (
     tournament_refuse,
 )
 from competitions.models import (
+    Allocation,
     Championship,
     ChampionshipEntry,
     ChampionshipRulesVersion,
@@ -46,6 +47,7 @@ from competitions.models import (
     RegionalChampionship,
     RegionalRulesVersion,
     ResultRevision,
+    RulebookVersion,
     StagePenalty,
     StageSeating,
     TeamFlag,
@@ -57,24 +59,18 @@ from competitions.rules.results.json_format import parse_json
 from competitions.tournaments.declaration import Declaration, tournament_declare
 from competitions.tournaments.homologation import ranking_updates_deferred
 from core.vocabulary import Format
+from demo.french_names import FEMALE_FIRST_NAMES, LAST_NAMES, MALE_FIRST_NAMES
 from demo.play import Participant, play
-from demo.registry import (
-    FEMALE_FIRST_NAMES,
-    LAST_NAMES,
-    MALE_FIRST_NAMES,
-    DemoRegistry,
-)
+from demo.registry import DemoRegistry
 from federation.models import Club, Committee, Player, Season, User
 from rankings import selectors
 from rankings.as_of import PARIS
 from rankings.models import (
-    Allocation,
     ManualPlacement,
     PlayerSeasonTotal,
     RankingEntry,
     RankingSnapshot,
     RecomputeRun,
-    RulebookVersion,
     SeasonRanking,
     SeasonStanding,
     SeriesPolicyVersion,

@@ -58,12 +58,12 @@ from competitions.tournaments import access
 from competitions.tournaments.desk_pages import refusal_text
 from core.errors import Conflict, ServiceError
 from core.errors import PermissionDenied as Refused
+from core.export_formats import export_response
 from core.messages import problem_message
 from core.problems import RuleViolation
 from federation.access import Scope, scope_of
 from federation.models import Committee, Season
 from federation.selectors import current_season
-from rankings.export_formats import export_response
 
 
 def _staff(request) -> Scope:

@@ -30,8 +30,10 @@ from competitions.championships.settings_versions import (
 from competitions.championships.titles import stage_titles_record
 from competitions.championships.zone_approval import void_stage_problem
 from competitions.models import ChampionshipStage, ResultRevision, Tournament
+from competitions.rulebooks import rulebook_in_force
 from competitions.rules.championships.stage_compliance import StageResults, stage_results_problems
 from competitions.rules.results.document import ResultsDocument
+from competitions.rules.rulebook import Rulebook
 from competitions.tournaments import access
 from competitions.tournaments.homologation import (
     parsed_tournament_correct,
@@ -47,8 +49,6 @@ from competitions.tournaments.submission import (
 from core.problems import Problem
 from core.vocabulary import ChampionshipKind, championship_stage
 from federation.access import Actor, scope_of
-from rankings.rulebooks import rulebook_in_force
-from rankings.rules.rulebook import Rulebook
 
 HOMOLOGATORS_ONLY = "Only federation or committee staff above the organiser may homologate."
 

@@ -14,9 +14,9 @@ See docs/championships-service.md and docs/rulebook-settings.md.
 from __future__ import annotations
 
 from competitions.models import ChampionshipStage
+from competitions.rules.rulebook import Rulebook, UnapprovedRegionalRules
 from core.batch_memo import memoized
 from core.problems import Problem
-from rankings.rules.rulebook import Rulebook, UnapprovedRegionalRules
 
 
 def void_stage_problem(stage: ChampionshipStage, rulebook: Rulebook) -> Problem | None:

@@ -45,6 +45,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from competitions.models import ResultRevision, Tournament
+from competitions.rulebooks import rulebook_in_force
 from competitions.rules.engine.penalties import RepeatScope
 from competitions.rules.results.canonical import canonical_dict, canonical_text, text_sha256
 from competitions.rules.results.validation import ValidatedResults
@@ -77,7 +78,6 @@ from core.errors import PermissionDenied
 from core.problems import RuleViolation
 from federation.access import scope_of
 from federation.models import ArbiterAccreditation, ClubAffiliation, Player, Season
-from rankings.rulebooks import rulebook_in_force
 
 REFUSALS = (RuleViolation, DeclarationConflict, ValueError, KeyError, TypeError)
 """What refuses one line (reported, the others go on); anything else stops the load."""

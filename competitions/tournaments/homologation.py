@@ -7,7 +7,7 @@ stage from a plain tournament: a stage's homologation
 (:mod:`competitions.championships.stage_results`) runs the stage's checks, then these
 services with the stage's own conditions (``more_problems``), then records its titles.
 
-Allocations are computed by the pure rules (``rankings.rules``) from the
+Allocations are computed by the pure rules (``competitions.rules.pcn``) from the
 revision's places and sessions, under the season's rulebook in force; the
 version used is stored with each allocation. A correction keeps the previous
 revision and its allocations (no longer current) and replaces them in the
@@ -29,14 +29,25 @@ from django.db import transaction
 from django.utils import timezone
 
 from competitions.models import (
+    Allocation,
     ResultRevision,
+    RulebookVersion,
     Tournament,
     TournamentStatus,
 )
+from competitions.rulebooks import rulebook_in_force
+from competitions.rules.pcn.allocation import EntryAward, RankedEntry, allocate, without_entries
+from competitions.rules.pcn.national_finals import allocate_national_final
 from competitions.rules.results.canonical import results_sha256
 from competitions.rules.results.document import ResultsDocument
 from competitions.rules.results.json_format import parse_json
 from competitions.rules.results.validation import ties_survive
+from competitions.rules.rulebook import (
+    NationalFinal,
+    Rulebook,
+    UnlicensedPlaces,
+    has_tie_break_rules,
+)
 from competitions.tournaments import access
 from competitions.tournaments.homologation_conditions import (
     StoredRevision,
@@ -52,16 +63,6 @@ from core.problems import Problem, RuleViolation
 from core.tasks import send_on_commit
 from core.vocabulary import Format, StageKind
 from federation.access import scope_of
-from rankings.models import Allocation, RulebookVersion
-from rankings.rulebooks import rulebook_in_force
-from rankings.rules.allocation import EntryAward, RankedEntry, allocate, without_entries
-from rankings.rules.national_finals import allocate_national_final
-from rankings.rules.rulebook import (
-    NationalFinal,
-    Rulebook,
-    UnlicensedPlaces,
-    has_tie_break_rules,
-)
 
 
 def _locked(tournament: Tournament, by) -> Tournament:

@@ -17,14 +17,14 @@ from competitions.models import (
     Stage,
     Tournament,
 )
+from competitions.rules.homologation import TournamentFacts, check_homologation
 from competitions.rules.results.document import ResultsDocument
+from competitions.rules.rulebook import EventKind, Organizer, Rulebook
 from competitions.tournaments.declaration import arbiter_accredited
 from core.batch_memo import memoized
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
 from federation.models import ClubAffiliation
-from rankings.rules.homologation import TournamentFacts, check_homologation
-from rankings.rules.rulebook import EventKind, Organizer, Rulebook
 
 
 @dataclass(frozen=True)

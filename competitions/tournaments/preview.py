@@ -15,16 +15,16 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from competitions.models import Tournament
+from competitions.rulebooks import rulebook_in_force
 from competitions.rules.results.canonical import results_sha256
 from competitions.rules.results.document import ResultsDocument
-from competitions.rules.results.validation import NameConfirmation
+from competitions.rules.results.licences import NameConfirmation
 from competitions.tournaments import access
 from competitions.tournaments.homologation import entry_awards
 from competitions.tournaments.submission import read_results, results_check
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
 from federation.access import scope_of
-from rankings.rulebooks import rulebook_in_force
 
 
 @dataclass(frozen=True)

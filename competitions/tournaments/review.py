@@ -18,14 +18,14 @@ from django.db.models import Count, JSONField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from competitions.models import ResultRevision, Tournament, TournamentStatus
+from competitions.rulebooks import rulebook_in_force
+from competitions.rules.homologation import check_homologation
+from competitions.rules.rulebook import Rulebook
 from competitions.tournaments import selectors
 from competitions.tournaments.homologation import compute_allocations
 from competitions.tournaments.homologation_conditions import homologation_facts
 from core.problems import Problem, RuleViolation
 from federation.access import Scope
-from rankings.rulebooks import rulebook_in_force
-from rankings.rules.homologation import check_homologation
-from rankings.rules.rulebook import Rulebook
 
 
 def in_scope(scope: Scope) -> Q:

@@ -21,7 +21,7 @@ def tournaments() -> QuerySet[Tournament]:
 
 def revision_ranking(revision) -> list[dict]:
     """A revision's ranking with each player's allocation (two queries)."""
-    from rankings.models import Allocation
+    from competitions.models import Allocation
 
     points = {
         a.player_id: a

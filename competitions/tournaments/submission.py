@@ -56,6 +56,7 @@ from competitions.models import (
     Tournament,
     TournamentStatus,
 )
+from competitions.rulebooks import rulebook_in_force
 from competitions.rules.engine.standings import RankingMode
 from competitions.rules.results.canonical import (
     canonical_dict,
@@ -65,8 +66,10 @@ from competitions.rules.results.canonical import (
 from competitions.rules.results.csv_format import read_csv
 from competitions.rules.results.document import PositionScore, Reading, ResultsDocument
 from competitions.rules.results.json_format import read_json
+from competitions.rules.results.licences import LicenceStatus
 from competitions.rules.results.score_sheets import parse_score_sheets
-from competitions.rules.results.validation import LicenceStatus, ValidatedResults, validate
+from competitions.rules.results.validation import ValidatedResults, validate
+from competitions.rules.rulebook import Rulebook, has_tie_break_rules
 from competitions.tournaments import access, repeats
 from competitions.tournaments.homologation_conditions import declaration_problems
 from competitions.tournaments.tournament_rows import tournaments_update
@@ -76,8 +79,6 @@ from core.problems import Problem, RuleViolation
 from core.vocabulary import Format, StageKind
 from federation.access import scope_of
 from federation.models import Licence, Player, Sanction, SanctionKind
-from rankings.rulebooks import rulebook_in_force
-from rankings.rules.rulebook import Rulebook, has_tie_break_rules
 
 SOURCES = ("json", "csv", "sheets")
 

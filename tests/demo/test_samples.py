@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from competitions.homologation import results_submit, tournament_homologate
-from competitions.models import TournamentStatus
+from competitions.models import Allocation, TournamentStatus
 from demo.samples import (
     CSV_SAMPLE,
     DUO_SAMPLE,
@@ -17,7 +17,6 @@ from demo.samples import (
     sample_tournaments,
     write_samples,
 )
-from rankings.models import Allocation
 from tests.demo.conftest import seeded_demo
 
 pytestmark = pytest.mark.django_db

@@ -21,11 +21,16 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from competitions import homologation
-from competitions.models import ChampionshipStage, ChampionshipTitle, ResultRevision, Tournament
+from competitions.models import (
+    Allocation,
+    ChampionshipStage,
+    ChampionshipTitle,
+    ResultRevision,
+    Tournament,
+)
 from competitions.tournaments.submission import plain_results_submit
 from core.messages import problem_message
 from core.problems import RuleViolation
-from rankings.models import Allocation
 from tests.competitions.championships.results_documents import results
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from competitions.homologation import results_submit
-from competitions.models import ResultRevision, Tournament
-from rankings.models import Allocation, RulebookVersion
+from competitions.models import Allocation, ResultRevision, RulebookVersion, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -13,6 +13,7 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError, connection
 
 from competitions.models import (
+    Allocation,
     LicenceNameConfirmation,
     ResultEntry,
     ResultPenalty,
@@ -23,7 +24,7 @@ from competitions.models import (
 )
 from competitions.tournaments import bulk_load
 from federation.models import Sanction, SanctionKind
-from rankings.models import Allocation, PlayerSeasonTotal
+from rankings.models import PlayerSeasonTotal
 from tests.competitions.tournaments.conftest import TOTALS
 from tests.competitions.tournaments.test_repeats import set_scope, with_penalties
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 import pytest
 
 from competitions.homologation import tournament_homologate
-from competitions.models import ResultPlayer, ResultRevision, Tournament
-from rankings.models import Allocation
+from competitions.models import Allocation, ResultPlayer, ResultRevision, Tournament
 
 pytestmark = pytest.mark.django_db
 
