@@ -13,13 +13,8 @@ from knox.crypto import hash_token
 from knox.models import AuthToken
 
 from competitions.models import Allocation, Tournament
-from demo.registry import (
-    DEMO_PASSWORD,
-    DemoRefused,
-    build_demo_registry,
-    registry_is_populated,
-    reset_registry,
-)
+from demo.registry import DEMO_PASSWORD, registry_is_populated, reset_registry
+from demo.registry_build import DemoRefused, build_demo_registry
 from federation.models import (
     ArbiterAccreditation,
     ArbiterGrade,
