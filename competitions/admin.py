@@ -18,6 +18,7 @@ from competitions.championships.qualification_records import (
     qualification_record,
 )
 from competitions.championships.regional import regional_rules_approve
+from competitions.homologation import tournament_homologate, tournament_refuse
 from competitions.models import (
     Allocation,
     Championship,
@@ -42,7 +43,6 @@ from competitions.models import (
     Tournament,
     TournamentStatus,
 )
-from competitions.tournaments.homologation import tournament_homologate, tournament_refuse
 from core.admin_actions import pretty_json, run_service, service_action
 from core.digits import ascii_digits
 

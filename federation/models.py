@@ -205,7 +205,7 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
-    # A duplicate record merged into another (federation/merging.py): its history moved
+    # A duplicate record merged into another (portal/merging.py): its history moved
     # there, and its old links (licence number) lead there. Never a chain: merging the
     # kept record later moves every pointer to the new one.
     merged_into = models.ForeignKey(
@@ -274,9 +274,10 @@ class RegistryWrite(models.Model):
     the licence import's ``COPY``, merges, raw SQL): one row per statement, written by
     PostgreSQL triggers on both tables (``federation/migrations/0009_registry_writes.py``;
     none on SQLite). The national ranking looks for registry drift (a standing whose
-    licence or club moved) only when a transaction it could not see has written here
-    since it last looked (``rankings/season/standings.py::registry_drift``). Append-only: a few
-    rows per licence import or registry edit, a few thousand a year."""
+    licence or club moved) only when a transaction its last look could not see (not
+    visible to the snapshot it recorded) has written here
+    (``rankings/season/standings.py::registry_drift``). Append-only: a few rows per licence
+    import or registry edit, a few thousand a year."""
 
     xact = models.PositiveBigIntegerField(_("transaction"), db_index=True)
 
@@ -530,7 +531,7 @@ class NotificationSent(models.Model):
 
 
 class PlayerMerge(models.Model):
-    """The audit of one merge of duplicate records (federation/merging.py): who, when,
+    """The audit of one merge of duplicate records (portal/merging.py): who, when,
     which record was kept, which was merged, and what moved (row ids per kind)."""
 
     kept = models.ForeignKey(

@@ -348,11 +348,12 @@ class SeasonRanking(models.Model):
     )  # fmt: skip
     inputs_version = models.PositiveBigIntegerField(_("inputs version"), default=0)
     live_version = models.PositiveBigIntegerField(_("live ranking version"), default=0)
-    # The oldest transaction the last look for registry drift could not see (PostgreSQL's
-    # snapshot xmin before it): a registry write from it or a later one means look again
-    # (rankings/season/standings.py::registry_drift). None: never looked.
-    registry_horizon = models.PositiveBigIntegerField(
-        _("registry looked at up to"), null=True, blank=True
+    # The PostgreSQL snapshot (``pg_snapshot`` as text) the last look for registry drift
+    # read: the standings reflect every registry write visible to it, and a registry write
+    # it could not see means look again (rankings/season/standings.py::registry_drift). Empty:
+    # never looked.
+    registry_snapshot = models.TextField(
+        _("registry looked at in snapshot"), blank=True, default=""
     )
 
     class Meta:

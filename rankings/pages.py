@@ -373,7 +373,7 @@ def player_page(request, licence_number: int):
     try:
         return _player_page(request, licence_number)
     except public_reads.PlayerMoved as moved:
-        # a merged record's old link (federation/merging.py): never stored by the read
+        # a merged record's old link (portal/merging.py): never stored by the read
         # cache (not a 200), and the merge moved every version it keys on
         url = reverse("ranking-player-page", args=[moved.licence_number])
         query = request.GET.urlencode()

@@ -37,7 +37,8 @@ from competitions.rules.engine.big_prize import (
     final_positions,
     finalists_of,
 )
-from competitions.rules.engine.movements import MovementSettings, ShortTableRule, plan_movement
+from competitions.rules.engine.movements.planning import plan_movement
+from competitions.rules.engine.movements.settings import MovementSettings, ShortTableRule
 from competitions.rules.engine.penalties import CATALOGUE, CURRENT_SCHEDULE, PenaltyKind
 from competitions.rules.engine.scoring import score_deal
 from competitions.rules.engine.seating import Entrant, random_seating

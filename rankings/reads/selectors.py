@@ -208,7 +208,7 @@ class PlayerId(TypedDict):
 
 def same_person(player: Player) -> QuerySet[Player, PlayerId]:
     """The ids of ``player``'s record and of the records merged into it: the lines of
-    immutable official rankings keep the merged record (federation/merging.py)."""
+    immutable official rankings keep the merged record (portal/merging.py)."""
     return Player.objects.filter(Q(pk=player.pk) | Q(merged_into=player)).values("pk")
 
 

@@ -13,13 +13,8 @@ from knox.crypto import hash_token
 from knox.models import AuthToken
 
 from competitions.models import Allocation, Tournament
-from demo.registry import (
-    DEMO_PASSWORD,
-    DemoRefused,
-    build_demo_registry,
-    registry_is_populated,
-    reset_registry,
-)
+from demo.registry import DEMO_PASSWORD, registry_is_populated, reset_registry
+from demo.registry_build import DemoRefused, build_demo_registry
 from federation.models import (
     ArbiterAccreditation,
     ArbiterGrade,
@@ -342,7 +337,7 @@ def test_the_command_refuses_when_a_demo_username_is_someone_elses_account():
 
 @pytest.mark.django_db
 def test_the_demo_has_a_likely_duplicate_pair_to_merge():
-    from federation.merging import likely_duplicate_pairs
+    from portal.merging import likely_duplicate_pairs
 
     registry = build_demo_registry(seed=2026, **SMALL)
     lapsed, twin = registry.duplicate

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from competitions.homologation import results_submit, tournament_homologate
 from competitions.models import Allocation, TournamentStatus
-from competitions.tournaments.homologation import tournament_homologate
-from competitions.tournaments.submission import results_submit
 from demo.samples import (
     CSV_SAMPLE,
     DUO_SAMPLE,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from competitions.rules.engine.movements import ShortTableRule
+from competitions.rules.engine.movements.settings import ShortTableRule
 from competitions.rules.pcn.allocation import RankedEntry, allocate
 from competitions.rules.rulebook import (
     BeneficiaryRounding,

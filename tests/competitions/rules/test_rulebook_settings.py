@@ -8,11 +8,11 @@ from dataclasses import replace
 
 import pytest
 
-from competitions.rules.engine.movements import (
+from competitions.rules.engine.movements.planning import max_positions
+from competitions.rules.engine.movements.settings import (
     MovementSettings,
     ShortTableRule,
     TeamPositionLimit,
-    max_positions,
 )
 from competitions.rules.engine.penalties import (
     EarlierOffence,

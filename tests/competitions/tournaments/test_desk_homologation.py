@@ -9,8 +9,8 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from competitions.homologation import results_submit
 from competitions.models import Allocation, ResultRevision, RulebookVersion, Tournament
-from competitions.tournaments.submission import results_submit
 
 pytestmark = pytest.mark.django_db
 

@@ -22,6 +22,7 @@ from competitions.models import (
     ResultSession,
     Tournament,
 )
+from competitions.tournaments import bulk_load
 from federation.models import Sanction, SanctionKind
 from rankings.models import PlayerSeasonTotal
 from tests.competitions.tournaments.conftest import TOTALS
@@ -202,7 +203,8 @@ def test_batched_load_stores_what_the_services_store_one_by_one(
     assert snapshot() == expected
     forget_the_load()
     with monkeypatch.context() as patch:  # a reference declared meanwhile by someone else
-        patch.setattr(Tournament.objects, "bulk_create", refuse_as_the_constraint_would)
+        # The run's insert refused (the services' own, one by one, goes through).
+        patch.setattr(bulk_load, "tournaments_insert", refuse_as_the_constraint_would)
         assert load(path, "100", capsys) == one_by_one  # its run went one by one
     assert snapshot() == expected
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from competitions.homologation import tournament_homologate
 from competitions.models import Allocation, ResultPlayer, ResultRevision, Tournament
-from competitions.tournaments.homologation import tournament_homologate
 
 pytestmark = pytest.mark.django_db
 
