@@ -185,8 +185,9 @@ CONFIRMED_PARAMETER = OpenApiParameter(
 
 
 class ResultsView(APIView):
-    """GET: the ranking of the homologated revision (public) with each
-    licensed player's PCN and PP. POST: submit results (the organiser's
+    """GET: the ranking of the homologated revision (public, the same for every reader:
+    a player who objected to appearing by name is anonymous, without licence number)
+    with each licensed player's PCN and PP. POST: submit results (the organiser's
     managers and the staff above them); every problem is listed with its
     place in the document, and nothing is stored unless all is well. The same
     results submitted twice store nothing the second time (200)."""
@@ -209,7 +210,7 @@ class ResultsView(APIView):
             {
                 "tournament": TournamentOut(tournament, context={"request": request}).data,
                 "revision": revision.number,
-                "entries": selectors.revision_ranking(revision),
+                "entries": selectors.revision_ranking(revision, public=True),
             }
         )
 
