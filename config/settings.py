@@ -152,6 +152,10 @@ ADVISORY_LOCK_TIMEOUT_MS = int(os.environ.get("ADVISORY_LOCK_TIMEOUT_MS", "60000
 # reclaims it, the sweep marks it failed (rankings/recompute.py). Above the lock timeout.
 RECOMPUTE_STALE_AFTER_S = int(os.environ.get("RECOMPUTE_STALE_AFTER_S", "600"))
 
+# The database unreachable: every page and API call answers 503 with this Retry-After
+# (seconds), in the API's error shape under /api/ (core/api_errors.py).
+SERVICE_UNAVAILABLE_RETRY_AFTER_S = int(os.environ.get("SERVICE_UNAVAILABLE_RETRY_AFTER_S", "30"))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
