@@ -341,6 +341,14 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "config.throttling.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "federation.pages.locked_out"  # the 429, in French, in the design
+# Beside it, credential stuffing: after AXES_ADDRESS_FAILURE_LIMIT failed logins from one
+# address, whatever the usernames, within the cool-off, every login from that address is
+# paused for the cool-off too (federation/login_limits.py).
+AXES_ADDRESS_FAILURE_LIMIT = int(os.environ.get("AXES_ADDRESS_FAILURE_LIMIT", "20"))
+AXES_HANDLER = "federation.login_limits.LoginAttemptsHandler"
+# Password reset: at most this many e-mails per address and hour; beyond, the same answer
+# and nothing sent (federation/login_limits.py).
+PASSWORD_RESET_EMAILS_PER_HOUR = int(os.environ.get("PASSWORD_RESET_EMAILS_PER_HOUR", "3"))
 
 # E-mail (password reset, notices to clubs). SMTP when EMAIL_HOST is set (production);
 # otherwise written to files in EMAIL_FILE_PATH if set, else printed on the console.
