@@ -185,9 +185,8 @@ CONFIRMED_PARAMETER = OpenApiParameter(
 
 
 class ResultsView(APIView):
-    """GET: the ranking of the homologated revision (public, the same for every reader:
-    a player who objected to appearing by name is anonymous, without licence number)
-    with each licensed player's PCN and PP. POST: submit results (the organiser's
+    """GET: the ranking of the homologated revision (public) with each
+    licensed player's PCN and PP. POST: submit results (the organiser's
     managers and the staff above them); every problem is listed with its
     place in the document, and nothing is stored unless all is well. The same
     results submitted twice store nothing the second time (200)."""
@@ -197,6 +196,8 @@ class ResultsView(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
+        # Public, the same for every reader: a player who objected to appearing by name is
+        # anonymous, without licence number (federation.public_names).
         tournament = get_object_or_404(selectors.tournaments(), pk=pk)
         revision = tournament.homologated_revision
         if revision is None:

@@ -630,9 +630,10 @@ def run_out(run: RecomputeRun) -> dict:
 
 class RecomputesView(APIView):
     """Full recomputes and official rankings (federation staff): POST queues one and
-    answers 202 with the run (409 while a run of the season is under way; an official
-    ranking before the season's end needs ``before_season_end_reason``); GET lists the
-    latest runs with their progress."""
+    answers 202 with the run; GET lists the latest runs with their progress."""
+
+    # A POST is refused (409) while a run of the season is under way; an official ranking
+    # before the season's end needs ``before_season_end_reason`` (rankings/recompute.py).
 
     permission_classes = [permissions.IsAuthenticated]
 
