@@ -11,11 +11,10 @@ import sys
 from django.core.management import call_command
 from django.db import connection, transaction
 
-from competitions.models import ResultRevision, Tournament
+from competitions.models import Allocation, ResultRevision, Tournament
+from competitions.rulebooks import rulebook_in_force
 from demo.management.commands.generate_ranking_season import season_names
 from federation.models import Season
-from rankings.models import Allocation
-from rankings.rulebooks import rulebook_in_force
 
 YEAR = 2090
 ALLOCATIONS_PER_PLAYER = 40 / 3  # 2,000,000 for 150,000 players, as the default season

@@ -22,7 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from competitions.rules.engine.movements import MovementSettings, max_positions, plan_movement
+from competitions.rules.engine.movements.planning import max_positions, plan_movement
+from competitions.rules.engine.movements.settings import MovementSettings
 from competitions.rules.engine.penalties import Penalty, PenaltyKind
 from competitions.rules.engine.standings import (
     Entry,

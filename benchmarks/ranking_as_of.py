@@ -58,6 +58,7 @@ settings.ALLOWED_HOSTS = ["*"]
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
+from competitions.models import Allocation  # noqa: E402
 from core import http_cache  # noqa: E402
 from federation.models import Season  # noqa: E402
 from rankings import (  # noqa: E402
@@ -71,7 +72,6 @@ from rankings.as_of import (  # noqa: E402
     sample_days,
 )
 from rankings.models import (  # noqa: E402
-    Allocation,
     RankingEntry,
     RankingKind,
     RankingSnapshot,

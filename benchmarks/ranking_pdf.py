@@ -26,8 +26,7 @@ import django
 
 django.setup()
 
-from core import pdf_fonts  # noqa: E402
-from rankings import export_formats  # noqa: E402
+from core import export_formats, pdf_fonts  # noqa: E402
 
 HEADER = ["Place", "Licence", "Nom", "Prénom", "Club", "Nom du club", "Comité", "Série", "PCN",
           "PP", "PCN de la saison", "PP de la saison", "PCN reportés", "PP reportés",

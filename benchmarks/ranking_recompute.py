@@ -50,9 +50,10 @@ django.setup()
 from django.db import connection, transaction  # noqa: E402
 
 from benchmarks.bench_db import synthetic_season, tournament_write, tournaments_remove  # noqa: E402
+from competitions.models import Allocation  # noqa: E402
 from federation.models import Licence, Season  # noqa: E402
 from rankings.live_ranking import live_ranking_refresh  # noqa: E402
-from rankings.models import Allocation, PlayerSeasonTotal, SeasonStanding  # noqa: E402
+from rankings.models import PlayerSeasonTotal, SeasonStanding  # noqa: E402
 from rankings.ranking_state import inputs_changed  # noqa: E402
 from rankings.standings import T, standings_write  # noqa: E402
 

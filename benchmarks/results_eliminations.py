@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from competitions.rules.engine.eliminations import HalvingRounding, divided
 from competitions.rules.results import parse_json, validate
-from competitions.rules.results.validation import LicenceStatus
+from competitions.rules.results.licences import LicenceStatus
 
 BASE = 500_000
 

@@ -179,9 +179,8 @@ def mark(times: list[float]) -> None:
 def one_tournament(runs: int) -> None:
     from django.db import transaction
 
+    from competitions.homologation import results_submit, tournament_homologate
     from competitions.tournaments.declaration import Declaration, tournament_declare
-    from competitions.tournaments.homologation import tournament_homologate
-    from competitions.tournaments.submission import results_submit
 
     _season, _club, user = ensure_registry(301)
     rng = random.Random(300)

@@ -1,6 +1,8 @@
 """Staff tools for tournaments: declarations with their full history (who,
 when, before/after), result revisions with their rows, all read-only once
-submitted: corrections go through the correction service, never an edit."""
+submitted: corrections go through the correction service, never an edit. The
+season's rulebook versions and the allocations are read-only; the championships'
+rows written by their services too."""
 
 from django.contrib import admin
 from django.contrib.admin import helpers
@@ -16,7 +18,9 @@ from competitions.championships.qualification_records import (
     qualification_record,
 )
 from competitions.championships.regional import regional_rules_approve
+from competitions.homologation import tournament_homologate, tournament_refuse
 from competitions.models import (
+    Allocation,
     Championship,
     ChampionshipEntry,
     ChampionshipRulesVersion,
@@ -32,14 +36,15 @@ from competitions.models import (
     ResultPlayer,
     ResultRevision,
     ResultSession,
+    RulebookVersion,
     StagePenalty,
     StageSeating,
     TeamFlag,
     Tournament,
     TournamentStatus,
 )
-from competitions.tournaments.homologation import tournament_homologate, tournament_refuse
-from core.admin_actions import run_service, service_action
+from core.admin_actions import pretty_json, run_service, service_action
+from core.digits import ascii_digits
 
 LOCKED_STATUSES = {TournamentStatus.RESULTS_SUBMITTED, TournamentStatus.HOMOLOGATED}
 """Read-only in the admin: results sent (under review) or homologated."""
@@ -448,3 +453,53 @@ class StagePenaltyAdmin(ReadOnlyHistoryAdmin):
     list_select_related = ["stage__tournament", "stage__championship__season", "player"]
     search_fields = ["=player__licence_number", "player__last_name", "reason"]
     readonly_fields = [f.name for f in StagePenalty._meta.fields]
+
+
+# ---------------------------------------------------------------------------------------------
+# The season's rulebook versions (written through competitions/rulebooks.py) and the
+# allocations of homologated tournaments (written by the homologation): read-only.
+
+
+@admin.register(RulebookVersion)
+class RulebookVersionAdmin(ReadOnlyAdmin):
+    list_display = ["season", "version", "note", "created_by", "created_at"]
+    list_filter = ["season"]
+    list_select_related = ["season", "created_by"]
+    search_fields = ["note", "season__name"]
+    fields = ["season", "version", "note", "created_by", "created_at", "rulebook"]
+    # Every field read-only. The stubs type ``fields`` as nested groups, which
+    # ``readonly_fields`` does not accept, though this list is flat.
+    readonly_fields = fields  # type: ignore[assignment]
+
+    @admin.display(description=_("rulebook"))
+    def rulebook(self, obj: RulebookVersion) -> str:
+        return pretty_json(obj.data)
+
+
+class TournamentFilter(admin.SimpleListFilter):
+    """The latest tournaments (of the season filtered on, if any); any id works in the URL."""
+
+    title = _("tournament")
+    parameter_name = "tournament"
+
+    def lookups(self, request, model_admin):
+        tournaments = Tournament.objects.filter(status="homologated").order_by("-date", "-pk")
+        season = request.GET.get("season__id__exact")
+        if season:
+            tournaments = tournaments.filter(season_id=season)
+        return [(t.pk, str(t)) for t in tournaments[:30]]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value and ascii_digits(value):
+            return queryset.filter(tournament_id=int(value))
+        return queryset
+
+
+@admin.register(Allocation)
+class AllocationAdmin(ReadOnlyAdmin):
+    list_display = ["player", "tournament", "pcn", "pp", "current"]
+    list_filter = ["season", TournamentFilter, "current"]
+    list_select_related = ["player", "tournament", "season"]
+    search_fields = ["=player__licence_number", "player__last_name", "tournament__name"]
+    show_full_result_count = False

@@ -27,18 +27,18 @@ from competitions.championships.facts import players_facts
 from competitions.championships.preconditions import stage_not_played
 from competitions.championships.settings_versions import championship_rules_in_force
 from competitions.models import Championship, ChampionshipKindChoice, ChampionshipStage, Tournament
+from competitions.rulebooks import rulebook_in_force
 from competitions.rules.championships.eligibility import same_place_problems
 from competitions.rules.championships.team_composition import (
     composition_problems,
     effective_series,
 )
+from competitions.rules.homologation import TournamentFacts, check_homologation
 from competitions.tournaments.homologation_conditions import homologation_facts, planned_facts
 from core.problems import Problem, RuleViolation
 from federation.access import Scope
 from federation.models import Season
 from federation.selectors import private_data_visible
-from rankings.rulebooks import rulebook_in_force
-from rankings.rules.homologation import TournamentFacts, check_homologation
 
 # ---------------------------------------------------------------------------------------------
 # Interclubs team composition

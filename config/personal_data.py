@@ -35,6 +35,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competitions.models import (
+    Allocation,
     ChampionshipTitle,
     EntryPlayer,
     Qualification,
@@ -43,7 +44,7 @@ from competitions.models import (
 from core.errors import NotFound
 from federation.access import Actor, scope_of
 from federation.models import Player, User
-from rankings.models import Allocation, ManualPlacement, PlayerSeasonTotal, RankingEntry
+from rankings.models import ManualPlacement, PlayerSeasonTotal, RankingEntry
 
 
 def _refused() -> NotFound:

@@ -1,10 +1,13 @@
 """Admin actions that call a service: every app's admin runs its writes through the
-services (their permission checks and refusals), never by editing rows."""
+services (their permission checks and refusals), never by editing rows. And how a
+settings document is shown there (``pretty_json``)."""
 
+import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.contrib import admin, messages
+from django.utils.html import format_html
 
 from core.errors import ServiceError
 from core.messages import error_message, problem_message
@@ -40,3 +43,10 @@ def service_action(description, call: Call, done_message):
         run_service(modeladmin, request, queryset, call, done_message)
 
     return action
+
+
+def pretty_json(data) -> str:
+    return format_html(
+        '<pre style="white-space:pre-wrap;max-height:40em;overflow:auto">{}</pre>',
+        json.dumps(data, indent=2, ensure_ascii=False),
+    )

@@ -7,7 +7,8 @@ and *why* (``message``, for a person). The API layer turns a
 ``RuleViolation`` into a 400 with the same shape for every endpoint.
 
 No Django import here: the pure packages (``competitions.rules.engine``,
-``competitions.rules.championships``, ``rankings.rules``) depend on this module.
+``competitions.rules.championships``, ``competitions.rules.pcn``, ``rankings.rules``)
+depend on this module.
 """
 
 from __future__ import annotations

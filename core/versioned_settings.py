@@ -66,7 +66,7 @@ Scope = Mapping[str, Any]
 class SettingsKind(Generic[V, S]):
     """Everything that differs between two kinds of versioned settings.
 
-    Declared once per kind, next to its services (``rankings.rulebooks``,
+    Declared once per kind, next to its services (``competitions.rulebooks``,
     ``rankings.series_policies``, ``competitions.championships.settings_versions``).
     """
 

@@ -26,8 +26,8 @@ from competitions.championships.regional import (
     regional_rules_approve,
     regional_rules_publish,
 )
-from competitions.championships.stage_results import stage_homologate, stage_results_submit
 from competitions.championships.stages import StageRequest, stage_create
+from competitions.homologation import results_submit, tournament_homologate
 from competitions.models import ChampionshipStage
 from core.vocabulary import ChampionshipKind
 from demo.play import Participant, play
@@ -166,8 +166,8 @@ def build_demo_championships(registry: DemoRegistry) -> DemoChampionships:
             deals=4,
         )
         document = played.results_document()
-        stage_results_submit(stage=semi, content=document, source="json", by=ccr)
-        stage_homologate(stage=semi, by=ccr)
+        results_submit(tournament=semi.tournament, content=document, source="json", by=ccr)
+        tournament_homologate(tournament=semi.tournament, by=ccr)
         made.homologated.append(semi.tournament.name)
     final = stage(ChampionshipKind.DUO, "regional_final", dt.date(year, 11, 15))
     enter(final, duos[:10])
@@ -179,8 +179,13 @@ def build_demo_championships(registry: DemoRegistry) -> DemoChampionships:
             positions=5,
             deals=4,
         )
-        stage_results_submit(stage=final, content=played.results_document(), source="json", by=ccr)
-        stage_homologate(stage=final, by=ccr)
+        results_submit(
+            tournament=final.tournament,
+            content=played.results_document(),
+            source="json",
+            by=ccr,
+        )
+        tournament_homologate(tournament=final.tournament, by=ccr)
         made.homologated.append(final.tournament.name)
 
     # Individual: semi-final in February (`joueur` entered), final in March, entries open.

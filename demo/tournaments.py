@@ -4,8 +4,9 @@
 previous and the current season (individual, DUO and teams of 4, each homologable:
 minimum field, tables of 4 and 3, an official arbiter), plays them deal by deal
 (:mod:`demo.play`), then for each one calls what a club and the staff call:
-``tournament_declare``, ``results_submit`` (JSON or CSV), and ``tournament_homologate``,
-``tournament_refuse`` or ``tournament_correct``; a few are left with their results awaiting
+``tournament_declare``, then the homologation's doors (:mod:`competitions.homologation`):
+``results_submit`` (JSON or CSV), and ``tournament_homologate``, ``tournament_refuse`` or
+``tournament_correct``; a few are left with their results awaiting
 homologation and a few only declared. The `club` demo user's club gets its own dozen
 (homologated, corrected, refused, awaiting, declared, and the two tournaments the samples
 of ``docs/samples`` are for). Then the rankings, by the calls production makes: the
@@ -27,7 +28,14 @@ from itertools import accumulate
 from django.test.utils import override_settings
 from django.utils import timezone, translation
 
+from competitions.homologation import (
+    results_submit,
+    tournament_correct,
+    tournament_homologate,
+    tournament_refuse,
+)
 from competitions.models import (
+    Allocation,
     Championship,
     ChampionshipEntry,
     ChampionshipRulesVersion,
@@ -39,6 +47,7 @@ from competitions.models import (
     RegionalChampionship,
     RegionalRulesVersion,
     ResultRevision,
+    RulebookVersion,
     StagePenalty,
     StageSeating,
     TeamFlag,
@@ -48,32 +57,20 @@ from competitions.models import (
 from competitions.rules.results.csv_format import write_csv
 from competitions.rules.results.json_format import parse_json
 from competitions.tournaments.declaration import Declaration, tournament_declare
-from competitions.tournaments.homologation import (
-    ranking_updates_deferred,
-    tournament_correct,
-    tournament_homologate,
-    tournament_refuse,
-)
-from competitions.tournaments.submission import results_submit
+from competitions.tournaments.homologation import ranking_updates_deferred
 from core.vocabulary import Format
+from demo.french_names import FEMALE_FIRST_NAMES, LAST_NAMES, MALE_FIRST_NAMES
 from demo.play import Participant, play
-from demo.registry import (
-    FEMALE_FIRST_NAMES,
-    LAST_NAMES,
-    MALE_FIRST_NAMES,
-    DemoRegistry,
-)
+from demo.registry import DemoRegistry
 from federation.models import Club, Committee, Player, Season, User
 from rankings import selectors
 from rankings.as_of import PARIS
 from rankings.models import (
-    Allocation,
     ManualPlacement,
     PlayerSeasonTotal,
     RankingEntry,
     RankingSnapshot,
     RecomputeRun,
-    RulebookVersion,
     SeasonRanking,
     SeasonStanding,
     SeriesPolicyVersion,

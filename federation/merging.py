@@ -27,7 +27,7 @@ from django.apps import apps
 from django.db import IntegrityError, transaction
 from django.db.models import Count, ForeignKey, Model, OneToOneField
 
-from competitions.models import ChampionshipTitle, EntryPlayer
+from competitions.models import Allocation, ChampionshipTitle, EntryPlayer
 from core.errors import Conflict, PermissionDenied
 from core.tasks import send_on_commit
 from federation.access import Actor, scope_of
@@ -40,12 +40,7 @@ from federation.rules.duplicates import (
     likely_duplicates,
     pair_criteria,
 )
-from rankings.models import (
-    Allocation,
-    ManualPlacement,
-    PlayerSeasonTotal,
-    SeasonStanding,
-)
+from rankings.models import ManualPlacement, PlayerSeasonTotal, SeasonStanding
 
 # Relations to Player that a merge leaves where they are (model label, field name):
 NOT_MOVED = {

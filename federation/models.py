@@ -274,9 +274,10 @@ class RegistryWrite(models.Model):
     the licence import's ``COPY``, merges, raw SQL): one row per statement, written by
     PostgreSQL triggers on both tables (``federation/migrations/0009_registry_writes.py``;
     none on SQLite). The national ranking looks for registry drift (a standing whose
-    licence or club moved) only when a transaction it could not see has written here
-    since it last looked (``rankings/standings.py::registry_drift``). Append-only: a few
-    rows per licence import or registry edit, a few thousand a year."""
+    licence or club moved) only when a transaction its last look could not see (not
+    visible to the snapshot it recorded) has written here
+    (``rankings/standings.py::registry_drift``). Append-only: a few rows per licence
+    import or registry edit, a few thousand a year."""
 
     xact = models.PositiveBigIntegerField(_("transaction"), db_index=True)
 

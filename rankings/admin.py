@@ -1,11 +1,8 @@
-"""Staff tools for the rankings: rulebooks and allocations (read-only), series
-policies and manual placements (written through their services, so validated and
-permission-checked), ranking snapshots (never changed nor deleted here), and the
-recompute runs with their progress (adding one queues it)."""
+"""Staff tools for the rankings: series policies and manual placements (written through
+their services, so validated and permission-checked), ranking snapshots (never changed
+nor deleted here), and the recompute runs with their progress (adding one queues it)."""
 
 from __future__ import annotations
-
-import json
 
 from django import forms
 from django.contrib import admin, messages
@@ -14,19 +11,16 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
-from competitions.models import Tournament
-from core.digits import ascii_digits
+from core.admin_actions import pretty_json
 from core.errors import PermissionDenied
 from core.messages import error_message, problem_message
 from core.problems import RuleViolation
 from rankings.desk_reads import run_progress_data
 from rankings.manual_placements import manual_placement_remove, manual_placement_set
 from rankings.models import (
-    Allocation,
     ManualPlacement,
     RankingSnapshot,
     RecomputeRun,
-    RulebookVersion,
     SeasonRanking,
     SeriesPolicyVersion,
 )
@@ -45,58 +39,6 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
-
-
-def pretty_json(data) -> str:
-    return format_html(
-        '<pre style="white-space:pre-wrap;max-height:40em;overflow:auto">{}</pre>',
-        json.dumps(data, indent=2, ensure_ascii=False),
-    )
-
-
-@admin.register(RulebookVersion)
-class RulebookVersionAdmin(ReadOnlyAdmin):
-    list_display = ["season", "version", "note", "created_by", "created_at"]
-    list_filter = ["season"]
-    list_select_related = ["season", "created_by"]
-    search_fields = ["note", "season__name"]
-    fields = ["season", "version", "note", "created_by", "created_at", "rulebook"]
-    # Every field read-only. The stubs type ``fields`` as nested groups, which
-    # ``readonly_fields`` does not accept, though this list is flat.
-    readonly_fields = fields  # type: ignore[assignment]
-
-    @admin.display(description=_("rulebook"))
-    def rulebook(self, obj: RulebookVersion) -> str:
-        return pretty_json(obj.data)
-
-
-class TournamentFilter(admin.SimpleListFilter):
-    """The latest tournaments (of the season filtered on, if any); any id works in the URL."""
-
-    title = _("tournament")
-    parameter_name = "tournament"
-
-    def lookups(self, request, model_admin):
-        tournaments = Tournament.objects.filter(status="homologated").order_by("-date", "-pk")
-        season = request.GET.get("season__id__exact")
-        if season:
-            tournaments = tournaments.filter(season_id=season)
-        return [(t.pk, str(t)) for t in tournaments[:30]]
-
-    def queryset(self, request, queryset):
-        value = self.value()
-        if value and ascii_digits(value):
-            return queryset.filter(tournament_id=int(value))
-        return queryset
-
-
-@admin.register(Allocation)
-class AllocationAdmin(ReadOnlyAdmin):
-    list_display = ["player", "tournament", "pcn", "pp", "current"]
-    list_filter = ["season", TournamentFilter, "current"]
-    list_select_related = ["player", "tournament", "season"]
-    search_fields = ["=player__licence_number", "player__last_name", "tournament__name"]
-    show_full_result_count = False
 
 
 class PolicyForm(forms.ModelForm):
@@ -249,7 +191,7 @@ class RankingSnapshotAdmin(ReadOnlyAdmin):
     search_fields = ["note", "season__name"]
     fields = ["season", "kind", "policy", "inputs_version", "computed_at", "computed_by",
               "player_count", "ranked_count", "series_counts", "share_cutoffs", "note"]  # fmt: skip
-    readonly_fields = fields  # type: ignore[assignment]  # see RulebookVersionAdmin
+    readonly_fields = fields  # type: ignore[assignment]  # flat: the stubs expect groups
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request)

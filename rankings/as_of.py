@@ -40,13 +40,12 @@ from django.db import connection, transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 
-from competitions.models import Tournament
+from competitions.models import Allocation, Tournament
 from core.problems import RuleViolation
 from core.tasks import send_on_commit, tasks_run_inline
 from federation.models import Season
 from federation.selectors import current_season
 from rankings.models import (
-    Allocation,
     ManualPlacement,
     RankingEntry,
     RankingKind,

@@ -7,8 +7,8 @@ what the public ranking pages show (no private fact); the step's source and the
 demotion limit, which only the federation's series computation reads, are left out.
 A club manager's export is for the club's members and board, that is the public: players
 who asked for anonymity are named there as on the public pages (docs/privacy.md); staff
-exports name everyone. The formats (CSV streamed row by row, XLSX, printable PDF) are in
-``rankings/export_formats.py``.
+exports name everyone. The formats (CSV streamed row by row, XLSX, printable PDF) are
+``core/export_formats.py``'s; the noticeboard's PDF prints ``PDF_COLUMNS``.
 """
 
 from __future__ import annotations
@@ -18,11 +18,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Q
+from django.http import HttpResponseBase
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
+from core.export_formats import export_response
 from federation.access import Scope
 from federation.models import Club, Committee, Player, Season
 from federation.public_names import anonymous_name
@@ -30,6 +32,9 @@ from rankings.models import RankingSnapshot
 from rankings.selectors import EXPORT_FIELDS, export_entries, snapshot_kind, step_labels
 
 FORMATS = ("csv", "xlsx", "pdf")
+PDF_COLUMNS = (0, 1, 2, 3, 5, 6, 7, 8, 9, 14)
+"""The columns printed on the noticeboard (place, licence, names, club name, committee,
+series, PCN, PP, tournaments): the full table is in the CSV and XLSX."""
 LANGUAGES = ("fr", "en")
 
 
@@ -217,4 +222,11 @@ def ranking_table(snapshot: RankingSnapshot, target: ExportTarget) -> RankingTab
         header=[_(msgid) for msgid, _field in COLUMNS],
         labels=labels,
         anonymous=anonymous_name(),
+    )
+
+
+def ranking_export_response(table: RankingTable, file_format: str) -> HttpResponseBase:
+    """The ranking as a downloaded file (``core/export_formats.py``)."""
+    return export_response(
+        table, file_format, sheet_title=table.season.name, pdf_columns=PDF_COLUMNS
     )

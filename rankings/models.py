@@ -1,5 +1,5 @@
-"""Per-season rulebooks, the PCN/PP allocations of homologated tournaments,
-and each player's season totals."""
+"""Each player's season totals (from the allocations of ``competitions.models``), the
+national ranking's inputs (series policies, manual placements) and its results."""
 
 from __future__ import annotations
 
@@ -11,89 +11,6 @@ from simple_history.models import HistoricalRecords
 
 from core.versioned_settings import SettingsVersion
 from federation.models import Club, Committee, Player, Season, User
-
-
-class RulebookVersion(SettingsVersion):
-    """One immutable version of a season's rulebook (rankings.rules.rulebook.Rulebook).
-
-    Editing a season's rulebook adds a version; the latest is in force, and
-    every allocation records the version it was computed with
-    (:mod:`core.versioned_settings`).
-    """
-
-    season = models.ForeignKey(
-        Season, verbose_name=_("season"), on_delete=models.PROTECT, related_name="rulebooks"
-    )
-    data = models.JSONField(_("rulebook"))
-
-    class Meta:
-        ordering = ["season", "-version"]
-        verbose_name = _("rulebook version")
-        verbose_name_plural = _("rulebook versions")
-        constraints = [
-            models.UniqueConstraint(fields=["season", "version"], name="unique_rulebook_version"),
-            models.CheckConstraint(name="rulebook_version_positive", condition=Q(version__gte=1)),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.season} v{self.version}"
-
-
-class Allocation(models.Model):
-    """PCN and PP a player received from a homologated tournament.
-
-    A correction keeps the previous allocations (``current`` false) and adds
-    the new ones; only current allocations count in the ranking.
-    """
-
-    season = models.ForeignKey(
-        Season, verbose_name=_("season"), on_delete=models.PROTECT, related_name="+"
-    )
-    tournament = models.ForeignKey(
-        "competitions.Tournament",
-        verbose_name=_("tournament"),
-        on_delete=models.PROTECT,
-        related_name="allocations",
-    )
-    revision = models.ForeignKey(
-        "competitions.ResultRevision",
-        verbose_name=_("revision"),
-        on_delete=models.PROTECT,
-        related_name="allocations",
-    )
-    rulebook = models.ForeignKey(
-        RulebookVersion, verbose_name=_("rulebook"), on_delete=models.PROTECT, related_name="+"
-    )
-    player = models.ForeignKey(
-        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="allocations"
-    )
-    place = models.PositiveIntegerField(_("place"))
-    pcn = models.PositiveIntegerField(_("PCN"))
-    pp = models.PositiveIntegerField(_("PP"))
-    current = models.BooleanField(_("current"), default=True)
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("allocation")
-        verbose_name_plural = _("allocations")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["tournament", "player"],
-                condition=Q(current=True),
-                name="one_current_allocation_per_player",
-            ),
-            models.UniqueConstraint(
-                fields=["revision", "player"], name="one_allocation_per_revision"
-            ),
-        ]
-        indexes = [
-            models.Index(
-                fields=["season", "player"], condition=Q(current=True), name="current_by_player"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player} – {self.tournament}: {self.pcn} PCN, {self.pp} PP"
 
 
 class PlayerSeasonTotal(models.Model):
@@ -141,8 +58,8 @@ class PlayerSeasonTotal(models.Model):
 class SeriesPolicyVersion(SettingsVersion):
     """One immutable version of a season's series policy (rankings.rules.series.SeriesPolicy).
 
-    Same pattern as :class:`RulebookVersion`: editing adds a version, the latest is
-    in force, and every ranking snapshot records the version it was computed with.
+    Same pattern as ``competitions.models.RulebookVersion``: editing adds a version, the
+    latest is in force, and every ranking snapshot records the version it was computed with.
     """
 
     season = models.ForeignKey(
@@ -436,11 +353,12 @@ class SeasonRanking(models.Model):
     )  # fmt: skip
     inputs_version = models.PositiveBigIntegerField(_("inputs version"), default=0)
     live_version = models.PositiveBigIntegerField(_("live ranking version"), default=0)
-    # The oldest transaction the last look for registry drift could not see (PostgreSQL's
-    # snapshot xmin before it): a registry write from it or a later one means look again
-    # (rankings/standings.py::registry_drift). None: never looked.
-    registry_horizon = models.PositiveBigIntegerField(
-        _("registry looked at up to"), null=True, blank=True
+    # The PostgreSQL snapshot (``pg_snapshot`` as text) the last look for registry drift
+    # read: the standings reflect every registry write visible to it, and a registry write
+    # it could not see means look again (rankings/standings.py::registry_drift). Empty:
+    # never looked.
+    registry_snapshot = models.TextField(
+        _("registry looked at in snapshot"), blank=True, default=""
     )
 
     class Meta:

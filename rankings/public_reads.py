@@ -21,16 +21,11 @@ from typing import Any
 from django.db.models import FilteredRelation, Q
 from django.utils import timezone
 
+from competitions.models import Allocation
 from federation.models import Player, Season
 from rankings import live_reads, live_store, search, selectors
 from rankings.live_reads import LiveEntry, LiveRanking
-from rankings.models import (
-    Allocation,
-    PlayerSeasonTotal,
-    RankingEntry,
-    RankingSnapshot,
-    SeasonRanking,
-)
+from rankings.models import PlayerSeasonTotal, RankingEntry, RankingSnapshot, SeasonRanking
 
 
 class PlayerMoved(Exception):

@@ -27,13 +27,13 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from competitions.models import Allocation
 from core.digits import ascii_digits
 from federation.models import Club, Committee, Licence, Player, Season
 from federation.selectors import current_season
 from rankings import live_reads, live_store
 from rankings.live_reads import LiveEntry, LiveRanking
 from rankings.models import (
-    Allocation,
     PlayerSeasonTotal,
     RankingEntry,
     RankingKind,

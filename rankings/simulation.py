@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from math import isqrt
 from typing import Any
 
+from competitions.rulebooks import rulebook_in_force
 from core.problems import RuleViolation
 from core.vocabulary import Format
 from federation.access import Actor, scope_of
@@ -20,7 +21,6 @@ from federation.privacy import sees_hidden_player
 from rankings import live_reads, live_store, selectors
 from rankings.models import RankingEntry, RankingSnapshot, SeasonRanking, StepSource
 from rankings.my_points import live_line, live_snapshot, snapshot_policy
-from rankings.rulebooks import rulebook_in_force
 from rankings.rules.live_order import score
 from rankings.rules.national_ranking import order_key
 from rankings.rules.series import SeriesPolicy

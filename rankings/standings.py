@@ -35,15 +35,10 @@ from django.db import connection, transaction
 from django.db.backends.utils import CursorWrapper
 from django.utils import timezone
 
+from competitions.models import Allocation
 from federation.models import Club, Licence, Player, RegistryWrite, Season
 from rankings.locks import season_writer_lock
-from rankings.models import (
-    Allocation,
-    PlayerSeasonTotal,
-    RankingEntry,
-    SeasonRanking,
-    SeasonStanding,
-)
+from rankings.models import PlayerSeasonTotal, RankingEntry, SeasonRanking, SeasonStanding
 from rankings.ranking_state import inputs_changed
 
 T = {
@@ -56,6 +51,7 @@ T = {
     "season": Season._meta.db_table,
     "entry": RankingEntry._meta.db_table,
     "season_ranking": SeasonRanking._meta.db_table,
+    "registry_write": RegistryWrite._meta.db_table,
 }
 
 
@@ -354,62 +350,111 @@ def _analyze() -> None:
 @dataclass(frozen=True)
 class RegistryDrift:
     """Players whose standing no longer matches the registry (new, moved or removed
-    licence, a club moved to another committee), and how far the look saw."""
+    licence, a club moved to another committee), and the snapshot the look read."""
 
     players: list[int]
-    horizon: int | None = None  # PostgreSQL: the oldest transaction it could not see
+    snapshot: str | None = None  # PostgreSQL: the look's ``pg_snapshot``, as text
 
 
 def registry_drift(*, season: Season) -> RegistryDrift:
     """The registry drift of the season's standings: an anti-join of the season's
     licences and standings (about 0.5 s of database time at 150,000 licensees, 2 s at
-    1,000,000), skipped on PostgreSQL when no transaction has written licences or clubs
-    (``federation.RegistryWrite``, recorded by triggers) since the last look that
+    1,000,000), skipped on PostgreSQL when every registry write
+    (``federation.RegistryWrite``: the id of each transaction that wrote licences or
+    clubs, recorded by triggers) was visible to the snapshot of the last look that
     :func:`registry_drift_repaired` recorded: a burst of homologations with no registry
-    change in between costs nothing here.
+    change in between costs one indexed query here.
 
-    Why nothing is missed: ``horizon`` is the oldest transaction still running when the
-    look starts (PostgreSQL's snapshot ``xmin``, read before the anti-join). Every
-    transaction the anti-join could not see was running then or started later, so its
-    id is at least ``horizon``, and the registry write rows it adds when it commits are
-    found by the next ``xact >= horizon``; a transaction that finished before is seen by
-    the anti-join itself. SQLite (no trigger) always looks."""
+    Why it is exact: the anti-join reads its own snapshot (``pg_current_snapshot()``, in
+    the same statement, the look's own transaction counted as in progress), and the
+    repair records it. A registry write that snapshot could not see belongs to a
+    transaction that was in progress then (its id in the snapshot's in-progress list)
+    or started later (its id at least the snapshot's ``xmax``), and
+    :func:`_unseen_registry_write` asks exactly that, whatever else the cluster runs: a
+    transaction open in another database only lengthens the in-progress list. SQLite
+    (no trigger) always looks."""
     if connection.vendor != "postgresql":
-        return RegistryDrift(_drifting(season))
-    looked = SeasonRanking.objects.filter(season=season).values_list("registry_horizon", flat=True)
-    last = looked.first()
-    if last is not None and not RegistryWrite.objects.filter(xact__gte=last).exists():
-        return RegistryDrift([], None)  # nothing to record: the last look still holds
-    with connection.cursor() as cursor:  # before the anti-join, in a statement of its own
-        cursor.execute("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint")
-        horizon = int(cursor.fetchone()[0])
-    return RegistryDrift(_drifting(season), horizon)
+        return RegistryDrift(_drifting(season)[0])
+    if not _unseen_registry_write(season):
+        return RegistryDrift([])  # nothing to record: the last look still holds
+    players, snapshot = _drifting(season)
+    return RegistryDrift(players, snapshot)
 
 
 def registry_drift_repaired(*, season: Season, drift: RegistryDrift) -> None:
-    """Record, in the transaction that rewrote the drift's standings, how far the look
-    saw (a failed repair rolls it back: the next refresh looks again)."""
-    if drift.horizon is not None:
-        SeasonRanking.objects.filter(season=season).update(registry_horizon=drift.horizon)
+    """Record, in the transaction that rewrote the drift's standings, the snapshot the
+    look read (a failed repair rolls it back: the next refresh looks again)."""
+    if drift.snapshot is not None:
+        SeasonRanking.objects.filter(season=season).update(registry_snapshot=drift.snapshot)
 
 
-def _drifting(season: Season) -> list[int]:
+# One indexed query: true when the season was never looked at, when the newest registry
+# write started at or after the recorded snapshot's xmax, or when one was written by a
+# transaction of its in-progress list (``NOT pg_visible_in_snapshot`` for a committed
+# transaction, asked through the index on ``xact``); no row: no season ranking yet.
+_UNSEEN = f"""
+    SELECT seen IS NULL
+        OR COALESCE((SELECT max(w.xact) FROM {T["registry_write"]} w), 0)
+           >= pg_snapshot_xmax(seen)::text::bigint
+        OR EXISTS (
+            SELECT 1 FROM {T["registry_write"]} w
+            WHERE w.xact = ANY (ARRAY(SELECT pg_snapshot_xip(seen)::text::bigint)))
+    FROM (
+        SELECT NULLIF(registry_snapshot, '')::pg_snapshot AS seen
+        FROM {T["season_ranking"]} WHERE season_id = %s
+    ) r
+"""
+
+
+def _unseen_registry_write(season: Season) -> bool:
+    """Whether a registry write may be missing from the season's standings: one the
+    last recorded look could not see, or no recorded look."""
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            SELECT l.player_id
-            FROM {T["licence"]} l
-            JOIN {T["club"]} c ON c.id = l.club_id
-            LEFT JOIN {T["standing"]} s ON s.season_id = l.season_id AND s.player_id = l.player_id
-            WHERE l.season_id = %s
-              AND (s.id IS NULL OR {_distinct("s.club_id", "l.club_id")}
-                   OR {_distinct("s.committee_id", "c.committee_id")})
-            UNION
-            SELECT s.player_id FROM {T["standing"]} s
-            WHERE s.season_id = %s AND NOT EXISTS (
-                SELECT 1 FROM {T["licence"]} l
-                WHERE l.season_id = s.season_id AND l.player_id = s.player_id)
-            """,
-            [season.pk, season.pk],
-        )
-        return sorted(row[0] for row in cursor.fetchall())
+        cursor.execute(_UNSEEN, [season.pk])
+        row = cursor.fetchone()
+    return row is None or bool(row[0])
+
+
+def _drifting(season: Season) -> tuple[list[int], str | None]:
+    """The anti-join's players and, on PostgreSQL, the snapshot it read (its own)."""
+    query = f"""
+        SELECT l.player_id
+        FROM {T["licence"]} l
+        JOIN {T["club"]} c ON c.id = l.club_id
+        LEFT JOIN {T["standing"]} s ON s.season_id = l.season_id AND s.player_id = l.player_id
+        WHERE l.season_id = %s
+          AND (s.id IS NULL OR {_distinct("s.club_id", "l.club_id")}
+               OR {_distinct("s.committee_id", "c.committee_id")})
+        UNION
+        SELECT s.player_id FROM {T["standing"]} s
+        WHERE s.season_id = %s AND NOT EXISTS (
+            SELECT 1 FROM {T["licence"]} l
+            WHERE l.season_id = s.season_id AND l.player_id = s.player_id)
+    """
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql":
+            cursor.execute(query, [season.pk, season.pk])
+            return sorted(row[0] for row in cursor.fetchall()), None
+        cursor.execute(_WITH_SNAPSHOT.format(query=query), [season.pk, season.pk])
+        players, snapshot = cursor.fetchone()
+        return sorted(players), snapshot
+
+
+# The anti-join's players and its snapshot, in one statement. A snapshot leaves out its
+# own transaction (whose changes it always sees): when the look runs in a transaction
+# that has a transaction id, that id is added to the in-progress list, since what this
+# transaction writes after the look is not seen by it (an extra look, at worst, for what
+# it wrote before). The list stays in ascending order, as ``pg_snapshot`` requires.
+_WITH_SNAPSHOT = """
+    SELECT
+        ARRAY({query}),
+        concat(
+            pg_snapshot_xmin(look.snapshot), ':', pg_snapshot_xmax(look.snapshot), ':',
+            array_to_string(ARRAY(
+                SELECT pg_snapshot_xip(look.snapshot)
+                UNION
+                SELECT look.own WHERE look.own < pg_snapshot_xmax(look.snapshot)
+                ORDER BY 1), ','))
+    FROM (SELECT pg_current_snapshot() AS snapshot,
+                 pg_current_xact_id_if_assigned() AS own) look
+"""

@@ -8,11 +8,10 @@ import datetime as dt
 
 import pytest
 
+from competitions.homologation import results_submit, tournament_homologate
 from competitions.models import Tournament
 from competitions.tournaments.declaration import Declaration, tournament_declare
-from competitions.tournaments.homologation import tournament_homologate
 from competitions.tournaments.selectors import latest_homologated
-from competitions.tournaments.submission import results_submit
 from federation.models import Licence, Player
 from rankings.recompute import full_recompute
 

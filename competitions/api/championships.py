@@ -19,6 +19,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from competitions import homologation
 from competitions.api import championship_serializers as s
 from competitions.api.results import (
     RESULT_PARSERS,
@@ -64,11 +65,7 @@ from competitions.championships.running import (
     seating_draw,
 )
 from competitions.championships.settings_versions import championship_rules_in_force
-from competitions.championships.stage_results import (
-    stage_compliance,
-    stage_homologate,
-    stage_results_submit,
-)
+from competitions.championships.stage_results import stage_compliance
 from competitions.championships.stages import StageRequest, stage_create
 from competitions.championships.titles import titles as titles_selector
 from competitions.models import (
@@ -444,8 +441,8 @@ class StageResults(APIView):
     def post(self, request, pk: int):
         stage = _stage(pk)
         content, source = read_submission(request)
-        submitted = stage_results_submit(
-            stage=stage, content=content, source=source, by=request.user
+        submitted = homologation.results_submit(
+            tournament=stage.tournament, content=content, source=source, by=request.user
         )
         return submitted_response(request, stage.tournament, submitted)
 
@@ -472,7 +469,7 @@ class StageHomologate(APIView):
     @extend_schema(request=None, responses=TournamentOut)
     def post(self, request, pk: int):
         stage = _stage(pk)
-        stage_homologate(stage=stage, by=request.user)
+        homologation.tournament_homologate(tournament=stage.tournament, by=request.user)
         return Response(
             TournamentOut(
                 tournaments().get(pk=stage.tournament_id), context={"request": request}

@@ -35,14 +35,14 @@ from competitions.dry_run import (
     tournament_homologation_check,
 )
 from competitions.models import Tournament
+from competitions.rules.homologation import TournamentFacts
+from competitions.rules.rulebook import EventKind, Organizer
 from competitions.tournaments import access
 from core.api_errors import problems_data
 from core.vocabulary import Format
 from federation.access import scope_of
 from federation.models import Season
 from federation.selectors import current_season
-from rankings.rules.homologation import TournamentFacts
-from rankings.rules.rulebook import EventKind, Organizer
 
 ErrorsOut = inline_serializer("DryRunErrors", fields={"errors": ProblemOut(many=True)})
 """The one error shape of the API (:mod:`core.api_errors`)."""

@@ -31,12 +31,14 @@ from competitions.api.engine_serializers import (
     SheetTotalsOut,
 )
 from competitions.models import Tournament
+from competitions.rulebooks import movements_in_force
 from competitions.rules.engine.big_prize import (
     check_big_prize_plan,
     final_positions,
     finalists_of,
 )
-from competitions.rules.engine.movements import MovementSettings, ShortTableRule, plan_movement
+from competitions.rules.engine.movements.planning import plan_movement
+from competitions.rules.engine.movements.settings import MovementSettings, ShortTableRule
 from competitions.rules.engine.penalties import CATALOGUE, CURRENT_SCHEDULE, PenaltyKind
 from competitions.rules.engine.scoring import score_deal
 from competitions.rules.engine.seating import Entrant, random_seating
@@ -45,7 +47,6 @@ from competitions.rules.engine.sitting_out import score_deal_sitting_out
 from competitions.rules.engine.standings import RankingMode, rank
 from competitions.tournaments import repeats
 from core.vocabulary import Format
-from rankings.rulebooks import movements_in_force
 
 
 class EngineView(APIView):

@@ -7,7 +7,9 @@ from rest_framework import serializers
 
 from competitions.models import TournamentFormat
 from competitions.rules.engine.big_prize import BigPrizeFormula
-from competitions.rules.engine.movements import MovementKind, RepeatKind, ShortTableRule
+from competitions.rules.engine.movements.plan import RepeatKind
+from competitions.rules.engine.movements.printed import MovementKind
+from competitions.rules.engine.movements.settings import ShortTableRule
 from competitions.rules.engine.penalties import Penalty, PenaltyKind, RepeatScope
 from competitions.rules.engine.scoring import Contract, Deal, Poignee, Side
 from competitions.rules.engine.sheets import DealLine, ScoreSheet

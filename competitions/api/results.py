@@ -26,15 +26,11 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from competitions import homologation
 from competitions.api import preview_examples
 from competitions.api.tournament_serializers import TournamentOut
-from competitions.championships.stage_results import (
-    results_submit_checked,
-    stage_homologate,
-)
-from competitions.models import ChampionshipStage, ResultRevision, Tournament
-from competitions.tournaments import access, homologation, selectors, submission
-from competitions.tournaments.preview import content_preview
+from competitions.models import ResultRevision, Tournament
+from competitions.tournaments import access, selectors, submission
 from core.api_errors import problems_data
 from core.digits import ascii_digits
 from core.parsers import JSONParser
@@ -162,11 +158,6 @@ def submitted_response(
     )
 
 
-def stage_of(tournament: Tournament) -> ChampionshipStage | None:
-    """The championship stage this tournament is, if any."""
-    return ChampionshipStage.objects.filter(tournament=tournament).first()
-
-
 SOURCE_PARAMETER = OpenApiParameter(
     "source", OpenApiTypes.STR, enum=list(submission.SOURCES),
     description="json (default for a JSON body), csv, or sheets (deal-by-deal score sheets).",
@@ -223,7 +214,7 @@ class ResultsView(APIView):
     def post(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)
         content, source = read_submission(request)
-        submitted = results_submit_checked(
+        submitted = homologation.results_submit(
             tournament=tournament,
             content=content,
             source=source,
@@ -297,7 +288,7 @@ class ResultsPreviewView(APIView):
             )
         content, source = read_submission(request)
         with transaction.atomic():  # a dry run: not even the season's first rulebook version
-            preview = content_preview(
+            preview = homologation.content_preview(
                 tournament=tournament,
                 content=content,
                 source=source,
@@ -371,13 +362,9 @@ class HomologateView(APIView):
     def post(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)
         revision = reviewed_revision(request)
-        stage = stage_of(tournament)
-        if stage is not None:  # a championship stage: its checks come first
-            tournament = stage_homologate(stage=stage, by=request.user, revision=revision)
-        else:
-            tournament = homologation.tournament_homologate(
-                tournament=tournament, by=request.user, revision=revision
-            )
+        tournament = homologation.tournament_homologate(
+            tournament=tournament, by=request.user, revision=revision
+        )
         return Response(
             TournamentOut(
                 selectors.tournaments().get(pk=tournament.pk), context={"request": request}

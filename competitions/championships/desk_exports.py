@@ -1,5 +1,5 @@
 """A championship stage's files: its results and its qualified players as CSV, XLSX and a
-printable PDF (through ``rankings.export_formats``: French headers, French labels, every
+printable PDF (through ``core.export_formats``: French headers, French labels, every
 cell spreadsheet-safe), and the first session's seating as a PDF for the arbiter."""
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from competitions import homologation
 from competitions.championships import (
     championship_settings,
     desk_reads,
@@ -29,7 +30,6 @@ from competitions.championships import (
     regional,
     running,
     selectors,
-    stage_results,
     stages,
 )
 from competitions.championships.desk_exports import QualifiedTable, StageResultsTable, seating_pdf
@@ -58,12 +58,12 @@ from competitions.tournaments import access
 from competitions.tournaments.desk_pages import refusal_text
 from core.errors import Conflict, ServiceError
 from core.errors import PermissionDenied as Refused
+from core.export_formats import export_response
 from core.messages import problem_message
 from core.problems import RuleViolation
 from federation.access import Scope, scope_of
 from federation.models import Committee, Season
 from federation.selectors import current_season
-from rankings.export_formats import export_response
 
 
 def _staff(request) -> Scope:
@@ -457,14 +457,14 @@ def stage_penalty(request, pk: int):
 @login_required
 def stage_homologate(request, pk: int):
     """Homologate the stage's latest revision (the one the page showed), through the
-    stage's checks (``stage_results.stage_homologate``)."""
+    stage's checks (``competitions.homologation.tournament_homologate``)."""
     scope, stage = _stage(request, pk)
     if not access.may_homologate(scope, stage.tournament):
         raise PageForbidden
     revision = request.POST.get("revision", "")
     try:
-        stage_results.stage_homologate(
-            stage=stage,
+        homologation.tournament_homologate(
+            tournament=stage.tournament,
             by=request.user,
             revision=int(revision) if revision.isascii() and revision.isdigit() else None,
         )

@@ -25,6 +25,7 @@ from competitions.models import (
     ChampionshipStage,
     ChampionshipStageKind,
 )
+from competitions.rulebooks import rulebook_in_force
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.qualification import (
     Entry,
@@ -39,11 +40,10 @@ from competitions.rules.championships.qualification import (
 from competitions.rules.championships.regional_rules import RegionalRules
 from competitions.rules.championships.stage_compliance import StageResults, stage_results_problems
 from competitions.rules.championships.team_composition import TeamSnapshot, effective_series
+from competitions.rules.rulebook import Rulebook
 from core.problems import Problem, RuleViolation
 from core.vocabulary import ChampionshipKind, StageKind, championship_stage
 from federation.models import Player
-from rankings.rulebooks import rulebook_in_force
-from rankings.rules.rulebook import Rulebook
 
 
 def entry_key(numbers) -> str:

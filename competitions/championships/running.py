@@ -43,7 +43,7 @@ from competitions.models import (
 from competitions.rules.championships.team_composition import (
     effective_series,
 )
-from competitions.rules.engine.movements import plan_movement
+from competitions.rules.engine.movements.planning import plan_movement
 from competitions.rules.engine.penalties import late_arrival
 from competitions.rules.engine.seating import Entrant, championship_seating
 from competitions.tournaments import access

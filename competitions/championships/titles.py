@@ -2,11 +2,12 @@
 
 :func:`stage_titles_record` derives a stage's titles from its homologated revision with the
 pure :func:`competitions.rules.championships.titles.stage_titles` and makes the stored rows
-match: it is called by the homologation of any tournament (both paths: a championship
-stage's and the staff desk's) and by a correction, inside their transaction, so titles
-follow the recorded places. Running it twice changes nothing (idempotent): rows are only
-added, removed or updated where the places changed, each change in the history with who
-homologated. :func:`titles` reads them (public: the API and the player's page).
+match: it is called by a stage's homologation and correction
+(:mod:`competitions.championships.stage_results`, whichever page, endpoint or command
+homologates it), inside their transaction, so titles follow the recorded places. Running it
+twice changes nothing (idempotent): rows are only added, removed or updated where the places
+changed, each change in the history with who homologated. :func:`titles` reads them (public:
+the API and the player's page).
 """
 
 from __future__ import annotations

@@ -13,10 +13,10 @@ See docs/championships-service.md and docs/rulebook-settings.md.
 
 from __future__ import annotations
 
-from competitions.models import ChampionshipStage, Tournament
+from competitions.models import ChampionshipStage
+from competitions.rules.rulebook import Rulebook, UnapprovedRegionalRules
 from core.batch_memo import memoized
 from core.problems import Problem
-from rankings.rules.rulebook import Rulebook, UnapprovedRegionalRules
 
 
 def void_stage_problem(stage: ChampionshipStage, rulebook: Rulebook) -> Problem | None:
@@ -52,10 +52,3 @@ def championship_stage_of(tournament_id: int) -> ChampionshipStage | None:
             .first()
         ),
     )
-
-
-def tournament_void_problems(tournament: Tournament, rulebook: Rulebook) -> list[Problem]:
-    """The problem of a championship stage's tournament void for want of approval, if any."""
-    stage = championship_stage_of(tournament.pk)
-    problem = None if stage is None else void_stage_problem(stage, rulebook)
-    return [] if problem is None else [problem]

@@ -1,7 +1,10 @@
 """The competitions' data, one module per domain (same app label, same tables):
-``tournaments`` (declarations, result revisions and their rows) and ``championships``
-(the four championships, regional rules, stages, entries, quotas, qualifications)."""
+``tournaments`` (declarations, result revisions and their rows), ``rulebooks`` (the
+season's rulebook versions), ``allocations`` (the PCN and PP of homologated tournaments)
+and ``championships`` (the four championships, regional rules, stages, entries, quotas,
+qualifications)."""
 
+from competitions.models.allocations import Allocation
 from competitions.models.championships import (
     NATIONAL_STAGE_KINDS,
     REGIONAL_STAGE_KINDS,
@@ -27,6 +30,7 @@ from competitions.models.championships import (
     TeamFlag,
     TitleKind,
 )
+from competitions.models.rulebooks import RulebookVersion
 from competitions.models.tournaments import (
     LicenceNameConfirmation,
     OrganizerKind,
@@ -44,6 +48,7 @@ from competitions.models.tournaments import (
 __all__ = [
     "NATIONAL_STAGE_KINDS",
     "REGIONAL_STAGE_KINDS",
+    "Allocation",
     "Championship",
     "ChampionshipEntry",
     "ChampionshipKindChoice",
@@ -68,6 +73,7 @@ __all__ = [
     "ResultPlayer",
     "ResultRevision",
     "ResultSession",
+    "RulebookVersion",
     "Stage",
     "StagePenalty",
     "StageSeating",

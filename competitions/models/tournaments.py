@@ -4,7 +4,7 @@ A tournament is declared by its organiser, receives results as revisions (the
 first submission, then corrections by staff), and is homologated or refused by
 staff. Each revision keeps the document exactly as submitted plus its
 normalised rows (sessions, entries, players, penalties); the revision that was
-homologated is the one the allocations in ``rankings`` point to.
+homologated is the one its allocations (``allocations``) point to.
 """
 
 from __future__ import annotations

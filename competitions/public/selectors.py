@@ -217,7 +217,7 @@ def tournament_committee(tournament: Tournament) -> Committee | None:
 def public_tournament(pk: int) -> PublicTournament | None:
     """A tournament's public page: one query, four more when homologated (sessions,
     entries, their players, the allocations)."""
-    from rankings.models import Allocation
+    from competitions.models import Allocation
 
     tournament = (
         Tournament.objects.select_related(

@@ -1,53 +1,54 @@
-"""Past tournaments loaded many at a time: the checks of the services, the writes batched.
+"""Past tournaments loaded many at a time: the checks of the services, their writes batched.
 
 :func:`lines_load` takes the lines of one transaction of ``manage.py load_results``
-(declaration, results document, ``homologate``) and runs, for each line, every check the
-API's services run, in their order — the declaration's (:func:`declaration_fields`: the
-document, the season, the organiser, the arbiter, the placements, the permission), the
-submission's (:func:`read_results`, :func:`results_check`: the registry, the rules, the
-declaration's conditions, repeats, suspensions; the permission) and the homologation's
-(:func:`require_conditions` on the stored revision, the permission) — and writes what
-they would write: the same rows, the same history rows (declared, submitted,
-homologated: who, when, each state), the same allocations, the ranking update of the
-affected players deferred to the end of the load as before, nobody e-mailed. What
-differs is how the rows are written: the new tournaments of a run of lines go in with
-one statement, their revisions with one, each table of their results with one (``COPY``
-on PostgreSQL), their allocations with one, each change of status with one; the reads
-that do not change during a load (a season's rulebook, the season of a date, the
-organisers, arbiters and their accreditations, the clubs' affiliations, the players of
-the registry) are read once for the lines of a transaction (:mod:`core.batch_memo`).
+(a line number, the line's object and its declaration, read by the command) and runs,
+for each line, every check the services run, in their order — the declaration's
+(:func:`declaration_fields`: the document, the season, the organiser, the arbiter, the
+placements, the permission), the submission's (:func:`read_results`,
+:func:`results_check`: the registry, the rules, the declaration's conditions, repeats,
+suspensions; the permission) and the homologation's (:func:`homologation_checked`: the
+conditions on the stored revision; the permission) — then writes through the services'
+own writers, each called once for the lines of a run: :func:`tournaments_insert`,
+:func:`revisions_store` and :func:`results_mark_submitted`, :func:`homologations_record`.
+The rows are those the services write one tournament at a time, with their history rows
+(declared, submitted, homologated: who, when, each state) and allocations; the ranking
+update of the affected players is deferred to the end of the load, nobody is e-mailed.
+The reads that do not change during a load (a season's rulebook, the season of a date,
+the organisers, arbiters and their accreditations, the clubs' affiliations, the players
+of the registry) are read once for the lines of a transaction (:mod:`core.batch_memo`).
+
+The tournaments written here are new (declared by the line): none is a championship
+stage, whose results go through the stage's checks. A line that meets a tournament
+already stored (its organiser's reference: a file loaded again, or the same reference
+twice) goes through the services one by one (:meth:`Loader.one_by_one`: the command's
+``load_one``, through :mod:`competitions.homologation`), after the lines before it are
+written: re-running a file changes nothing.
 
 A step refused is reported for its line with its problems and the others go on, as
-before: nothing is written for a step until its checks have passed, so a refusal needs
-no savepoint (a line whose results are refused keeps its declaration; a line whose
-homologation is refused keeps its results). A line that meets a tournament already
-stored (its organiser's reference: a file loaded again, or the same reference twice)
-goes through the services one by one (:meth:`Loader.one_by_one`), after the lines
-before it are written: re-running a file changes nothing. A line whose penalties count
-repeats over the season (``repeat_scope``) starts a new run, the lines before it written
-first, so that its earlier offences are read as they are one by one. A run whose new
+one by one: nothing is written for a step until its checks have passed, so a refusal
+needs no savepoint (a line whose results are refused keeps its declaration; a line
+whose homologation is refused keeps its results). A line whose penalties count repeats
+over the season (``repeat_scope``) starts a new run, the lines before it written first,
+so that its earlier offences are read as they are one by one. A run whose new
 tournaments meet a reference declared meanwhile (the unique constraint) goes through
-the services one by one. Any other error stops the load: its transaction is lost, as
-before (run the file again).
+the services one by one. Any other error stops the load: its transaction is lost (run
+the file again).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Subquery
-from django.utils import timezone
 
-from competitions.api.tournament_serializers import DeclarationIn
-from competitions.championships.titles import stage_titles_record
-from competitions.models import ResultRevision, Tournament, TournamentStatus
+from competitions.models import ResultRevision, Tournament
+from competitions.rulebooks import rulebook_in_force
 from competitions.rules.engine.penalties import RepeatScope
 from competitions.rules.results.canonical import canonical_dict, canonical_text, text_sha256
+from competitions.rules.results.validation import ValidatedResults
 from competitions.tournaments import access
 from competitions.tournaments.declaration import (
     ORGANIZER_MODELS,
@@ -57,29 +58,26 @@ from competitions.tournaments.declaration import (
     organizer_read,
 )
 from competitions.tournaments.homologation import (
-    allocation_values,
-    refresh_totals_on_commit,
-    tell_organiser_on_commit,
+    Homologation,
+    homologation_checked,
+    homologations_record,
 )
-from competitions.tournaments.homologation_conditions import require_conditions, stored_revisions
-from competitions.tournaments.notifications import Decision
+from competitions.tournaments.homologation_conditions import stored_revisions
 from competitions.tournaments.submission import (
     Checked,
     RegistryBatch,
     new_revision,
     read_results,
     results_check,
-    revision_rows_store,
+    results_mark_submitted,
+    revisions_store,
 )
+from competitions.tournaments.tournament_rows import tournaments_insert
 from core import batch_memo
-from core.api_errors import flatten
-from core.bulk_rows import JsonText, insert_rows, insert_values, reserve_keys
 from core.errors import PermissionDenied
 from core.problems import RuleViolation
 from federation.access import scope_of
 from federation.models import ArbiterAccreditation, ClubAffiliation, Player, Season
-from rankings.models import Allocation
-from rankings.rulebooks import rulebook_in_force
 
 REFUSALS = (RuleViolation, DeclarationConflict, ValueError, KeyError, TypeError)
 """What refuses one line (reported, the others go on); anything else stops the load."""
@@ -100,9 +98,6 @@ class Line:
     checked: Checked | None = None
     revision: ResultRevision | None = None
     outcome: Outcome = field(default_factory=list)
-    document_text: str = ""
-    history: list[Any] = field(default_factory=list)
-    """The tournament's history rows, written with the run's."""
 
 
 @dataclass
@@ -113,10 +108,20 @@ class LineResult:
     problems: list[str] = field(default_factory=list)
 
 
+def line_refused(number: int, error: Exception) -> LineResult:
+    """A line refused, with its problems (or the error's text)."""
+    detail = getattr(error, "problems", None) or [str(error)]
+    return LineResult(number, None, [str(p) for p in detail])
+
+
 def lines_load(
-    lines: Iterable[tuple[int, str]], *, by, one: Callable[[dict[str, Any], Any], Outcome]
+    lines: Iterable[tuple[int, dict[str, Any], Declaration]],
+    *,
+    by,
+    one: Callable[[dict[str, Any], Any], Outcome],
 ) -> list[LineResult]:
-    """Load ``lines`` (numbered) in the caller's transaction; each line's result, in order.
+    """Load ``lines`` (each its number, its object and its declaration) in the caller's
+    transaction; each line's result, in order.
 
     ``one``: the one-by-one load of a line through the services (``load_results``'
     ``load_one``), for the lines that meet a stored tournament."""
@@ -129,19 +134,8 @@ class Loader:
         self.one = one
         self.results: dict[int, LineResult] = {}
 
-    def load(self, lines: Iterable[tuple[int, str]]) -> list[LineResult]:
-        parsed: list[Line] = []
-        for number, text in lines:
-            if not text.strip():
-                continue
-            try:
-                item = _json(text)
-                serializer = DeclarationIn(data=item["declaration"])  # as the API parses it
-                if not serializer.is_valid():
-                    raise RuleViolation(list(flatten(serializer.errors, "declaration")))
-                parsed.append(Line(number, item, serializer.to_declaration()))
-            except REFUSALS as error:
-                self.refused(number, error)
+    def load(self, lines: Iterable[tuple[int, dict[str, Any], Declaration]]) -> list[LineResult]:
+        parsed = [Line(number, item, declaration) for number, item, declaration in lines]
         self.preload(parsed)
         known = self.stored_references(parsed)
         run: list[Line] = []
@@ -258,8 +252,7 @@ class Loader:
     # Results of the lines
 
     def refused(self, number: int, error: Exception) -> None:
-        detail = getattr(error, "problems", None) or [str(error)]
-        self.results[number] = LineResult(number, None, [str(p) for p in detail])
+        self.results[number] = line_refused(number, error)
 
     def one_by_one(self, line: Line) -> None:
         """The line through the services, each step its own savepoint (as before)."""
@@ -282,7 +275,6 @@ class Loader:
             return
         submitted = self.submit(declared)
         self.homologate([line for line in submitted if line.item.get("homologate")])
-        insert_rows(Tournament.history.model, [row for line in run for row in line.history])
         for line in run:
             if line.number not in self.results:
                 self.results[line.number] = LineResult(line.number, line.outcome)
@@ -290,28 +282,26 @@ class Loader:
     def declare(self, run: list[Line]) -> list[Line]:
         tournaments = []
         for line in run:
-            tournament = Tournament(
+            line.tournament = Tournament(
                 **line.fields, reference=line.declaration.reference, declared_by=self.by
             )
-            line.tournament = tournament
-            tournaments.append(tournament)
-        Tournament.objects.bulk_create(tournaments)  # keys returned: the results refer to them
-        now = timezone.now()
-        batch_memo.preload({("championship_stage_of", t.pk): None for t in tournaments})
-        for line, tournament in zip(run, tournaments, strict=True):
-            line.history = [_history(tournament, "+", self.by, now)]
+            tournaments.append(line.tournament)
+        tournaments_insert(tournaments, by=self.by)  # their keys set: the results refer to them
+        for line in run:
             line.outcome.append("declared")
         return run
 
     def submit(self, lines: list[Line]) -> list[Line]:
-        """Every check of ``results_submit`` for each line, then the revisions of those
-        that passed, with their rows, one statement per table."""
+        """Every check of the submission for each line, then the revisions of those that
+        passed, with their rows, one statement per table (:func:`revisions_store`)."""
         scope = scope_of(self.by)
         registry = RegistryBatch(
             {number for line in lines for number in _numbers(line)},
             {line.fields["season"].pk for line in lines},
         )
         passed: list[Line] = []
+        revisions: list[tuple[ResultRevision, str, ValidatedResults, Mapping[int, int]]] = []
+        tournaments: list[Tournament] = []
         for line in lines:
             tournament = line.tournament
             assert tournament is not None
@@ -327,8 +317,8 @@ class Loader:
                     raise RuleViolation(reading.problems)
                 document = reading.document
                 canonical = canonical_dict(document)
-                line.document_text = canonical_text(canonical)  # hashed, then stored as is
-                sha256 = text_sha256(line.document_text)
+                text = canonical_text(canonical)  # hashed, then stored as is
+                sha256 = text_sha256(text)
                 _version, rulebook = rulebook_in_force(season=tournament.season)
                 checked = results_check(
                     tournament=tournament,
@@ -351,40 +341,29 @@ class Loader:
                 canonical=canonical,
                 number=1,
             )
+            revisions.append(
+                (line.revision, text, checked.validated, checked.registered.player_ids)
+            )
+            tournaments.append(tournament)
             passed.append(line)
         if not passed:
             return passed
-        revisions_insert([(line.revision, line.document_text) for line in passed])  # type: ignore[misc]
-        revision_rows_store(
-            [
-                (line.revision, line.checked.validated, line.checked.registered.player_ids)  # type: ignore[misc, union-attr]
-                for line in passed
-            ],
-            by=self.by,
-        )
-        Tournament.objects.filter(pk__in=[line.tournament.pk for line in passed]).update(  # type: ignore[union-attr]
-            status=TournamentStatus.RESULTS_SUBMITTED, refusal_reasons=[]
-        )
-        now = timezone.now()
+        revisions_store(revisions, by=self.by)
+        results_mark_submitted(tournaments, by=self.by)
         for line in passed:
-            tournament = line.tournament
-            assert tournament is not None
-            tournament.status = TournamentStatus.RESULTS_SUBMITTED
-            tournament.refusal_reasons = []
-            line.history.append(_history(tournament, "~", self.by, now))
             line.outcome.append("submitted")
         return passed
 
     def homologate(self, lines: list[Line]) -> list[Line]:
-        """Every check of ``tournament_homologate`` for each line, on its stored revision
-        (read back, three queries for all), then the allocations of those that passed."""
+        """Every check of the homologation for each line, on its stored revision (read
+        back, three queries for all), then what homologating writes, for those that
+        passed at once (:func:`homologations_record`)."""
         if not lines:
             return lines
         scope = scope_of(self.by)
         stored = stored_revisions([line.revision.pk for line in lines])  # type: ignore[union-attr]
         passed: list[Line] = []
-        allocations: list[dict[str, Any]] = []
-        affected: dict[int, set[int]] = {}
+        checked: list[Homologation] = []
         for line in lines:
             tournament, revision = line.tournament, line.revision
             assert tournament is not None
@@ -395,76 +374,18 @@ class Loader:
                 )
             version, rulebook = rulebook_in_force(season=tournament.season)
             try:
-                require_conditions(tournament, revision, rulebook, stored[revision.pk])
-                rows = allocation_values(
+                homologation = homologation_checked(
                     tournament, revision, version, rulebook, stored[revision.pk]
                 )
             except REFUSALS as error:
                 self.refused(line.number, error)
                 continue
-            allocations += rows
-            # A tournament declared in this transaction had no allocations before.
-            affected[tournament.pk] = {row["player_id"] for row in rows}
+            checked.append(homologation)
             passed.append(line)
-        if not passed:
-            return passed
-        insert_values(Allocation, allocations)  # COPY on PostgreSQL: nothing refers to them here
-        now = timezone.now()
+        homologations_record(checked, by=self.by)
         for line in passed:
-            tournament = line.tournament
-            assert tournament is not None
-            tournament.status = TournamentStatus.HOMOLOGATED
-            tournament.homologated_revision = line.revision
-            tournament.refusal_reasons = []
-            tournament.homologated_at = now  # the first homologation: the ranking's date
-        # One statement: each tournament's homologated revision is its only one.
-        Tournament.objects.filter(pk__in=[line.tournament.pk for line in passed]).update(  # type: ignore[union-attr]
-            status=TournamentStatus.HOMOLOGATED,
-            homologated_revision=Subquery(
-                ResultRevision.objects.filter(
-                    tournament=OuterRef("pk"),
-                    pk__in=[line.revision.pk for line in passed],  # type: ignore[union-attr]
-                ).values("pk")[:1]
-            ),
-            refusal_reasons=[],
-            homologated_at=now,
-        )
-        for line in passed:
-            tournament = line.tournament
-            assert tournament is not None
-            assert line.revision is not None
-            line.history.append(_history(tournament, "~", self.by, now))
-            stage_titles_record(tournament=tournament, by=self.by)
-            refresh_totals_on_commit(tournament, affected[tournament.pk])
-            tell_organiser_on_commit(
-                tournament, Decision.HOMOLOGATED, self.by, revision=line.revision.number
-            )
             line.outcome.append("homologated")
         return passed
-
-
-def revisions_insert(revisions: list[tuple[ResultRevision, str]]) -> None:
-    """Insert new revisions (each with its document's canonical JSON text), their keys
-    set: reserved then ``COPY`` on PostgreSQL, the documents written as the text already
-    hashed (no ``INSERT`` to compile, no second encoding); ``bulk_create`` elsewhere."""
-    keys = reserve_keys(ResultRevision, len(revisions))
-    if keys is None:
-        ResultRevision.objects.bulk_create([revision for revision, _text in revisions])
-        return
-    now = timezone.now()
-    fields = ResultRevision._meta.concrete_fields
-    rows = []
-    for (revision, text), key in zip(revisions, keys, strict=True):
-        revision.pk = key
-        revision.submitted_at = now  # auto_now_add, as an insert sets it
-        rows.append({f.attname: getattr(revision, f.attname) for f in fields})
-        rows[-1]["document"] = JsonText(text)
-    insert_values(ResultRevision, rows)
-
-
-def _json(text: str) -> dict[str, Any]:
-    """The line decoded (not an object: refused by its first use, as one by one)."""
-    return cast(dict[str, Any], json.loads(text))
 
 
 def _numbers(line: Line) -> set[int]:
@@ -496,19 +417,6 @@ def _reference_key(declaration: Declaration, fields: dict[str, Any]) -> tuple[An
         pk(fields["organizer_committee"]),
         pk(fields["organizer_club"]),
         declaration.reference,
-    )
-
-
-def _history(tournament: Tournament, kind: str, by, when: dt.datetime):
-    """The history row simple_history writes when the tournament is saved (``+``: created,
-    ``~``: changed), as it is now."""
-    model = Tournament.history.model
-    return model(
-        history_date=when,
-        history_type=kind,
-        history_user=by,
-        history_change_reason=None,
-        **{f.attname: getattr(tournament, f.attname) for f in model.tracked_fields},
     )
 
 

@@ -15,6 +15,7 @@ from competitions.models import OrganizerKind, Tournament
 from competitions.rules.engine.big_prize import check_big_prize_plan
 from competitions.rules.engine.seating import PlacementMethod, check_placement_sequence
 from competitions.tournaments import access
+from competitions.tournaments.tournament_rows import tournaments_insert
 from core.batch_memo import memoized
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
@@ -180,13 +181,12 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
         if existing is not None:
             return _declared_again(existing, fields)
     tournament = Tournament(**fields, reference=declaration.reference, declared_by=by)
-    tournament._history_user = by
     try:
         # A savepoint: another request declaring the same reference may insert
         # between our read and our insert; the unique constraint refuses ours and
         # theirs is the answer (idempotent under concurrency, never a 500).
         with transaction.atomic():
-            tournament.save()
+            tournaments_insert([tournament], by=by)
     except IntegrityError:
         existing = _same_reference(declaration, fields).first() if declaration.reference else None
         if existing is None:

@@ -15,6 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from competitions.models import OrganizerKind, TournamentFormat
+from competitions.rulebooks import rulebook_in_force
+from competitions.rules.rulebook import EventKind, Organizer, Rulebook
 from competitions.tournaments import club_space, declaration
 from core.errors import ServiceError
 from core.messages import error_message, problem_message
@@ -23,8 +25,6 @@ from core.vocabulary import Format
 from federation.access import Scope, scope_of
 from federation.models import Committee, Season, Zone
 from federation.selectors import current_season, season_for_date
-from rankings.rulebooks import rulebook_in_force
-from rankings.rules.rulebook import EventKind, Organizer, Rulebook
 
 FEDERATION = "federation"
 

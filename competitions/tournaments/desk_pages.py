@@ -3,9 +3,9 @@ in the caller's scope, each tournament's review page, and the buttons that call 
 homologation services (homologate the revision reviewed, refuse with reasons, correct
 with a new revision, homologate several clean tournaments at once).
 
-Every action goes through ``competitions.tournaments.homologation``: the same
-permission checks, history and transaction as the API. Their refusals are shown in
-the reader's language through ``core.messages``.
+Every action goes through ``competitions.homologation``, as the API does: the same
+permission checks, the same championship stage's checks, history and transaction. Their
+refusals are shown in the reader's language through ``core.messages``.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from competitions import homologation
 from competitions.models import Tournament, TournamentFormat, TournamentStatus
-from competitions.tournaments import access, homologation, review, selectors
+from competitions.tournaments import access, review, selectors
 from competitions.tournaments.results_pages import ResultsUploadForm, guessed_source
 from core.errors import Conflict, ServiceError
 from core.messages import error_message, problem_message
@@ -128,7 +129,7 @@ def _tournament_page(request, tournament: Tournament, *, status: int = 200, **ex
     context: dict = {"tournament": tournament, "revisions": revisions, **extra}
     if revisions:
         latest = revisions[0]
-        reviewed = review.revision_review(tournament, latest)
+        reviewed = homologation.revision_review(tournament=tournament, revision=latest)
         context.update(
             review=reviewed,
             warnings=_located(reviewed.warnings),
@@ -194,7 +195,7 @@ def _homologation_confirmation(request, tournament: Tournament):
             % {"number": latest.number},
         )
         return redirect("desk-tournament", pk=tournament.pk)
-    points = review.revision_review(tournament, latest)
+    points = homologation.revision_review(tournament=tournament, revision=latest)
     players = [p for e in points.entries for p in e.players]
     return render(
         request,

@@ -1,12 +1,20 @@
-"""Homologation: staff turn a submitted ranking into PCN and PP, refuse it with
-reasons, or correct a homologated tournament with a new revision.
+"""Homologation of a plain tournament (one that is not a championship stage): staff turn
+a submitted ranking into PCN and PP, refuse it with reasons, or correct a homologated
+tournament with a new revision.
 
-Allocations are computed by the pure rules (``rankings.rules``) from the
+Every caller goes through :mod:`competitions.homologation`, which knows a championship
+stage from a plain tournament: a stage's homologation
+(:mod:`competitions.championships.stage_results`) runs the stage's checks, then these
+services with the stage's own conditions (``more_problems``), then records its titles.
+
+Allocations are computed by the pure rules (``competitions.rules.pcn``) from the
 revision's places and sessions, under the season's rulebook in force; the
 version used is stored with each allocation. A correction keeps the previous
 revision and its allocations (no longer current) and replaces them in the
 same transaction. The affected players' season totals are refreshed by a
-Celery task sent once the transaction has committed.
+Celery task sent once the transaction has committed. What a homologation writes is
+written by :func:`homologations_record`, for one tournament or for the new tournaments
+of a bulk load (:mod:`competitions.tournaments.bulk_load`) alike.
 """
 
 from __future__ import annotations
@@ -14,20 +22,32 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from competitions.championships.titles import stage_titles_record
 from competitions.models import (
+    Allocation,
     ResultRevision,
+    RulebookVersion,
     Tournament,
     TournamentStatus,
 )
+from competitions.rulebooks import rulebook_in_force
+from competitions.rules.pcn.allocation import EntryAward, RankedEntry, allocate, without_entries
+from competitions.rules.pcn.national_finals import allocate_national_final
 from competitions.rules.results.canonical import results_sha256
+from competitions.rules.results.document import ResultsDocument
 from competitions.rules.results.json_format import parse_json
 from competitions.rules.results.validation import ties_survive
+from competitions.rules.rulebook import (
+    NationalFinal,
+    Rulebook,
+    UnlicensedPlaces,
+    has_tie_break_rules,
+)
 from competitions.tournaments import access
 from competitions.tournaments.homologation_conditions import (
     StoredRevision,
@@ -36,22 +56,13 @@ from competitions.tournaments.homologation_conditions import (
 )
 from competitions.tournaments.notifications import Decision
 from competitions.tournaments.submission import Submitted, parse_results, revision_create
+from competitions.tournaments.tournament_rows import tournaments_update
 from core.bulk_rows import insert_values
 from core.errors import Conflict, PermissionDenied
 from core.problems import Problem, RuleViolation
 from core.tasks import send_on_commit
 from core.vocabulary import Format, StageKind
 from federation.access import scope_of
-from rankings.models import Allocation, RulebookVersion
-from rankings.rulebooks import rulebook_in_force
-from rankings.rules.allocation import EntryAward, RankedEntry, allocate, without_entries
-from rankings.rules.national_finals import allocate_national_final
-from rankings.rules.rulebook import (
-    NationalFinal,
-    Rulebook,
-    UnlicensedPlaces,
-    has_tie_break_rules,
-)
 
 
 def _locked(tournament: Tournament, by) -> Tournament:
@@ -229,23 +240,77 @@ def ties_matter(
     return shared and has_tie_break_rules(rulebook, StageKind(tournament.stage))
 
 
-def _allocate(
-    tournament: Tournament, revision: ResultRevision, version: RulebookVersion, rulebook: Rulebook
-) -> set[int]:
-    """Replace the tournament's current allocations by the revision's, under the
-    season's rulebook in force; return the players whose totals change."""
-    stored = stored_revision(revision)  # read once for the conditions and the allocation
-    require_conditions(tournament, revision, rulebook, stored)
-    rows = allocation_values(tournament, revision, version, rulebook, stored)
-    previous = set(
-        Allocation.objects.filter(tournament=tournament, current=True).values_list(
-            "player_id", flat=True
-        )
+@dataclass(frozen=True)
+class Homologation:
+    """A revision whose homologation conditions are met, with the allocation rows it
+    gives (:func:`allocation_values`): what :func:`homologations_record` writes."""
+
+    tournament: Tournament
+    revision: ResultRevision
+    allocations: list[dict[str, Any]]
+
+
+def homologation_checked(
+    tournament: Tournament,
+    revision: ResultRevision,
+    version: RulebookVersion,
+    rulebook: Rulebook,
+    stored: StoredRevision | None = None,
+    *,
+    more_problems: Sequence[Problem] = (),
+) -> Homologation:
+    """Every homologation condition of the stored revision checked (``more_problems``
+    refused with them), then its allocation rows; nothing written."""
+    if stored is None:
+        stored = stored_revision(revision)  # read once for the conditions and the allocation
+    require_conditions(tournament, revision, rulebook, stored, more_problems=more_problems)
+    return Homologation(
+        tournament, revision, allocation_values(tournament, revision, version, rulebook, stored)
     )
+
+
+def allocations_replace(homologations: Sequence[Homologation]) -> dict[int, set[int]]:
+    """Replace each tournament's current allocations by its revision's (one statement for
+    all the new rows); return, by tournament, the players whose totals change."""
+    current = Allocation.objects.filter(
+        tournament_id__in=[h.tournament.pk for h in homologations], current=True
+    )
+    previous: dict[int, set[int]] = {}
+    for tournament_id, player_id in current.values_list("tournament_id", "player_id"):
+        previous.setdefault(tournament_id, set()).add(player_id)
     if previous:  # a correction, or homologated again after a refusal
-        Allocation.objects.filter(tournament=tournament, current=True).update(current=False)
-    insert_values(Allocation, rows)  # COPY on PostgreSQL: nothing refers to them here
-    return previous | {row["player_id"] for row in rows}
+        current.update(current=False)
+    # COPY on PostgreSQL: nothing refers to them here
+    insert_values(Allocation, [row for h in homologations for row in h.allocations])
+    return {
+        h.tournament.pk: previous.get(h.tournament.pk, set())
+        | {row["player_id"] for row in h.allocations}
+        for h in homologations
+    }
+
+
+def homologations_record(homologations: Sequence[Homologation], *, by) -> None:
+    """Write what homologating writes, for each checked revision: its allocations in
+    place of the tournament's current ones, the tournament homologated (with its history
+    row), the affected players' totals refreshed and the organiser told once committed."""
+    if not homologations:
+        return
+    affected = allocations_replace(homologations)
+    now = timezone.now()
+    for h in homologations:
+        h.tournament.status = TournamentStatus.HOMOLOGATED
+        h.tournament.homologated_revision = h.revision
+        h.tournament.refusal_reasons = []
+        if h.tournament.homologated_at is None:  # the first homologation: the ranking's date
+            h.tournament.homologated_at = now
+    tournaments_update(
+        [h.tournament for h in homologations],
+        ["status", "homologated_revision", "refusal_reasons", "homologated_at"],
+        by=by,
+    )
+    for h in homologations:
+        refresh_totals_on_commit(h.tournament, affected[h.tournament.pk])
+        tell_organiser_on_commit(h.tournament, Decision.HOMOLOGATED, by, revision=h.revision.number)
 
 
 _deferred_updates: ContextVar[dict[int, set[int]] | None] = ContextVar(
@@ -317,25 +382,19 @@ def require_reviewed(latest: ResultRevision | None, reviewed: int | None) -> Non
 
 
 @transaction.atomic
-def tournament_homologate(*, tournament: Tournament, by, revision: int | None = None) -> Tournament:
+def plain_tournament_homologate(
+    *,
+    tournament: Tournament,
+    by,
+    revision: int | None = None,
+    more_problems: Sequence[Problem] = (),
+) -> Tournament:
     """Homologate the latest revision: store every licensed player's PCN and PP.
 
     ``revision``: the number of the revision the staff member reviewed; a newer one
-    submitted since makes it a :class:`StaleRevision` (nothing written)."""
-    return _homologate(_locked(tournament, by), by, revision)
-
-
-@transaction.atomic
-def checked_tournament_homologate(
-    *, tournament: Tournament, by, revision: int | None = None
-) -> Tournament:
-    """``tournament_homologate`` for a caller that has checked ``by``'s right itself
-    (a championship stage's homologation, whose staff are the same)."""
-    return _homologate(_lock(tournament), by, revision)
-
-
-def _homologate(tournament: Tournament, by, reviewed: int | None) -> Tournament:
-    """Homologate the latest revision of the locked ``tournament``."""
+    submitted since makes it a :class:`StaleRevision` (nothing written).
+    ``more_problems``: a championship stage's own conditions, refused with the others."""
+    tournament = _locked(tournament, by)
     if tournament.status != TournamentStatus.RESULTS_SUBMITTED:
         raise RuleViolation.single(
             "status",
@@ -344,33 +403,19 @@ def _homologate(tournament: Tournament, by, reviewed: int | None) -> Tournament:
             {"status": tournament.get_status_display()},
         )
     # The document is read again only if its shared places matter (``ties_matter``).
-    revision = tournament.revisions.defer("document").order_by("-number").first()
-    require_reviewed(revision, reviewed)
+    latest = tournament.revisions.defer("document").order_by("-number").first()
+    require_reviewed(latest, revision)
+    assert latest is not None  # submitted results always have a revision
     version, rulebook = rulebook_in_force(season=tournament.season)
-    # Submitted results always have a revision.
-    affected = _allocate(tournament, revision, version, rulebook)  # type: ignore[arg-type]
-    tournament.status = TournamentStatus.HOMOLOGATED
-    tournament.homologated_revision = revision
-    tournament.refusal_reasons = []
-    if tournament.homologated_at is None:  # the first homologation: the ranking's date
-        tournament.homologated_at = timezone.now()
-    tournament._history_user = by
-    tournament.save(
-        update_fields=["status", "homologated_revision", "refusal_reasons", "homologated_at"]
-    )
-    stage_titles_record(tournament=tournament, by=by)
-    refresh_totals_on_commit(tournament, affected)
-    tell_organiser_on_commit(
-        tournament,
-        Decision.HOMOLOGATED,
-        by,
-        revision=revision.number,  # type: ignore[union-attr]
+    homologations_record(
+        [homologation_checked(tournament, latest, version, rulebook, more_problems=more_problems)],
+        by=by,
     )
     return tournament
 
 
 @transaction.atomic
-def tournament_refuse(*, tournament: Tournament, reasons: list[str], by) -> Tournament:
+def plain_tournament_refuse(*, tournament: Tournament, reasons: list[str], by) -> Tournament:
     """Refuse homologation, with reasons; the organiser may submit again."""
     tournament = _locked(tournament, by)
     if tournament.status != TournamentStatus.RESULTS_SUBMITTED:
@@ -387,19 +432,57 @@ def tournament_refuse(*, tournament: Tournament, reasons: list[str], by) -> Tour
         )
     tournament.status = TournamentStatus.REFUSED
     tournament.refusal_reasons = reasons
-    tournament._history_user = by
-    tournament.save(update_fields=["status", "refusal_reasons"])
+    tournaments_update([tournament], ["status", "refusal_reasons"], by=by)
     tell_organiser_on_commit(tournament, Decision.REFUSED, by, reasons=reasons)
     return tournament
 
 
 @transaction.atomic
-def tournament_correct(
+def plain_tournament_correct(
     *, tournament: Tournament, content, source: str, reason: str, by, confirmed_licences=()
 ) -> Submitted:
     """Correct a homologated tournament: a new revision, new allocations, the
     previous ones kept (not current). Same results again: nothing changes."""
     tournament = _locked(tournament, by)
+    _require_correctable(tournament, reason)
+    return _correct(
+        tournament,
+        parse_results(content=content, source=source, tournament=tournament),
+        source=source,
+        reason=reason,
+        by=by,
+        confirmed_licences=confirmed_licences,
+        more_problems=(),
+    )
+
+
+@transaction.atomic
+def parsed_tournament_correct(
+    *,
+    tournament: Tournament,
+    document: ResultsDocument,
+    source: str,
+    reason: str,
+    by,
+    confirmed_licences=(),
+    more_problems: Sequence[Problem] = (),
+) -> Submitted:
+    """:func:`plain_tournament_correct` of a parsed document (a championship stage's,
+    checked by the stage first); ``more_problems``: the stage's own conditions."""
+    tournament = _locked(tournament, by)
+    _require_correctable(tournament, reason)
+    return _correct(
+        tournament,
+        document,
+        source=source,
+        reason=reason,
+        by=by,
+        confirmed_licences=confirmed_licences,
+        more_problems=more_problems,
+    )
+
+
+def _require_correctable(tournament: Tournament, reason: str) -> None:
     if tournament.status != TournamentStatus.HOMOLOGATED:
         raise RuleViolation.single(
             "status",
@@ -409,7 +492,19 @@ def tournament_correct(
         )
     if not reason.strip():
         raise RuleViolation.single("reason", "required", "A correction states its reason.", {})
-    document = parse_results(content=content, source=source, tournament=tournament)
+
+
+def _correct(
+    tournament: Tournament,
+    document: ResultsDocument,
+    *,
+    source: str,
+    reason: str,
+    by,
+    confirmed_licences,
+    more_problems: Sequence[Problem],
+) -> Submitted:
+    """Correct the locked, homologated ``tournament`` with ``document``."""
     sha256 = results_sha256(document)
     current = tournament.homologated_revision
     assert current is not None  # a homologated tournament has its homologated revision
@@ -427,12 +522,12 @@ def tournament_correct(
         confirmed_licences=confirmed_licences,
     )
     revision = submitted.revision
-    affected = _allocate(tournament, revision, version, rulebook)
+    homologation = homologation_checked(
+        tournament, revision, version, rulebook, more_problems=more_problems
+    )
+    affected = allocations_replace([homologation])[tournament.pk]
     tournament.homologated_revision = revision
-    tournament._history_user = by
-    tournament._change_reason = reason.strip()[:100]
-    tournament.save(update_fields=["homologated_revision"])
-    stage_titles_record(tournament=tournament, by=by)
+    tournaments_update([tournament], ["homologated_revision"], by=by, reason=reason.strip()[:100])
     refresh_totals_on_commit(tournament, affected)
     tell_organiser_on_commit(
         tournament,

@@ -5,10 +5,9 @@ homologation, under the rulebook then in force."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from competitions.championships.zone_approval import tournament_void_problems
 from competitions.models import (
     OrganizerKind,
     ResultEntry,
@@ -18,14 +17,14 @@ from competitions.models import (
     Stage,
     Tournament,
 )
+from competitions.rules.homologation import TournamentFacts, check_homologation
 from competitions.rules.results.document import ResultsDocument
+from competitions.rules.rulebook import EventKind, Organizer, Rulebook
 from competitions.tournaments.declaration import arbiter_accredited
 from core.batch_memo import memoized
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
 from federation.models import ClubAffiliation
-from rankings.rules.homologation import TournamentFacts, check_homologation
-from rankings.rules.rulebook import EventKind, Organizer, Rulebook
 
 
 @dataclass(frozen=True)
@@ -187,10 +186,13 @@ def require_conditions(
     revision: ResultRevision,
     rulebook: Rulebook,
     stored: StoredRevision | None = None,
+    *,
+    more_problems: Sequence[Problem] = (),
 ) -> None:
-    """Raise RuleViolation listing every unmet homologation condition (and a championship
-    stage void for want of the zone's approval of its regional rules)."""
+    """Raise RuleViolation listing every unmet homologation condition, with
+    ``more_problems`` (a championship stage's: void for want of the zone's approval of
+    its regional rules)."""
     problems = check_homologation(homologation_facts(tournament, revision, stored), rulebook)
-    problems += tournament_void_problems(tournament, rulebook)
+    problems += more_problems
     if problems:
         raise RuleViolation(problems)

@@ -23,11 +23,10 @@ from django.core.mail import EmailMessage
 from django.db.models import F
 from django.urls import reverse
 
-from competitions.models import Tournament
+from competitions.models import Allocation, Tournament
 from core.tasks import send_on_commit
 from federation.models import NotificationKind
 from federation.notification_choices import notice, notices_send_once, subscribed_user_ids
-from rankings.models import Allocation
 
 KIND = NotificationKind.TOURNAMENT_HOMOLOGATED.value
 NOTICES_PER_TASK = 500

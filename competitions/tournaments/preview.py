@@ -2,30 +2,29 @@
 licensed player's PCN and PP under the season's rulebook in force.
 
 A pure read: the same one-pass check as the submission
-(:func:`competitions.tournaments.submission.results_check`, a championship stage's
-checks too) and the same allocation as the homologation
-(:func:`competitions.tournaments.homologation.entry_awards`); nothing is stored,
-nothing is locked. The submission checks everything again when it is sent.
+(:func:`competitions.tournaments.submission.results_check`) and the same allocation as
+the homologation (:func:`competitions.tournaments.homologation.entry_awards`); nothing is
+stored, nothing is locked. The submission checks everything again when it is sent.
+Callers go through :func:`competitions.homologation.results_preview`, which adds a
+championship stage's checks (``more_problems``), as its submission does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-from competitions.championships import selectors as championship_selectors
-from competitions.championships.stage_results import stage_compliance
-from competitions.models import ChampionshipStage, Tournament
+from competitions.models import Tournament
+from competitions.rulebooks import rulebook_in_force
 from competitions.rules.results.canonical import results_sha256
 from competitions.rules.results.document import ResultsDocument
-from competitions.rules.results.validation import NameConfirmation
+from competitions.rules.results.licences import NameConfirmation
 from competitions.tournaments import access
 from competitions.tournaments.homologation import entry_awards
 from competitions.tournaments.submission import read_results, results_check
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
 from federation.access import scope_of
-from rankings.rulebooks import rulebook_in_force
 
 
 @dataclass(frozen=True)
@@ -64,20 +63,36 @@ class Preview:
 
 
 def content_preview(
-    *, tournament: Tournament, content, source: str, by, confirmed_licences: Collection[int] = ()
+    *,
+    tournament: Tournament,
+    content,
+    source: str,
+    by,
+    confirmed_licences: Collection[int] = (),
+    more_problems: Callable[[ResultsDocument], Sequence[Problem]] = lambda _document: (),
 ) -> Preview:
     """The preview of submitted content (a file or a body), read as far as it can be: what
-    could not be read is reported with everything else."""
+    could not be read is reported with everything else; ``more_problems``: those a
+    championship stage finds in what was read."""
     reading = read_results(content=content, source=source, tournament=tournament)
     if reading.document is None:
         raise RuleViolation(reading.problems)
+    preview_allowed(tournament=tournament, by=by)
     return results_preview(
         tournament=tournament,
         document=reading.document,
         by=by,
         confirmed_licences=confirmed_licences,
-        reading_problems=reading.problems,
+        reading_problems=(*reading.problems, *more_problems(reading.document)),
     )
+
+
+def preview_allowed(*, tournament: Tournament, by) -> None:
+    """Refuse anyone but the tournament's managers (and the staff above them)."""
+    if not access.may_manage(scope_of(by), tournament):
+        raise PermissionDenied(
+            "Only the organiser's managers and the staff above them may submit results."
+        )
 
 
 def results_preview(
@@ -89,24 +104,16 @@ def results_preview(
     reading_problems: Sequence[Problem] = (),
 ) -> Preview:
     """The preview of ``document`` for ``tournament``, by one of its managers; raise
-    RuleViolation with every problem, as the submission would."""
-    if not access.may_manage(scope_of(by), tournament):
-        raise PermissionDenied(
-            "Only the organiser's managers and the staff above them may submit results."
-        )
-    stage = ChampionshipStage.objects.filter(tournament=tournament).first()
-    stage_problems = (
-        []
-        if stage is None
-        else stage_compliance(stage, championship_selectors.results_of_document(document))
-    )
+    RuleViolation with every problem, as the submission would (``reading_problems``:
+    those found before, refused with the others)."""
+    preview_allowed(tournament=tournament, by=by)
     version, rulebook = rulebook_in_force(season=tournament.season)
     checked = results_check(
         tournament=tournament,
         document=document,
         rulebook=rulebook,
         confirmed_licences=confirmed_licences,
-        reading_problems=(*reading_problems, *stage_problems),
+        reading_problems=reading_problems,
     )
     validated, registered = checked.validated, checked.registered
     awards = entry_awards(

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from django.db.models import F, Max, OuterRef, Q, Subquery
 
 from competitions.models import ResultPenalty, ResultRevision, Tournament, TournamentStatus
+from competitions.rulebooks import rulebook_in_force
 from competitions.rules.engine.penalties import (
     CATALOGUE,
     AmountRule,
@@ -35,7 +36,6 @@ from competitions.rules.engine.penalties import (
 from competitions.tournaments import access
 from core.errors import PermissionDenied
 from federation.access import Actor, scope_of
-from rankings.rulebooks import rulebook_in_force
 
 THIS_TOURNAMENT = "this"
 """The identifier of the tournament being judged among :class:`EarlierOffence`'s."""

@@ -24,10 +24,9 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 
-from competitions.championships.stage_results import results_submit_checked
+from competitions import homologation
 from competitions.models import Tournament
 from competitions.tournaments import access, selectors
-from competitions.tournaments.preview import content_preview
 from competitions.tournaments.result_locations import located
 from core.digits import ascii_digits
 from core.problems import RuleViolation
@@ -129,7 +128,7 @@ def _checked(request, tournament, context, content, source, sha256, confirmed):
     """The report of every problem, or the preview."""
     context.update(sha256=sha256, source=source, confirmed=confirmed)
     try:
-        preview = content_preview(
+        preview = homologation.content_preview(
             tournament=tournament,
             content=content,
             source=source,
@@ -162,7 +161,7 @@ def _submitted(request, tournament, context, content, source, sha256):
     """Send the kept file, checked again whole, with the names confirmed on the preview."""
     confirmed = _confirmed(request)
     try:  # a championship stage's checks first, as in the API
-        submitted = results_submit_checked(
+        submitted = homologation.results_submit(
             tournament=tournament,
             content=content,
             source=source,

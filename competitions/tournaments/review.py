@@ -10,21 +10,22 @@ season's rulebook (which stores its version 1) leaves nothing behind either.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import Count, JSONField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from competitions.championships.zone_approval import tournament_void_problems
 from competitions.models import ResultRevision, Tournament, TournamentStatus
+from competitions.rulebooks import rulebook_in_force
+from competitions.rules.homologation import check_homologation
+from competitions.rules.rulebook import Rulebook
 from competitions.tournaments import selectors
 from competitions.tournaments.homologation import compute_allocations
 from competitions.tournaments.homologation_conditions import homologation_facts
 from core.problems import Problem, RuleViolation
 from federation.access import Scope
-from rankings.rulebooks import rulebook_in_force
-from rankings.rules.homologation import check_homologation
 
 
 def in_scope(scope: Scope) -> Q:
@@ -136,9 +137,15 @@ class Review:
     warnings: list[Problem] = field(default_factory=list)
 
 
-def revision_review(tournament: Tournament, revision: ResultRevision) -> Review:
+def revision_review(
+    tournament: Tournament,
+    revision: ResultRevision,
+    *,
+    more_conditions: Callable[[Rulebook], Sequence[Problem]] = lambda _rulebook: (),
+) -> Review:
     """The revision's ranking with each licensed player's PCN and PP under the season's
-    rulebook in force, the conditions of chapter 5 and the warnings; writes nothing."""
+    rulebook in force, the conditions of chapter 5 (and ``more_conditions``: a
+    championship stage's, under the same rulebook) and the warnings; writes nothing."""
     entries = list(revision.entries.prefetch_related("players").order_by("place", "number"))
     review = Review(
         revision=revision,
@@ -150,7 +157,7 @@ def revision_review(tournament: Tournament, revision: ResultRevision) -> Review:
         version, rulebook = rulebook_in_force(season=tournament.season)
         review.conditions = [
             *check_homologation(homologation_facts(tournament, revision), rulebook),
-            *tournament_void_problems(tournament, rulebook),
+            *more_conditions(rulebook),
         ]
         try:
             rows = compute_allocations(tournament, revision, version, rulebook)

@@ -24,7 +24,7 @@ def revision_ranking(revision, *, public: bool = False) -> list[dict]:
     """A revision's ranking with each player's allocation (three queries). ``public``:
     each line as the public may read it (``federation.public_names``: a player who
     objected to appearing by name is anonymous, without licence number)."""
-    from rankings.models import Allocation
+    from competitions.models import Allocation
 
     points = {
         a.player_id: a

@@ -2,7 +2,7 @@
 
 One pass, top down::
 
-    results_submit            the organiser's managers (permission checked once)
+    plain_results_submit      the organiser's managers (permission checked once)
       read_results            pure: JSON, CSV or deal-by-deal score sheets → what could be read
       parsed_results_submit   locked tournament; same hash as the latest revision → nothing stored
         revision_create
@@ -13,7 +13,7 @@ One pass, top down::
                                 names against the registry, minimum entries from the rulebook
             declaration_problems  chapter 5: organiser, arbiter
             suspension_warnings   chapter 4: a suspended player is flagged to staff
-          _store              the revision, its rows, the names confirmed
+          revisions_store     the revision, its rows, the names confirmed
 
 A refused submission raises with every problem located — structure, registry and
 rules together, each mistake once — and stores nothing (one transaction).
@@ -23,11 +23,14 @@ registry spells differently is refused unless the submitter confirms it
 (``confirmed_licences``): the confirmation is stored with the revision (who, when,
 both names).
 
-Callers that check the permission themselves and need the parsed document
-first (a championship stage's checks) call :func:`parse_results` and
-:func:`parsed_results_submit`; a correction
+This is the plain tournament's submission: every caller goes through
+:func:`competitions.homologation.results_submit`, which sends a championship stage's
+results through the stage's checks first (:mod:`competitions.championships.stage_results`
+calls :func:`parse_results` and :func:`parsed_results_submit`). A correction
 (:mod:`competitions.tournaments.homologation`) calls :func:`revision_create`; the
-preview (:mod:`competitions.tournaments.preview`) calls :func:`results_check`.
+preview (:mod:`competitions.tournaments.preview`) calls :func:`results_check`; a bulk
+load (:mod:`competitions.tournaments.bulk_load`) calls :func:`results_check`,
+:func:`revisions_store` and :func:`results_mark_submitted` for many tournaments at once.
 """
 
 from __future__ import annotations
@@ -38,9 +41,9 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection, transaction
-from django.db.models import Exists, JSONField, Max, OuterRef, Subquery, Value
-from django.db.models.functions import Cast
+from django.db import transaction
+from django.db.models import Exists, Max, OuterRef, Subquery
+from django.utils import timezone
 
 from competitions.models import (
     LicenceNameConfirmation,
@@ -53,6 +56,7 @@ from competitions.models import (
     Tournament,
     TournamentStatus,
 )
+from competitions.rulebooks import rulebook_in_force
 from competitions.rules.engine.standings import RankingMode
 from competitions.rules.results.canonical import (
     canonical_dict,
@@ -62,18 +66,19 @@ from competitions.rules.results.canonical import (
 from competitions.rules.results.csv_format import read_csv
 from competitions.rules.results.document import PositionScore, Reading, ResultsDocument
 from competitions.rules.results.json_format import read_json
+from competitions.rules.results.licences import LicenceStatus
 from competitions.rules.results.score_sheets import parse_score_sheets
-from competitions.rules.results.validation import LicenceStatus, ValidatedResults, validate
+from competitions.rules.results.validation import ValidatedResults, validate
+from competitions.rules.rulebook import Rulebook, has_tie_break_rules
 from competitions.tournaments import access, repeats
 from competitions.tournaments.homologation_conditions import declaration_problems
+from competitions.tournaments.tournament_rows import tournaments_update
 from core.bulk_rows import JsonText, insert_values, reserve_keys
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format, StageKind
 from federation.access import scope_of
 from federation.models import Licence, Player, Sanction, SanctionKind
-from rankings.rulebooks import rulebook_in_force
-from rankings.rules.rulebook import Rulebook, has_tie_break_rules
 
 SOURCES = ("json", "csv", "sheets")
 
@@ -88,7 +93,7 @@ class Submitted:
     warnings: tuple[Problem, ...]
 
 
-def results_submit(
+def plain_results_submit(
     *,
     tournament: Tournament,
     content: bytes | str | dict,
@@ -96,7 +101,9 @@ def results_submit(
     by,
     confirmed_licences: Collection[int] = (),
 ) -> Submitted:
-    """Submit results for a declared (or refused) tournament, by its managers.
+    """Submit results for a declared (or refused) tournament that is not a championship
+    stage, by its managers (every caller goes through :mod:`competitions.homologation`,
+    which knows a stage from a plain tournament).
 
     ``confirmed_licences``: the licence numbers whose name differs from the registry's
     that the submitter confirms are the right people."""
@@ -501,15 +508,15 @@ def _store(
     number: int | None,
     document_text: str | None = None,
 ) -> ResultRevision:
-    """Write a new revision and its rows (the caller holds the tournament lock).
-
-    The result players go in with :func:`core.bulk_rows.insert_rows` (``COPY`` on
-    PostgreSQL: nothing refers to them in this transaction)."""
+    """Write a new revision and its rows (the caller holds the tournament lock), through
+    :func:`revisions_store` as a bulk load writes them."""
     if number is None:
         last = tournament.revisions.defer("document").order_by("-number").first()
         number = (last.number + 1) if last else 1
     if canonical is None:
         canonical = canonical_dict(validated.document)
+    if document_text is None:
+        document_text = canonical_text(canonical)
     revision = new_revision(
         tournament=tournament,
         validated=validated,
@@ -520,16 +527,40 @@ def _store(
         canonical=canonical,
         number=number,
     )
-    if document_text is not None and connection.vendor == "postgresql":
-        # The text already hashed is the document: the database parses it, not encoded
-        # again (a 300-player document: 0.3 MB).
-        revision.document = Cast(Value(document_text), output_field=JSONField())
-        revision.save()
-        revision.document = canonical
-    else:
-        revision.save()
-    revision_rows_store([(revision, validated, player_ids)], by=by)
+    revisions_store([(revision, document_text, validated, player_ids)], by=by)
     return revision
+
+
+def revisions_store(
+    revisions: Sequence[tuple[ResultRevision, str, ValidatedResults, Mapping[int, int]]], *, by
+) -> None:
+    """Write new revisions (each with its document's canonical JSON text, its checked
+    document and its players' ids by licence number) and their rows: the one writer of
+    revisions, for a submission, a correction and a bulk load alike."""
+    revisions_insert([(revision, text) for revision, text, _validated, _ids in revisions])
+    revision_rows_store(
+        [(revision, validated, ids) for revision, _text, validated, ids in revisions], by=by
+    )
+
+
+def revisions_insert(revisions: Sequence[tuple[ResultRevision, str]]) -> None:
+    """Insert new revisions (each with its document's canonical JSON text), their keys
+    set: reserved then ``COPY`` on PostgreSQL, the documents written as the text already
+    hashed (no ``INSERT`` to compile, no second encoding: a 300-player document is
+    0.3 MB); ``bulk_create`` elsewhere."""
+    keys = reserve_keys(ResultRevision, len(revisions))
+    if keys is None:
+        ResultRevision.objects.bulk_create([revision for revision, _text in revisions])
+        return
+    now = timezone.now()
+    fields = ResultRevision._meta.concrete_fields
+    rows = []
+    for (revision, text), key in zip(revisions, keys, strict=True):
+        revision.pk = key
+        revision.submitted_at = now  # auto_now_add, as an insert sets it
+        rows.append({f.attname: getattr(revision, f.attname) for f in fields})
+        rows[-1]["document"] = JsonText(text)
+    insert_values(ResultRevision, rows)
 
 
 def new_revision(
@@ -673,7 +704,13 @@ def position_scores_json(positions: Sequence[PositionScore]) -> JsonText:
 
 
 def _mark_submitted(tournament: Tournament, by) -> None:
-    tournament.status = TournamentStatus.RESULTS_SUBMITTED
-    tournament.refusal_reasons = []
-    tournament._history_user = by
-    tournament.save(update_fields=["status", "refusal_reasons"])
+    results_mark_submitted([tournament], by=by)
+
+
+def results_mark_submitted(tournaments: Sequence[Tournament], *, by) -> None:
+    """The tournaments' results submitted, waiting for homologation (their history rows
+    written with them)."""
+    for tournament in tournaments:
+        tournament.status = TournamentStatus.RESULTS_SUBMITTED
+        tournament.refusal_reasons = []
+    tournaments_update(tournaments, ["status", "refusal_reasons"], by=by)

@@ -24,11 +24,11 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 
+from competitions import homologation
 from competitions.models import Tournament
 from competitions.rules.engine.standings import Entry, MemberResult, RankingMode, rank
 from competitions.rules.results.document import FORMAT_VERSION, MAX_COUNT, MAX_NAME_LENGTH
 from competitions.tournaments import access, club_space, selectors, submission
-from competitions.tournaments.preview import results_preview
 from competitions.tournaments.results_pages import check_kept
 from core.messages import problem_message
 from core.problems import Problem, RuleViolation
@@ -313,7 +313,9 @@ def type_results(request, pk: int):
                 parsed = submission.parse_results(
                     content=document, source="json", tournament=tournament
                 )
-                results_preview(tournament=tournament, document=parsed, by=request.user)
+                homologation.results_preview(
+                    tournament=tournament, document=parsed, by=request.user
+                )
             except RuleViolation as refusal:
                 if not any(p.code == "licence_name_mismatch" for p in refusal.problems):
                     context["problems"] = locate(refusal.problems, [i for i, _form in filled])

@@ -13,15 +13,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competitions.models import TournamentFormat
+from competitions.rulebooks import rulebook_in_force, rulebook_update
+from competitions.rules.pcn.allocation import RankedEntry, allocate
+from competitions.rules.pcn.national_finals import allocate_national_final
+from competitions.rules.pcn.scales import scale
+from competitions.rules.rulebook import NationalFinal
 from core.vocabulary import Format, StageKind
 from federation.access import scope_of
 from federation.selectors import merge_target
 from rankings.api.ranking import MOVED, moved_to, season_or_404
-from rankings.rulebooks import rulebook_in_force, rulebook_update
-from rankings.rules.allocation import RankedEntry, allocate
-from rankings.rules.national_finals import allocate_national_final
-from rankings.rules.rulebook import NationalFinal
-from rankings.rules.scales import scale
 
 
 class ScaleQuery(serializers.Serializer):
@@ -243,7 +243,7 @@ class PlayerTournamentsView(APIView):
 
     @extend_schema(responses={200: PlayerTournamentOut(many=True), 301: MOVED})
     def get(self, request, licence_number: int):
-        from rankings.models import Allocation
+        from competitions.models import Allocation
 
         kept = merge_target(licence_number)
         if kept is not None:  # a merged record (federation/merging.py): 301 to the kept one

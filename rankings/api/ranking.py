@@ -44,6 +44,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.db_router import primary_reads
+from core.export_formats import XLSX
 from core.http_cache import JSON, cached_read, request_version
 from core.problems import RuleViolation
 from federation.access import scope_of
@@ -52,8 +53,14 @@ from federation.privacy import sees_hidden_player
 from federation.public_names import public_row
 from rankings import public_reads, read_versions, selectors
 from rankings.as_of import PARIS, RankingBeingComputed, check_day, ranking_as_of_for_reader
-from rankings.export_formats import XLSX, ranking_export_response
-from rankings.exports import FORMATS, LANGUAGES, ExportScopeError, export_target, ranking_table
+from rankings.exports import (
+    FORMATS,
+    LANGUAGES,
+    ExportScopeError,
+    export_target,
+    ranking_export_response,
+    ranking_table,
+)
 from rankings.manual_placements import manual_placement_remove, manual_placement_set
 from rankings.models import ManualPlacement, RecomputeRun
 from rankings.my_points import my_points, my_points_out

@@ -1,9 +1,10 @@
 """« Et si… »: the PCN and PP a result would award, and the step it would give.
 
 Nothing here is new regulation: a hypothetical result is priced by the same
-core as a homologated one (:func:`rankings.rules.scales.scale` for every kind
-of tournament that uses a scale, :func:`rankings.rules.national_finals.national_final_points`
-for the national finals), and the player's line in the live ranking after it
+core as a homologated one (:func:`competitions.rules.pcn.scales.scale` for every
+kind of tournament that uses a scale,
+:func:`competitions.rules.pcn.national_finals.national_final_points` for the national
+finals), and the player's line in the live ranking after it
 by the same step rules (:func:`rankings.rules.national_ranking.entry_for`).
 
 Readings (``docs/rankings-pcn.md``, « Et si… »):
@@ -26,9 +27,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 
+from competitions.rules.pcn.national_finals import national_final_points, places_with_points
+from competitions.rules.pcn.scales import SEATS_PER_TABLE, SEATS_WITH_A_MORT, scale
+from competitions.rules.rulebook import NationalFinal, Rulebook
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format, StageKind
-from rankings.rules.national_finals import national_final_points, places_with_points
 from rankings.rules.national_ranking import (
     Places,
     PlayerStanding,
@@ -36,8 +39,6 @@ from rankings.rules.national_ranking import (
     is_ranked,
     step_criteria,
 )
-from rankings.rules.rulebook import NationalFinal, Rulebook
-from rankings.rules.scales import SEATS_PER_TABLE, SEATS_WITH_A_MORT, scale
 from rankings.rules.series import ManualPlacement, SeriesPolicy
 
 MAX_TABLES = 1000

@@ -11,8 +11,9 @@ The codes are found in the source (``ast``), at every place a refusal is built:
   keywords of ``Codes(…)`` and the argument of ``Codes.uniform(…)``).
 
 A code that is not a literal at its construction site is followed when it is a parameter
-of the enclosing function: the literal passed by each call of that function in the module
-(``bad("minimum_age", "out_of_range", …)``) is the code. What remains is listed, by hand,
+of the enclosing function: the literal passed by each call of that function, in the module
+or in a module that imports it (``bad("minimum_age", "out_of_range", …)``,
+``check.error(where, "wrong_place", …)``), is the code. What remains is listed, by hand,
 in :data:`DYNAMIC`, each with the reason it needs no French text of its own: a new
 dynamic site fails the test until someone reads it and lists it.
 """
@@ -62,7 +63,7 @@ DYNAMIC: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("competitions/championships/calendar_checks.py", "p.code"): (RELOCATED, ()),
     ("competitions/championships/entries.py", "problem.code"): (RELOCATED, ()),
     ("competitions/dry_run.py", "p.code"): (RELOCATED, ()),
-    ("competitions/rules/results/validation.py", "problem.code"): (RELOCATED, ()),
+    ("competitions/rules/results/checks/entries.py", "problem.code"): (RELOCATED, ()),
     ("competitions/dry_run.py", "code"): (
         "a refusal resting on a private fact, reduced to its kind (PRIVATE_REASONS)",
         ("not_eligible_age", "not_eligible_suspension", "not_eligible_licence_date"),
@@ -75,7 +76,8 @@ DYNAMIC: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("competitions/rules/results/csv_format.py", "code"): ("the results' own reader", ()),
     ("competitions/rules/results/json_format.py", "code"): ("the results' own reader", ()),
     ("competitions/rules/results/score_sheets.py", "p.code"): (RELOCATED, ()),
-    ("competitions/rules/results/validation.py", "code"): ("the results' own checks", ()),
+    ("competitions/rules/results/score_sheets.py", "problem.code"): (RELOCATED, ()),
+    ("competitions/rules/results/checks/places.py", "code"): ("the results' own checks", ()),
 }
 
 
@@ -163,7 +165,6 @@ class _Finder(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
-        self.calls.append(node)
         name = _name(node.func)
         enclosing = self.functions[-1] if self.functions else None
         code: ast.expr | None = None
@@ -184,6 +185,8 @@ class _Finder(ast.NodeVisitor):
             params = _argument(node, 99, "params")
         if code is not None:
             self.found.append((code, params, enclosing))  # type: ignore[arg-type]
+        else:
+            self.calls.append(node)  # a call a code may be passed through
         self.generic_visit(node)
 
 
@@ -199,10 +202,26 @@ def _parameter_position(function: ast.FunctionDef, name: str) -> int | None:
     return position - 1 if parameters[0] in ("self", "cls") else position
 
 
+@dataclass(frozen=True)
+class _Scanned:
+    """One module: its path, its tree and its calls that are not construction sites
+    themselves (each of those is counted once, where it is)."""
+
+    path: str
+    tree: ast.Module
+    calls: list[ast.Call]
+    defined: frozenset[str]
+    """The names of the functions (and methods) defined in the module."""
+
+
 def _forwarded(
-    code: ast.expr, params: ast.expr | None, function: ast.FunctionDef | None, calls: list[ast.Call]
-) -> list[tuple[ast.expr, ast.expr | None]] | None:
-    """The (code, params) passed by each call of ``function`` when ``code`` is one of its
+    code: ast.expr,
+    params: ast.expr | None,
+    function: ast.FunctionDef | None,
+    scanned: list[_Scanned],
+) -> list[tuple[ast.expr, ast.expr | None, _Scanned]] | None:
+    """The (code, params) passed by each call of ``function`` in ``scanned`` (its module
+    and the modules importing it), each with its module, when ``code`` is one of its
     parameters (and so, maybe, ``params``); ``None`` when it is not."""
     if function is None or not isinstance(code, ast.Name):
         return None
@@ -214,16 +233,60 @@ def _forwarded(
     params_name = params.id if isinstance(params, ast.Name) else None
     params_at = _parameter_position(function, params_name) if params_name else None
     passed = []
-    for call in calls:
-        if _name(call.func) == function.name:
+    for module in scanned:
+        for call in module.calls:
+            if _name(call.func) != function.name:
+                continue
             argument = _argument(call, code_at, code.id)
             if argument is None:
                 continue
             if params_at is not None and params_name is not None:
-                passed.append((argument, _argument(call, params_at, params_name)))
+                passed.append((argument, _argument(call, params_at, params_name), module))
             else:
-                passed.append((argument, params))
+                passed.append((argument, params, module))
     return passed
+
+
+def _importers(modules: list[tuple[str, ast.Module]]) -> dict[str, dict[str, set[str]]]:
+    """Module path → the paths of the modules that import names from it (``from … import``),
+    each with the names it calls them by."""
+    paths = {path.removesuffix(".py").replace("/", "."): path for path, _ in modules}
+    importers: dict[str, dict[str, set[str]]] = {path: {} for path, _ in modules}
+    for path, tree in modules:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module in paths:
+                names = importers[paths[node.module]].setdefault(path, set())
+                names.update(alias.asname or alias.name for alias in node.names)
+    return importers
+
+
+def _callers(
+    at: _Scanned,
+    function: ast.FunctionDef | None,
+    importers: dict[str, set[str]],
+    scanned: dict[str, _Scanned],
+) -> list[_Scanned]:
+    """The modules whose calls may be calls of ``function`` (defined in ``at``): ``at``, and
+    each module that imports it from there, or imports its class without defining a
+    function of that name itself."""
+    if function is None:
+        return [at]
+    owner = next(
+        (
+            node.name
+            for node in ast.walk(at.tree)
+            if isinstance(node, ast.ClassDef) and any(s is function for s in node.body)
+        ),
+        None,
+    )
+    callers = [at]
+    for path, names in sorted(importers.items()):
+        other = scanned[path]
+        if (owner is None and function.name in names) or (
+            owner in names and function.name not in other.defined
+        ):
+            callers.append(other)
+    return callers
 
 
 def _param_names(params: ast.expr | None) -> frozenset[str] | None:
@@ -262,31 +325,44 @@ def construction_sites() -> list[Site]:
     """Every code of every construction site, literal (``code``) or not (``None``)."""
     modules = list(_modules())
     service_errors = _service_errors(modules)
-    sites: list[Site] = []
+    importers = _importers(modules)
+    found: dict[str, list[tuple[ast.expr, ast.expr | None, ast.FunctionDef | None]]] = {}
+    scanned: dict[str, _Scanned] = {}
     for path, tree in modules:
         finder = _Finder(service_errors)
         finder.visit(tree)
-        pending = list(finder.found) + [
-            (c, _UNKNOWN, None) for c in _codes_of_settings_reader(tree)
+        found[path] = finder.found
+        defined = frozenset(
+            node.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        )
+        scanned[path] = _Scanned(path, tree, finder.calls, defined)
+    sites: list[Site] = []
+    for path, tree in modules:
+        module = scanned[path]
+        pending = [(c, p, f, module) for c, p, f in found[path]] + [
+            (c, _UNKNOWN, None, module) for c in _codes_of_settings_reader(tree)
         ]
         seen: set[tuple[int, int]] = set()
         while pending:
-            code, params, function = pending.pop()
+            code, params, function, at = pending.pop()
             if (id(code), id(params)) in seen:
                 continue
             seen.add((id(code), id(params)))
             if isinstance(code, ast.IfExp):  # ``"a" if … else "b"``
-                pending += [(code.body, params, function), (code.orelse, params, function)]
+                pending += [(code.body, params, function, at), (code.orelse, params, function, at)]
                 continue
             names = None if params is _UNKNOWN else _param_names(params)
             if isinstance(code, ast.Constant) and isinstance(code.value, str):
-                sites.append(Site(path, code.lineno, code.value, code.value, names))
+                sites.append(Site(at.path, code.lineno, code.value, code.value, names))
                 continue
-            passed = _forwarded(code, params, function, finder.calls)
+            callers = _callers(at, function, importers[at.path], scanned)
+            passed = _forwarded(code, params, function, callers)
             if passed is not None:
-                pending.extend((c, p, _enclosing(tree, c)) for c, p in passed)
+                pending.extend((c, p, _enclosing(m.tree, c), m) for c, p, m in passed)
                 continue
-            sites.append(Site(path, code.lineno, None, ast.unparse(code), names))
+            sites.append(Site(at.path, code.lineno, None, ast.unparse(code), names))
     return sites
 
 

@@ -11,9 +11,9 @@ import pytest
 
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.regional_rules import RegionalRules
+from competitions.rules.rulebook import Rulebook
 from core.problems import RuleViolation
 from core.settings_reader import Codes, read_settings
-from rankings.rules.rulebook import Rulebook
 from rankings.rules.series import SeriesPolicy
 
 

@@ -13,14 +13,13 @@ from competitions.championships.settings_versions import (
     championship_rules_in_force,
     regional_rules_in_force,
 )
-from competitions.models import Championship, RegionalChampionship
+from competitions.models import Championship, RegionalChampionship, RulebookVersion
+from competitions.rulebooks import rulebook_in_force, rulebook_update
 from competitions.rules.championships.championship_rules import ChampionshipRules
+from competitions.rules.rulebook import Rulebook
 from core.errors import PermissionDenied
 from core.problems import RuleViolation
 from core.versioned_settings import settings_in_force
-from rankings.models import RulebookVersion
-from rankings.rulebooks import rulebook_in_force, rulebook_update
-from rankings.rules.rulebook import Rulebook
 from rankings.series_policies import series_policy_in_force, series_policy_update
 
 

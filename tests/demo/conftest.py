@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from django.test.utils import override_settings
 
 from demo.championships import DemoChampionships, build_demo_championships
-from demo.registry import DemoRegistry, build_demo_registry, reset_registry
+from demo.registry import DemoRegistry, reset_registry
+from demo.registry_build import build_demo_registry
 from demo.tournaments import DemoTournaments, build_demo_tournaments, reset_competitions
 
 

@@ -9,8 +9,9 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from competitions.models import Allocation
 from federation.models import Licence, Season
-from rankings.models import Allocation, SeasonRanking
+from rankings.models import SeasonRanking
 
 pytestmark = pytest.mark.django_db
 

@@ -12,14 +12,9 @@ from django.db.models import Count
 from knox.crypto import hash_token
 from knox.models import AuthToken
 
-from competitions.models import Tournament
-from demo.registry import (
-    DEMO_PASSWORD,
-    DemoRefused,
-    build_demo_registry,
-    registry_is_populated,
-    reset_registry,
-)
+from competitions.models import Allocation, Tournament
+from demo.registry import DEMO_PASSWORD, registry_is_populated, reset_registry
+from demo.registry_build import DemoRefused, build_demo_registry
 from federation.models import (
     ArbiterAccreditation,
     ArbiterGrade,
@@ -34,7 +29,6 @@ from federation.models import (
     User,
     Zone,
 )
-from rankings.models import Allocation
 
 SMALL = {"players": 300, "clubs": 20}
 PREVIOUS, CURRENT = "2025-2026", "2026-2027"

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from competitions.models import TournamentStatus
-from competitions.tournaments.homologation import tournament_homologate
-from competitions.tournaments.submission import results_submit
+from competitions.homologation import results_submit, tournament_homologate
+from competitions.models import Allocation, TournamentStatus
 from demo.samples import (
     CSV_SAMPLE,
     DUO_SAMPLE,
@@ -18,7 +17,6 @@ from demo.samples import (
     sample_tournaments,
     write_samples,
 )
-from rankings.models import Allocation
 from tests.demo.conftest import seeded_demo
 
 pytestmark = pytest.mark.django_db

@@ -10,6 +10,7 @@ import pytest
 
 from competitions.championships.qualification_status import qualification_status
 from competitions.models import (
+    Allocation,
     Championship,
     ChampionshipEntry,
     ChampionshipStage,
@@ -23,7 +24,7 @@ from competitions.tournaments import access
 from core.vocabulary import Format
 from demo.tournaments import CORRECTION_REASONS, REFUSAL_REASONS, SAMPLE_REFERENCES
 from federation.access import scope_of
-from rankings.models import Allocation, RankingEntry, RankingKind
+from rankings.models import RankingEntry, RankingKind
 from rankings.selectors import LIVE, OFFICIAL, RankingFilter, ranking_entries, ranking_snapshot
 from tests.demo.conftest import seeded_demo
 

@@ -312,7 +312,7 @@ def submitted_open(registry, declare_tournament, results_sheet):
     """The "Open de Lyon" of club 101 (committee 1, tests/conftest.py) with the correct
     results of ``results_sheet`` sent by the club's manager through the service: waiting
     for homologation."""
-    from competitions.tournaments.submission import results_submit
+    from competitions.homologation import results_submit
 
     tournament = declare_tournament()
     results_submit(
@@ -328,6 +328,6 @@ def submitted_open(registry, declare_tournament, results_sheet):
 def homologated_open(registry, submitted_open):
     """``submitted_open`` homologated by federation staff through the service; the
     ranking refresh it sends runs at once (no broker)."""
-    from competitions.tournaments.homologation import tournament_homologate
+    from competitions.homologation import tournament_homologate
 
     return tournament_homologate(tournament=submitted_open, by=registry.users["federation_staff"])

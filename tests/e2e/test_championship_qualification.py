@@ -31,8 +31,8 @@ def played_regional_final(registry):
         regional_rules_approve,
         regional_rules_publish,
     )
-    from competitions.championships.stage_results import stage_homologate, stage_results_submit
     from competitions.championships.stages import StageRequest, stage_create
+    from competitions.homologation import results_submit, tournament_homologate
     from federation.models import Licence, Player
 
     ccn, ccr = registry.users["federation_staff"], registry.users["committee_staff"]
@@ -71,8 +71,8 @@ def played_regional_final(registry):
         by=ccr,
     )
     document = results([[p.licence_number] for p in field])
-    stage_results_submit(stage=stage, content=document, source="json", by=ccr)
-    stage_homologate(stage=stage, by=ccr)
+    results_submit(tournament=stage.tournament, content=document, source="json", by=ccr)
+    tournament_homologate(tournament=stage.tournament, by=ccr)
     quotas_set(championship=championship, quotas={1: QUOTA}, by=ccn)
     return championship, field
 

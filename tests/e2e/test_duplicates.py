@@ -16,10 +16,9 @@ PASSWORD = "x"  # the registry fixture's users (tests/conftest.py)
 def _two_records_of_one_person(registry):
     """Paul DURAND: 5001 licensed this season, 5002 last season (same committee, same
     birth date), 5002 with 400 PCN from a homologated tournament of last season."""
-    from competitions.models import ResultRevision, Tournament
+    from competitions.models import Allocation, ResultRevision, Tournament
+    from competitions.rulebooks import rulebook_in_force
     from federation.models import Licence, Player
-    from rankings.models import Allocation
-    from rankings.rulebooks import rulebook_in_force
 
     born = dt.date(1975, 4, 4)
     kept = Player.objects.create(

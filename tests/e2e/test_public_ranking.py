@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 @pytest.mark.parametrize("window", ["phone"], indirect=True)
 def test_a_player_found_without_accents_and_the_pcn_plot(window, homologated_open, registry):
-    from rankings.models import Allocation
+    from competitions.models import Allocation
 
     points = Allocation.objects.get(
         tournament=homologated_open, player__licence_number=3103, current=True

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 @pytest.mark.parametrize("window", ["phone"], indirect=True)
 def test_open_a_tournament_from_a_players_page(window, homologated_open):
-    from rankings.models import Allocation
+    from competitions.models import Allocation
 
     winner = Allocation.objects.get(
         tournament=homologated_open, player__licence_number=3103, current=True

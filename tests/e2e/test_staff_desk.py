@@ -47,8 +47,7 @@ def _wait_for(page, locator, visits: int = 40) -> None:
 def test_federation_staff_homologate_from_the_queue_and_the_ranking_follows(
     open_window, sign_in, registry, submitted_open, celery_worker_process
 ):
-    from competitions.models import TournamentStatus
-    from rankings.models import Allocation
+    from competitions.models import Allocation, TournamentStatus
     from rankings.selectors import player_record
 
     public = open_window("phone", "public")  # anyone, on the public ranking
@@ -250,7 +249,7 @@ def test_committee_staff_get_the_french_403_for_another_committees_tournament(
 def test_correcting_with_a_new_revision_and_reading_the_diff(
     open_window, sign_in, registry, homologated_open, results_sheet, scratch_dir
 ):
-    from rankings.models import Allocation
+    from competitions.models import Allocation
 
     # The secretary swapped two players' lines: Côté (3102) played Génin's (3103) game.
     sheet = results_sheet()

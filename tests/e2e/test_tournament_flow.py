@@ -24,9 +24,8 @@ CHECK_THE_FILE = "Vérifier le fichier"
 def test_a_club_manager_declares_uploads_fixes_previews_and_sends(
     open_window, sign_in, registry, results_sheet, scratch_dir
 ):
-    from competitions.models import Tournament
-    from competitions.tournaments.homologation import tournament_homologate
-    from rankings.models import Allocation
+    from competitions.homologation import tournament_homologate
+    from competitions.models import Allocation, Tournament
 
     manager = open_window("desktop", "club-manager")
     page = manager.page
@@ -172,8 +171,8 @@ def test_a_player_finds_the_homologated_tournament_with_their_points(
     """Homologation through the service, as federation staff would from the staff desk
     (a later issue); the ranking refresh it sends goes through the outbox, Redis and the
     real worker, as in production."""
-    from competitions.tournaments.homologation import tournament_homologate
-    from rankings.models import Allocation
+    from competitions.homologation import tournament_homologate
+    from competitions.models import Allocation
     from rankings.selectors import player_record
 
     tournament_homologate(tournament=submitted_open, by=registry.users["federation_staff"])

@@ -12,12 +12,12 @@ import re
 import pytest
 from django.db import transaction
 
-from competitions.models import ResultEntry, ResultPlayer, ResultRevision, Tournament
+from competitions.models import Allocation, ResultEntry, ResultPlayer, ResultRevision, Tournament
+from competitions.rulebooks import rulebook_in_force
 from federation.merging import NOT_MOVED, player_relations, players_merge
 from federation.models import Licence, Player, PlayerMerge, Sanction, User
-from rankings.models import Allocation, PlayerSeasonTotal, RankingEntry, SeasonStanding
+from rankings.models import PlayerSeasonTotal, RankingEntry, SeasonStanding
 from rankings.official_ranking import official_ranking_publish
-from rankings.rulebooks import rulebook_in_force
 
 pytestmark = pytest.mark.django_db
 _numbers = itertools.count(1)
@@ -89,7 +89,7 @@ def test_every_relation_to_a_player_is_moved_or_deliberately_left():
         ("competitions.StagePenalty", "player"),
         ("competitions.StagePenalty", "substitute"),
         ("competitions.ChampionshipTitle", "player"),
-        ("rankings.Allocation", "player"),
+        ("competitions.Allocation", "player"),
         ("rankings.ManualPlacement", "player"),
     } <= moved
     assert not moved & NOT_MOVED
@@ -121,7 +121,7 @@ def test_merge_moves_everything_points_audits_and_the_ranking_follows(
     assert audit.counts == {
         "competitions.ResultPlayer.player": 1, "competitions.Tournament.arbiter": 1,
         "federation.Licence.player": 1, "federation.Sanction.player": 1,
-        "federation.User.player": 1, "rankings.Allocation.player": 1,
+        "federation.User.player": 1, "competitions.Allocation.player": 1,
     }  # fmt: skip
     last = merged.history.first()
     assert (last.merged_into_id, last.history_user) == (kept.pk, staff)
@@ -276,7 +276,7 @@ def test_the_ranking_follows_through_the_real_worker(celery_worker_process, regi
     api.force_authenticate(registry.users["federation_staff"])
     response = api.post("/api/federation/merges/", {"kept": 5001, "merged": 5002}, format="json")
     assert response.status_code == 201, response.json()
-    assert response.json()["counts"]["rankings.Allocation.player"] == 1
+    assert response.json()["counts"]["competitions.Allocation.player"] == 1
 
     def followed():
         totals = dict(

@@ -24,7 +24,8 @@ from django.test.utils import override_settings
 from django.urls import Resolver404, resolve
 
 from demo.championships import build_demo_championships
-from demo.registry import build_demo_registry, reset_registry
+from demo.registry import reset_registry
+from demo.registry_build import build_demo_registry
 from demo.tournaments import build_demo_tournaments, reset_competitions
 from tests.federation.public_surface import (
     Read,

@@ -57,9 +57,8 @@ def federation(registry) -> Federation:
 def add_tournament(db) -> Callable[..., Tournament]:
     """``add_tournament(season, points, *, club, arbiter)``: a homologated tournament
     of ``season`` giving each player of ``points`` its (pcn, pp)."""
-    from competitions.models import ResultRevision, Tournament
-    from rankings.models import Allocation
-    from rankings.rulebooks import rulebook_in_force
+    from competitions.models import Allocation, ResultRevision, Tournament
+    from competitions.rulebooks import rulebook_in_force
 
     def add(
         season: Season,
@@ -104,9 +103,8 @@ def add_tournament(db) -> Callable[..., Tournament]:
 def correct_tournament(db) -> Callable[..., set[int]]:
     """``correct_tournament(tournament, points)``: a correction, a new revision whose
     allocations replace the current ones; returns the affected player ids (old and new)."""
-    from competitions.models import ResultRevision
-    from rankings.models import Allocation
-    from rankings.rulebooks import rulebook_in_force
+    from competitions.models import Allocation, ResultRevision
+    from competitions.rulebooks import rulebook_in_force
 
     def correct(tournament: Tournament, points: dict[Player, tuple[int, int]]) -> set[int]:
         number = tournament.revisions.count() + 1

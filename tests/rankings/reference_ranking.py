@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 
+from competitions.models import Allocation
 from federation.models import Licence, Season
-from rankings.models import Allocation, ManualPlacement, RankingEntry, SeasonRanking
+from rankings.models import ManualPlacement, RankingEntry, SeasonRanking
 from rankings.rules.series import SeriesPolicy
 
 

@@ -1,5 +1,6 @@
-"""Admin of the rankings: read-only rulebooks, allocations and snapshots; policies,
-placements and recompute runs written through their services."""
+"""Admin of the rankings (and of the allocations and rulebooks it reads, in the competitions'
+admin): read-only rulebooks, allocations and snapshots; policies, placements and recompute
+runs written through their services."""
 
 from __future__ import annotations
 
@@ -36,21 +37,22 @@ def admin_client(client, registry, federation, add_tournament):
 
 @pytest.mark.parametrize(
     "model",
-    ["rulebookversion", "allocation", "seriespolicyversion", "manualplacement",
-     "rankingsnapshot", "seasonranking", "recomputerun"],
+    ["competitions/rulebookversion", "competitions/allocation", "rankings/seriespolicyversion",
+     "rankings/manualplacement", "rankings/rankingsnapshot", "rankings/seasonranking",
+     "rankings/recomputerun"],
 )  # fmt: skip
 def test_lists_render_in_few_queries(admin_client, model, django_assert_max_num_queries):
     with django_assert_max_num_queries(12):
-        response = admin_client.get(f"/admin/rankings/{model}/")
+        response = admin_client.get(f"/admin/{model}/")
     assert response.status_code == 200
 
 
 def test_allocations_search_by_licence_and_filter_by_tournament(admin_client):
-    from rankings.models import Allocation
+    from competitions.models import Allocation
 
     allocation = Allocation.objects.select_related("player").first()
     response = admin_client.get(
-        "/admin/rankings/allocation/",
+        "/admin/competitions/allocation/",
         {"q": allocation.player.licence_number, "tournament": allocation.tournament_id},
     )
     assert response.status_code == 200

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rankings.models import Allocation, SeriesPolicyVersion
+from competitions.models import Allocation
+from rankings.models import SeriesPolicyVersion
 from rankings.official_ranking import official_ranking_publish
 from rankings.progress import Progress
 from rankings.recompute import recompute_request, recompute_run
@@ -62,7 +63,7 @@ def test_published_rows_are_read_only(admin_client, registry):
     snapshot = official_ranking_publish(season=registry.season, early_reason="AG")
     allocation = Allocation.objects.first()
     for url in [
-        f"/admin/rankings/allocation/{allocation.pk}/change/",
+        f"/admin/competitions/allocation/{allocation.pk}/change/",
         f"/admin/rankings/rankingsnapshot/{snapshot.pk}/change/",
         f"/admin/rankings/seriespolicyversion/{SeriesPolicyVersion.objects.get().pk}/change/",
     ]:

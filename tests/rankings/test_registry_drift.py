@@ -1,10 +1,15 @@
 """Registry drift (a standing whose licence or club moved) is looked for only when
-licences or clubs were written since the last look (``federation.RegistryWrite``,
-written by PostgreSQL triggers; ``rankings/standings.py::registry_drift``): every way of
-writing them is recorded, a burst of homologations with no registry change skips the
-anti-join, and a registry write that commits during a look is found by the next one."""
+licences or clubs were written by a transaction the last look could not see
+(``federation.RegistryWrite``, written by PostgreSQL triggers;
+``rankings/standings.py::registry_drift``): every way of writing them is recorded, a
+burst of homologations with no registry change skips the anti-join, and a registry
+write that commits during a look, or that a transaction older than the look makes, is
+found by the next one. All of it holds while other transactions stay open in the
+cluster: in another database, or in this one with an older snapshot."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import psycopg
 import pytest
@@ -18,6 +23,49 @@ from rankings.recompute import full_recompute
 pytestmark = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="the triggers are PostgreSQL's (SQLite always looks)"
 )
+
+
+def _connect(dbname: str | None = None, **options) -> psycopg.Connection:
+    db = connection.settings_dict
+    return psycopg.connect(host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"],
+                           password=db["PASSWORD"] or None, dbname=dbname or db["NAME"],
+                           **options)  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def another_database() -> Iterator[str]:
+    """A throw-away database of the same cluster, dropped at the end of the session."""
+    name = f"{connection.settings_dict['NAME']}_elsewhere"
+    with _connect("postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        admin.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+    try:
+        yield name
+    finally:
+        with _connect("postgres", autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["nothing added", "another database", "older snapshot"])
+def open_elsewhere(request) -> Iterator[None]:
+    """The test runs as the cluster is, or while a transaction stays open from before
+    its first registry write to its end: a backup, a report or another application in
+    another database of the cluster (with a transaction id), or a report in this
+    database (an older snapshot, and a transaction id). Each holds the cluster's oldest
+    snapshot (``xmin``) back for the whole test."""
+    if request.param == "nothing added":
+        yield
+        return
+    if request.param == "another database":
+        other = _connect(request.getfixturevalue("another_database"))
+    else:
+        other = _connect()
+        other.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+    try:
+        other.execute("SELECT txid_current(), pg_current_snapshot()")  # BEGIN; kept open
+        yield
+    finally:
+        other.close()  # before the test's tables are flushed
 
 
 def _current_xact() -> int:
@@ -67,7 +115,7 @@ def looks(monkeypatch) -> list[int]:
 # newer than the last look's horizon, so it would look every time (as it should)
 @pytest.mark.parametrize("store", [False, True], ids=["snapshot", "redis store"])
 def test_the_drift_is_looked_for_only_after_a_registry_write(
-    request, federation, add_tournament, looks, store
+    open_elsewhere, request, federation, add_tournament, looks, store, django_assert_num_queries
 ):
     if store:
         request.getfixturevalue("live_store_redis")
@@ -90,19 +138,22 @@ def test_the_drift_is_looked_for_only_after_a_registry_write(
     assert SeasonStanding.objects.get(season=season, player=p[5]).club_id == moved.pk
     live_ranking.live_ranking_refresh(season=season)
     assert looks == [1]
+    with django_assert_num_queries(1):  # nothing written since: one indexed query
+        assert standings.registry_drift(season=season) == standings.RegistryDrift([])
+    assert looks == [1]
 
 
 @pytest.mark.django_db(transaction=True)  # a second connection writes the registry
-def test_a_registry_write_committed_during_a_look_is_found_by_the_next(federation, looks):
+def test_a_registry_write_committed_during_a_look_is_found_by_the_next(
+    open_elsewhere, federation, looks
+):
     registry, p = federation.registry, federation.players
     season = registry.season
     full_recompute(season=season)
     live_ranking.live_ranking_refresh(season=season)
     looks.clear()
     moved = registry.clubs[201]
-    db = connection.settings_dict
-    with psycopg.connect(host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"],
-                         dbname=db["NAME"]) as other:  # fmt: skip
+    with _connect() as other:
         other.execute(
             "UPDATE federation_licence SET club_id = %s WHERE player_id = %s AND season_id = %s",
             [moved.pk, p[6].pk, season.pk],
@@ -113,6 +164,62 @@ def test_a_registry_write_committed_during_a_look_is_found_by_the_next(federatio
         assert SeasonStanding.objects.get(season=season, player=p[5]).club_id == moved.pk
         assert SeasonStanding.objects.get(season=season, player=p[6]).club_id != moved.pk
         other.commit()
+    live_ranking.live_ranking_refresh(season=season)
+    assert looks == [1, 1]
+    assert SeasonStanding.objects.get(season=season, player=p[6]).club_id == moved.pk
+
+
+@pytest.mark.django_db(transaction=True)  # a second connection writes the registry
+def test_a_registry_write_by_a_transaction_older_than_the_look_is_found(
+    open_elsewhere, federation, looks
+):
+    """A transaction that began before the look (its id lower than every later one)
+    and writes the registry after it, committing later still: the look's snapshot has
+    it in progress, so its write was not seen."""
+    registry, p = federation.registry, federation.players
+    season = registry.season
+    full_recompute(season=season)
+    live_ranking.live_ranking_refresh(season=season)
+    looks.clear()
+    moved = registry.clubs[201]
+    with _connect() as other:
+        other.execute("SELECT txid_current()")  # begun, not yet a registry writer
+        Licence.objects.filter(player=p[5], season=season).update(club=moved)
+        live_ranking.live_ranking_refresh(season=season)
+        assert looks == [1]
+        other.execute(
+            "UPDATE federation_licence SET club_id = %s WHERE player_id = %s AND season_id = %s",
+            [moved.pk, p[6].pk, season.pk],
+        )
+        other.commit()
+    live_ranking.live_ranking_refresh(season=season)
+    assert looks == [1, 1]
+    assert SeasonStanding.objects.get(season=season, player=p[6]).club_id == moved.pk
+    live_ranking.live_ranking_refresh(season=season)
+    assert looks == [1, 1]
+
+
+@pytest.mark.django_db(transaction=True)  # the test's own transaction, then a later one
+def test_a_registry_write_after_the_look_in_its_own_transaction_is_found(
+    open_elsewhere, federation, looks
+):
+    """A look in a transaction that has a transaction id (it wrote the registry before)
+    does not see what that transaction writes after it, although its snapshot leaves
+    the transaction out of the in-progress list."""
+    registry, p = federation.registry, federation.players
+    season = registry.season
+    full_recompute(season=season)
+    live_ranking.live_ranking_refresh(season=season)
+    looks.clear()
+    moved = registry.clubs[201]
+    with transaction.atomic():
+        Licence.objects.filter(player=p[5], season=season).update(club=moved)
+        with _connect(autocommit=True) as other:  # a later transaction ends first: the
+            other.execute("SELECT txid_current()")  # look's xmax is above this one's id
+        live_ranking.live_ranking_refresh(season=season)
+        assert looks == [1]
+        assert SeasonStanding.objects.get(season=season, player=p[5]).club_id == moved.pk
+        Licence.objects.filter(player=p[6], season=season).update(club=moved)
     live_ranking.live_ranking_refresh(season=season)
     assert looks == [1, 1]
     assert SeasonStanding.objects.get(season=season, player=p[6]).club_id == moved.pk

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from competitions.models import Allocation
 from rankings import selectors
-from rankings.models import Allocation, RankingEntry
+from rankings.models import RankingEntry
 from rankings.official_ranking import official_ranking_publish
 from rankings.recompute import full_recompute
 

@@ -13,12 +13,16 @@ homologated by the given staff user, with the same checks as the API. Lines are 
 ``--batch`` at a time (default 100) in one transaction, committed once:
 
 - ``--batch`` > 1: :mod:`competitions.tournaments.bulk_load` runs every check of the
-  three services for each line and writes what they write for all the lines at once
-  (one statement per table); a step refused is reported with its problems and the
-  others go on (nothing of it was written); a line that meets a tournament already
-  stored goes through the services one by one.
-- ``--batch 1``: each line through the services (``tournament_declare``,
-  ``results_submit``, ``tournament_homologate``), as the API calls them.
+  three services for each line and writes through the services' writers for all the
+  lines at once (one statement per table); a step refused is reported with its problems
+  and the others go on (nothing of it was written); a line that meets a tournament
+  already stored goes through the services one by one.
+- ``--batch 1``: each line through the services (``tournament_declare``, then
+  :mod:`competitions.homologation`'s ``results_submit`` and ``tournament_homologate``,
+  which send a championship stage's results through the stage's checks), as the API
+  calls them.
+
+Each line's declaration is read as the API reads it (its input serializer).
 
 Re-running the same file changes nothing (an interrupted run loses at most its last
 batch: run it again). The ranking update of the affected players is queued once per
@@ -33,16 +37,17 @@ import time
 from collections.abc import Iterator
 from contextlib import nullcontext
 from itertools import islice
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from competitions.api.tournament_serializers import DeclarationIn
+from competitions.homologation import results_submit, tournament_homologate
 from competitions.models import Tournament, TournamentStatus
-from competitions.tournaments.bulk_load import REFUSALS, LineResult, lines_load
-from competitions.tournaments.declaration import tournament_declare
-from competitions.tournaments.homologation import ranking_updates_deferred, tournament_homologate
-from competitions.tournaments.submission import results_submit
+from competitions.tournaments.bulk_load import REFUSALS, LineResult, line_refused, lines_load
+from competitions.tournaments.declaration import Declaration, tournament_declare
+from competitions.tournaments.homologation import ranking_updates_deferred
 from core.api_errors import flatten
 from core.batch_memo import batch_reads
 from core.problems import RuleViolation
@@ -90,7 +95,7 @@ class Command(BaseCommand):
                 # from one batch to the next.
                 with batch_reads() if batch > 1 else nullcontext(), transaction.atomic():
                     results: list[LineResult | None] = (
-                        list(lines_load(chunk, by=user, one=self.load_one))
+                        self.lines_load(chunk, user)
                         if batch > 1
                         else [self.line_load(number, line, user) for number, line in chunk]
                     )
@@ -117,6 +122,22 @@ class Command(BaseCommand):
         if counts["failed"]:
             raise CommandError(f"{counts['failed']} line(s) failed; see above.")
 
+    def lines_load(self, chunk: list[tuple[int, str]], user) -> list[LineResult | None]:
+        """The lines of a batch read, then loaded together (``bulk_load``); each line's
+        result in the file's order, a line that could not be read refused."""
+        read: list[tuple[int, dict[str, Any], Declaration]] = []
+        results: list[LineResult | None] = []
+        for number, line in chunk:
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+                read.append((number, item, self.declaration_read(item)))
+            except REFUSALS as error:
+                results.append(line_refused(number, error))
+        results += lines_load(read, by=user, one=self.load_one)
+        return sorted(results, key=lambda result: result.number if result else 0)
+
     def line_load(self, number: int, line: str, user) -> LineResult | None:
         """One line through the services, one after the other (``--batch 1``)."""
         if not line.strip():
@@ -124,16 +145,21 @@ class Command(BaseCommand):
         try:
             return LineResult(number, self.load_one(json.loads(line), user))
         except REFUSALS as error:
-            detail = getattr(error, "problems", None) or [str(error)]
-            return LineResult(number, None, [str(p) for p in detail])
+            return line_refused(number, error)
 
     @staticmethod
-    def load_one(item: dict, user) -> list[str]:
-        outcome = []
-        serializer = DeclarationIn(data=item["declaration"])  # parsed as the API parses it
+    def declaration_read(item: dict[str, Any]) -> Declaration:
+        """The line's declaration, read as the API reads it."""
+        serializer = DeclarationIn(data=item["declaration"])
         if not serializer.is_valid():
             raise RuleViolation(list(flatten(serializer.errors, "declaration")))
-        tournament, created = tournament_declare(declaration=serializer.to_declaration(), by=user)
+        return serializer.to_declaration()
+
+    @classmethod
+    def load_one(cls, item: dict, user) -> list[str]:
+        outcome = []
+        declaration = cls.declaration_read(item)
+        tournament, created = tournament_declare(declaration=declaration, by=user)
         if created:
             outcome.append("declared")
         submitted = results_submit(

@@ -204,6 +204,7 @@ class ChampionshipRules:
                 "kind",
                 "unknown_kind",
                 f"kind must be one of {', '.join(ChampionshipKind)}, got {data.get('kind')!r}.",
+                {"kind": str(data.get("kind")), "kinds": ", ".join(ChampionshipKind)},
             )
         rules = reader.read_object(cls, {**data, "kind": str(defaults.kind)}, "")
         reader.raise_if_any()

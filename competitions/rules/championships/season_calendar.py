@@ -5,7 +5,7 @@ comité ou au qualificatif national ; finale nationale. » The national qualifie
 « le jour précédant la finale nationale » at the same place (articles 4, 10, 21); the
 interclubs have none, and their national final « se joue sur la saison d'après »
 (article 16). The national final's PCN/PP table is chapter 5's and is applied by
-``rankings.rules``, not here.
+``competitions.rules.pcn``, not here.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from competitions.rules.engine.movements import TableSeats
+from competitions.rules.engine.movements.plan import TableSeats
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
 

@@ -1,11 +1,12 @@
 """Seatings (mises en place): which entrant takes which starting seat of a movement plan.
 
-A seating gives each player a starting number of a :class:`~competitions.rules.engine.movements.
-MovementPlan` (a seat of its first row); the plan then moves them. Chapter 2 ("Mouvements des
-joueurs", page 25) allows three ways of placing the players for a position: the FFT movement,
-a random placement (mise en place aléatoire) and best against best (meilleurs scores avec les
-meilleurs, from the ranking after the previous positions); chapter 3 article 25 ("place des
-joueurs") seats the first session of a championship stage.
+A seating gives each player a starting number of a
+:class:`~competitions.rules.engine.movements.plan.MovementPlan` (a seat of its first row);
+the plan then moves them. Chapter 2 ("Mouvements des joueurs", page 25) allows three ways
+of placing the players for a position: the FFT movement, a random placement (mise en place
+aléatoire) and best against best (meilleurs scores avec les meilleurs, from the ranking
+after the previous positions); chapter 3 article 25 ("place des joueurs") seats the first
+session of a championship stage.
 
 Randomness always comes from an explicit ``random.Random``.
 """
@@ -18,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from competitions.rules.engine.movements import MovementPlan
+from competitions.rules.engine.movements.plan import MovementPlan
 from competitions.rules.engine.tables import Orientation
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format

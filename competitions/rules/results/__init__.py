@@ -27,11 +27,8 @@ from competitions.rules.results.document import (
     TieBreakData,
 )
 from competitions.rules.results.json_format import parse_json
-from competitions.rules.results.validation import (
-    LicenceStatus,
-    ValidatedResults,
-    validate,
-)
+from competitions.rules.results.licences import LicenceStatus
+from competitions.rules.results.validation import ValidatedResults, validate
 
 __all__ = [
     "FORMAT_VERSION",

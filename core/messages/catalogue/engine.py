@@ -45,7 +45,7 @@ FRENCH: dict[str, str] = {
     "blank_reason": "Une pénalité est enregistrée avec son motif.",
     "negative_penalty": "Une pénalité retire des points à un total : elle ne peut pas être négative ({points}).",
     "amount_not_in_schedule": "Le barème ne prévoit pas une pénalité « {kind} » de {points} points.",
-    # --- movements (movements.py) ---------------------------------------------------------
+    # --- movements (movements/) -----------------------------------------------------------
     "unknown_position": "La position {position} n’existe pas dans ce plan, qui en compte {positions}.",
     "unknown_number": "Aucun joueur n’a le numéro de départ {number} dans ce plan.",
     "no_movement": "Aucun mouvement n’est possible à {tables} tables pour ce type de tournoi.",

@@ -32,10 +32,10 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
-from competitions.models import ResultRevision, Tournament
+from competitions.models import Allocation, ResultRevision, Tournament
+from competitions.rulebooks import rulebook_in_force
 from federation.models import Club, Committee, Licence, Player, Season, Zone
-from rankings.models import Allocation, RankingKind, SeasonRanking
-from rankings.rulebooks import rulebook_in_force
+from rankings.models import RankingKind, SeasonRanking
 from rankings.rules.national_ranking import PlayerStanding
 from rankings.series_policies import series_policy_in_force
 from rankings.snapshots import PlayerFacts, RankingInputs, compute, fold, write_snapshot

@@ -1,6 +1,6 @@
 """``manage.py seed_demo``: fill an empty database with a realistic demo federation.
 
-The registry (demo/registry.py), then two seasons of tournaments loaded through the
+The registry (demo/registry_build.py), then two seasons of tournaments loaded through the
 results services with the rankings they give (demo/tournaments.py), then the current
 season's championships under way (demo/championships.py), in one transaction.
 
@@ -20,16 +20,13 @@ from django.db.models import ProtectedError
 
 from core.errors import PermissionDenied
 from demo.championships import build_demo_championships
-from demo.registry import (
+from demo.registry import DEMO_PASSWORD, registry_counts, registry_is_populated, reset_registry
+from demo.registry_build import (
     DEFAULT_CLUBS,
     DEFAULT_CURRENT_SEASON,
     DEFAULT_PLAYERS,
     DEFAULT_SEED,
-    DEMO_PASSWORD,
     build_demo_registry,
-    registry_counts,
-    registry_is_populated,
-    reset_registry,
 )
 from demo.tournaments import DEFAULT_TOURNAMENTS, build_demo_tournaments, reset_competitions
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from competitions.models import Tournament
+from competitions.models import Allocation, Tournament
 from federation.models import Licence, Player
-from rankings.models import Allocation
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from competitions.models import ResultRevision, Tournament
+from competitions.models import Allocation, ResultRevision, Tournament
 from federation.models import Licence, Player
-from rankings.models import Allocation, PlayerSeasonTotal
+from rankings.models import PlayerSeasonTotal
 
 pytestmark = pytest.mark.django_db
 

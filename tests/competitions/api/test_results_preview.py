@@ -8,9 +8,8 @@ import random
 
 import pytest
 
-from competitions.models import LicenceNameConfirmation, ResultRevision
+from competitions.models import Allocation, LicenceNameConfirmation, ResultRevision
 from federation.models import Licence, Player
-from rankings.models import Allocation
 from tests.competitions.rules.results.mistakes import excel_csv
 from tests.competitions.rules.results.tournament_builder import play
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rankings.models import Allocation
-from rankings.rulebooks import rulebook_in_force, rulebook_update
+from competitions.models import Allocation
+from competitions.rulebooks import rulebook_in_force, rulebook_update
 from tests.competitions.api.test_results_homologation import TOTALS, individual, players
 
 pytestmark = pytest.mark.django_db

@@ -173,7 +173,7 @@ def players(new_player) -> Callable[..., list[int]]:
 def points(db) -> Callable[[int], dict[int, tuple[int, int]]]:
     """``points(tournament_id)``: licence number → (PCN, PP) of the tournament's current
     allocations."""
-    from rankings.models import Allocation
+    from competitions.models import Allocation
 
     def read(tournament_id: int) -> dict[int, tuple[int, int]]:
         return {

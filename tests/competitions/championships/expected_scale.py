@@ -1,5 +1,5 @@
 """The PCN a stage should give, from chapter 5 of the regulations written out again
-here, independently of rankings/rules/scales.py."""
+here, independently of competitions/rules/pcn/scales.py."""
 
 from __future__ import annotations
 

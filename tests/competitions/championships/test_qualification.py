@@ -7,8 +7,8 @@ import datetime as dt
 import pytest
 
 from competitions.models import Qualification, Tournament
-from competitions.tournaments.homologation import tournament_homologate
-from competitions.tournaments.submission import results_submit
+from competitions.tournaments.homologation import plain_tournament_homologate
+from competitions.tournaments.submission import plain_results_submit
 from federation.models import Licence
 from tests.competitions.championships.results_documents import results, tiebreak
 
@@ -80,7 +80,7 @@ def test_a_regional_final_breaking_a_rule_qualifies_nobody(
     generic = api.post(f"/api/tournaments/{tournament['id']}/results/", document, format="json")
     assert generic.status_code == 400
     stored = Tournament.objects.get(pk=tournament["id"])
-    results_submit(
+    plain_results_submit(
         tournament=stored, content=document, source="json", by=registry.users["committee_staff"]
     )
     check = api.get(f"/api/championships/stages/{finals['individual']}/check/").json()
@@ -91,7 +91,7 @@ def test_a_regional_final_breaking_a_rule_qualifies_nobody(
     refused = api.post(f"/api/championships/stages/{finals['individual']}/homologate/")
     assert refused.status_code == 400
     assert api.post(f"/api/tournaments/{tournament['id']}/homologate/").status_code == 400
-    tournament_homologate(tournament=stored, by=registry.users["committee_staff"])
+    plain_tournament_homologate(tournament=stored, by=registry.users["committee_staff"])
     as_user("federation_staff")
     quota(api, championships["individual"], 4)
     found = status(api, championships["individual"])

@@ -3,8 +3,7 @@ like a tournament's: a newer revision submitted in between is a 409."""
 
 import pytest
 
-from competitions.models import Tournament
-from rankings.models import Allocation
+from competitions.models import Allocation, Tournament
 from tests.competitions.championships.results_documents import results
 
 pytestmark = pytest.mark.django_db

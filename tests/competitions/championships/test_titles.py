@@ -10,9 +10,9 @@ import pytest
 
 from competitions.championships.titles import stage_titles_record
 from competitions.models import ChampionshipStage, ChampionshipTitle, Tournament
+from competitions.rulebooks import rulebook_in_force, rulebook_update
 from competitions.rules.championships.titles import Awarded, Placed, Title, stage_titles
 from core.vocabulary import StageKind
-from rankings.rulebooks import rulebook_in_force, rulebook_update
 from tests.competitions.championships.results_documents import results, tiebreak
 
 pytestmark = pytest.mark.django_db

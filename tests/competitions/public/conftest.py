@@ -41,9 +41,8 @@ def _results(first_licence: int) -> dict:
 
 @pytest.fixture
 def public_season(registry) -> PublicSeason:
+    from competitions.homologation import results_submit, tournament_homologate, tournament_refuse
     from competitions.models import Tournament
-    from competitions.tournaments.homologation import tournament_homologate, tournament_refuse
-    from competitions.tournaments.submission import results_submit
     from federation.models import Licence, Player
 
     for i in range(11):

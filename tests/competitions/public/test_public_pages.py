@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 def test_a_homologated_tournament_shows_its_full_ranking(
     client, public_season, django_assert_max_num_queries
 ):
-    from rankings.models import Allocation
+    from competitions.models import Allocation
 
     t = public_season.homologated
     with django_assert_max_num_queries(6):

@@ -63,8 +63,8 @@ def submitted(registry, twelve_players, twelve_results):
     the submission service (the staff desk's and the admin's tests)."""
     import datetime as dt
 
+    from competitions.homologation import results_submit
     from competitions.models import Tournament
-    from competitions.tournaments.submission import results_submit
 
     def submit(name: str, club: int = 101, *, day: int = 5, document=None) -> Tournament:
         tournament = Tournament.objects.create(

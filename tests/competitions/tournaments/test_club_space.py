@@ -8,12 +8,12 @@ import datetime as dt
 import pytest
 from django.test import RequestFactory
 
-from competitions.models import Tournament
-from competitions.tournaments.homologation import (
+from competitions.homologation import (
     tournament_correct,
     tournament_homologate,
     tournament_refuse,
 )
+from competitions.models import Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -8,13 +8,13 @@ import datetime as dt
 import pytest
 from django.core import mail
 
-from competitions.models import Tournament
-from competitions.tournaments.homologation import (
-    ranking_updates_deferred,
+from competitions.homologation import (
     tournament_correct,
     tournament_homologate,
     tournament_refuse,
 )
+from competitions.models import Tournament
+from competitions.tournaments.homologation import ranking_updates_deferred
 from federation.models import Role, RoleAssignment, User
 
 NBSP = "\u00a0"
@@ -118,7 +118,7 @@ def test_a_refused_request_sends_nothing(
 def test_a_committee_s_tournament_emails_the_committee_s_staff(
     registry, managers, twelve_players, twelve_results, django_capture_on_commit_callbacks
 ):
-    from competitions.tournaments.submission import results_submit
+    from competitions.homologation import results_submit
 
     tournament = Tournament.objects.create(
         season=registry.season, name="Régional d'hiver", date=dt.date(2026, 12, 6), venue="Lyon",

@@ -9,9 +9,8 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from competitions.models import ResultRevision, Tournament
-from competitions.tournaments.submission import results_submit
-from rankings.models import Allocation, RulebookVersion
+from competitions.homologation import results_submit
+from competitions.models import Allocation, ResultRevision, RulebookVersion, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from competitions.homologation import tournament_correct, tournament_homologate
 from competitions.models import Tournament
-from competitions.tournaments.homologation import tournament_correct, tournament_homologate
 
 pytestmark = pytest.mark.django_db
 

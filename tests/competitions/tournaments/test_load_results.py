@@ -5,9 +5,9 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from competitions.models import ResultRevision, Tournament
+from competitions.models import Allocation, ResultRevision, Tournament
 from federation.models import Licence, Player
-from rankings.models import Allocation, PlayerSeasonTotal
+from rankings.models import PlayerSeasonTotal
 
 TOTALS = [900, 700, 500, 300, 100, 50, 0, -50, -100, -300, -900, -1200]
 

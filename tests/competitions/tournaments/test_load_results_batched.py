@@ -13,6 +13,7 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError, connection
 
 from competitions.models import (
+    Allocation,
     LicenceNameConfirmation,
     ResultEntry,
     ResultPenalty,
@@ -21,8 +22,9 @@ from competitions.models import (
     ResultSession,
     Tournament,
 )
+from competitions.tournaments import bulk_load
 from federation.models import Sanction, SanctionKind
-from rankings.models import Allocation, PlayerSeasonTotal
+from rankings.models import PlayerSeasonTotal
 from tests.competitions.tournaments.conftest import TOTALS
 from tests.competitions.tournaments.test_repeats import set_scope, with_penalties
 
@@ -201,7 +203,8 @@ def test_batched_load_stores_what_the_services_store_one_by_one(
     assert snapshot() == expected
     forget_the_load()
     with monkeypatch.context() as patch:  # a reference declared meanwhile by someone else
-        patch.setattr(Tournament.objects, "bulk_create", refuse_as_the_constraint_would)
+        # The run's insert refused (the services' own, one by one, goes through).
+        patch.setattr(bulk_load, "tournaments_insert", refuse_as_the_constraint_would)
         assert load(path, "100", capsys) == one_by_one  # its run went one by one
     assert snapshot() == expected
 

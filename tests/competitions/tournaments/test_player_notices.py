@@ -13,14 +13,11 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from competitions.homologation import tournament_correct, tournament_homologate
+from competitions.models import Allocation
 from competitions.tournaments import player_notices
-from competitions.tournaments.homologation import (
-    ranking_updates_deferred,
-    tournament_correct,
-    tournament_homologate,
-)
+from competitions.tournaments.homologation import ranking_updates_deferred
 from federation.models import NotificationSent, NotificationSubscription, User
-from rankings.models import Allocation
 
 NBSP = "\u00a0"
 KIND = "tournament_homologated"

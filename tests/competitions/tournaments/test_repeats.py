@@ -8,10 +8,10 @@ import datetime as dt
 
 import pytest
 
+from competitions.homologation import results_submit
 from competitions.models import ResultRevision, Tournament
+from competitions.rulebooks import rulebook_in_force, rulebook_update
 from competitions.tournaments.repeats import earlier_offences
-from competitions.tournaments.submission import results_submit
-from rankings.rulebooks import rulebook_in_force, rulebook_update
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from competitions.models import ResultPlayer, ResultRevision, Tournament
-from competitions.tournaments.homologation import tournament_homologate
-from rankings.models import Allocation
+from competitions.homologation import tournament_homologate
+from competitions.models import Allocation, ResultPlayer, ResultRevision, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -11,13 +11,13 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from competitions.models import (
+    Allocation,
     LicenceNameConfirmation,
     ResultRevision,
     Tournament,
     TournamentStatus,
 )
 from federation.models import Licence, Player, Role, RoleAssignment, User
-from rankings.models import Allocation
 from tests.competitions.rules.results.mistakes import excel_csv, with_mistakes
 from tests.competitions.rules.results.tournament_builder import play
 

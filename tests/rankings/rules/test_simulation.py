@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from competitions.rules.rulebook import Rulebook
 from core.problems import RuleViolation
 from core.vocabulary import Format, StageKind
 from rankings.rules.national_ranking import PlayerStanding, compute_ranking, order_key
-from rankings.rules.rulebook import Rulebook
 from rankings.rules.series import SeriesPolicy
 from rankings.rules.simulation import (
     Event,
@@ -29,7 +29,7 @@ from rankings.rules.simulation import (
 
 RULEBOOK = Rulebook.default()
 POLICY = SeriesPolicy.default()
-PRINTED = Path(__file__).parent / "printed"
+PRINTED = Path(__file__).parents[2] / "competitions" / "rules" / "pcn" / "printed"
 PLACE_ROW = re.compile(r"^\|\s*(\d+)(?:er|ème)\s*\|(.*)$")
 
 

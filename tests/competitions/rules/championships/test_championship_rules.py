@@ -66,6 +66,10 @@ def test_unknown_keys_and_kinds_are_refused():
     with pytest.raises(RuleViolation) as refused:
         ChampionshipRules.from_dict({"kind": "mixed"})
     assert [p.code for p in refused.value.problems] == ["unknown_kind"]
+    assert refused.value.problems[0].params == {
+        "kind": "mixed",
+        "kinds": "individual, duo, interclubs, seniors",
+    }
 
 
 def test_invalid_settings_are_refused_with_every_problem():

@@ -16,7 +16,7 @@ from competitions.rules.engine.big_prize import (
     finalists_of,
     starting_layout,
 )
-from competitions.rules.engine.movements import TableSeats
+from competitions.rules.engine.movements.plan import TableSeats
 from core.problems import RuleViolation
 from core.vocabulary import Format
 

@@ -11,23 +11,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competitions.rules.engine.movements import (
-    MovementKind,
+from competitions.rules.engine.movements.checker import check_plan
+from competitions.rules.engine.movements.plan import (
     MovementPlan,
-    MovementSettings,
-    Moves,
     PositionSeats,
     Repeat,
     RepeatKind,
     SheetLine,
-    ShortTableRule,
     TableSeats,
-    check_plan,
-    max_positions,
-    plan_movement,
+)
+from competitions.rules.engine.movements.planning import max_positions, plan_movement
+from competitions.rules.engine.movements.printed import (
+    MovementKind,
+    Moves,
     seat_number,
     starting_seat,
 )
+from competitions.rules.engine.movements.settings import MovementSettings, ShortTableRule
 from competitions.rules.engine.tables import Orientation
 from core.problems import RuleViolation
 from core.vocabulary import Format

@@ -11,14 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competitions.rules.engine.movements import (
-    MovementSettings,
-    RepeatKind,
-    ShortTableRule,
-    check_plan,
-    max_positions,
-    plan_movement,
-)
+from competitions.rules.engine.movements.checker import check_plan
+from competitions.rules.engine.movements.plan import RepeatKind
+from competitions.rules.engine.movements.planning import max_positions, plan_movement
+from competitions.rules.engine.movements.settings import MovementSettings, ShortTableRule
 from competitions.rules.engine.seating import Entrant, random_seating
 from competitions.rules.engine.tables import Orientation
 from core.problems import RuleViolation

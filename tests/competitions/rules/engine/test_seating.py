@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competitions.rules.engine.movements import plan_movement
+from competitions.rules.engine.movements.planning import plan_movement
 from competitions.rules.engine.seating import (
     Entrant,
     PlacementMethod,

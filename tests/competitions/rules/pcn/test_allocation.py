@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from competitions.rules.pcn.allocation import Allocation, RankedEntry, allocate
+from competitions.rules.pcn.scales import scale
+from competitions.rules.rulebook import Rulebook
 from core.problems import RuleViolation
 from core.vocabulary import Format, StageKind
-from rankings.rules.allocation import Allocation, RankedEntry, allocate
-from rankings.rules.rulebook import Rulebook
-from rankings.rules.scales import scale
 
 RULEBOOK = Rulebook.default()
 # 10 tables, 40 players, 20 with a right to points (chapter 5 table, column 10):

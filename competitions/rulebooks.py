@@ -8,13 +8,13 @@ so a past season is always recomputed with its own rules.
 
 from __future__ import annotations
 
+from competitions.models import RulebookVersion
+from competitions.rules.rulebook import Movements, Rulebook
 from core.batch_memo import memoized
 from core.versioned_settings import SettingsKind, settings_in_force, settings_publish
 from federation.access import Actor, scope_of
 from federation.models import Season
 from federation.selectors import current_season
-from rankings.models import RulebookVersion
-from rankings.rules.rulebook import Movements, Rulebook
 
 RULEBOOKS: SettingsKind[RulebookVersion, Rulebook] = SettingsKind(
     model=RulebookVersion,

@@ -2,7 +2,7 @@
 
 National finals do not use a scale: each of the four finals (individual, duo,
 teams of 4, seniors) has a fixed table of place ranges → (PCN, PP), held in
-the season's :class:`~rankings.rules.rulebook.Rulebook`. A place beyond the
+the season's :class:`~competitions.rules.rulebook.Rulebook`. A place beyond the
 last range receives nothing. For duos and teams, each player of the entry
 receives the entry's figures.
 
@@ -17,16 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.problems import Problem, RuleViolation
-from core.vocabulary import StageKind
-from rankings.rules.allocation import (
+from competitions.rules.pcn.allocation import (
     Allocation,
     RankedEntry,
     award_places,
     ranking_problems,
     tie_problems,
 )
-from rankings.rules.rulebook import NationalFinal, PlaceRange, Rulebook
+from competitions.rules.rulebook import NationalFinal, PlaceRange, Rulebook
+from core.problems import Problem, RuleViolation
+from core.vocabulary import StageKind
 
 
 def national_final_points(kind: NationalFinal, place: int, rulebook: Rulebook) -> tuple[int, int]:

@@ -4,9 +4,9 @@ noticeboard (reportlab). Every text cell goes through ``safe_row`` (core/spreads
 no cell a spreadsheet would run as a formula.
 
 Any table with a title, a subtitle, a header, rows and a file name (``ExportTable``) is
-exported the same way: the national ranking (``rankings.exports.RankingTable``,
-``ranking_export_response``) and a championship stage's results and qualified players
-(``competitions/championships/desk_exports.py``, ``export_response``)."""
+exported the same way (``export_response``): the national ranking
+(``rankings/exports.py``) and a championship stage's results and qualified players
+(``competitions/championships/desk_exports.py``)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,6 @@ from reportlab.platypus.flowables import Spacer
 
 from core.pdf_fonts import pdf_fonts
 from core.spreadsheet import safe_row
-from rankings.exports import RankingTable
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "xlsx": XLSX, "pdf": "application/pdf"}
@@ -83,11 +82,6 @@ def _sheet_title(title: str) -> str:
     return cleaned[:31] or "Feuille"
 
 
-PDF_COLUMNS = (0, 1, 2, 3, 5, 6, 7, 8, 9, 14)
-"""The columns printed on the noticeboard (place, licence, names, club name, committee,
-series, PCN, PP, tournaments): the full table is in the CSV and XLSX."""
-
-
 def pdf_bytes(
     table: ExportTable, columns: Sequence[int] | None = None, *, right_aligned: int = 3
 ) -> bytes:
@@ -134,12 +128,6 @@ def pdf_bytes(
         ]
     )
     return output.getvalue()
-
-
-def ranking_export_response(table: RankingTable, file_format: str) -> HttpResponseBase:
-    return export_response(
-        table, file_format, sheet_title=table.season.name, pdf_columns=PDF_COLUMNS
-    )
 
 
 def export_response(

@@ -24,7 +24,7 @@ from enum import StrEnum
 from typing import Any
 
 from competitions.rules.engine.eliminations import EliminatedOrder, HalvingRounding
-from competitions.rules.engine.movements import (
+from competitions.rules.engine.movements.settings import (
     MovementSettings,
     ShortTableRule,
     TeamPositionLimit,

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from core.problems import RuleViolation
-from core.vocabulary import Format, StageKind
-from rankings.rules.allocation import RankedEntry
-from rankings.rules.national_finals import (
+from competitions.rules.pcn.allocation import RankedEntry
+from competitions.rules.pcn.national_finals import (
     allocate_national_final,
     national_final_points,
     places_with_points,
 )
-from rankings.rules.rulebook import NationalFinal, PlaceRange, Rulebook
+from competitions.rules.rulebook import NationalFinal, PlaceRange, Rulebook
+from core.problems import RuleViolation
+from core.vocabulary import Format, StageKind
 
 RULEBOOK = Rulebook.default()
 PRINTED = Path(__file__).parent / "printed" / "national_finals.md"

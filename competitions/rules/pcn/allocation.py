@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
+from competitions.rules.pcn.scales import scale
+from competitions.rules.rulebook import NationalFinal, Rulebook, TieAcrossLastPaidPlace
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format, StageKind
-from rankings.rules.rulebook import NationalFinal, Rulebook, TieAcrossLastPaidPlace
-from rankings.rules.scales import scale
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,11 @@ from dataclasses import replace
 
 import pytest
 
-from competitions.rules.engine.movements import (
+from competitions.rules.engine.movements.planning import max_positions
+from competitions.rules.engine.movements.settings import (
     MovementSettings,
     ShortTableRule,
     TeamPositionLimit,
-    max_positions,
 )
 from competitions.rules.engine.penalties import (
     EarlierOffence,
@@ -31,10 +31,9 @@ from competitions.rules.engine.scoring import (
     score_deal,
 )
 from competitions.rules.engine.tables import Orientation, TableSize
-from core.problems import RuleViolation
-from core.vocabulary import Format, StageKind
-from rankings.rules.allocation import RankedEntry, allocate, without_entries
-from rankings.rules.rulebook import (
+from competitions.rules.pcn.allocation import RankedEntry, allocate, without_entries
+from competitions.rules.pcn.scales import scale
+from competitions.rules.rulebook import (
     Arbitration,
     Awards,
     CappedPlaces,
@@ -46,7 +45,8 @@ from rankings.rules.rulebook import (
     UnapprovedRegionalRules,
     UnlicensedPlaces,
 )
-from rankings.rules.scales import scale
+from core.problems import RuleViolation
+from core.vocabulary import Format, StageKind
 
 DEFAULT = Rulebook.default()
 

@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from core.problems import RuleViolation
-from core.vocabulary import Format
-from rankings.rules.homologation import (
+from competitions.rules.homologation import (
     TournamentFacts,
     check_homologation,
     require_homologation,
 )
-from rankings.rules.rulebook import EventKind, Organizer, Rulebook
+from competitions.rules.rulebook import EventKind, Organizer, Rulebook
+from core.problems import RuleViolation
+from core.vocabulary import Format
 
 RULEBOOK = Rulebook.default()
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from competitions.rules.rulebook import EventKind, Organizer, Rulebook
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
-from rankings.rules.rulebook import EventKind, Organizer, Rulebook
 
 PLAYABLE_TABLE_SIZES = (3, 4, 5)
 """Tarot is played at 3, 4 and 5 players (chapter 1, *Présentation*)."""

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('rankings', '0007_season_totals_unchecked'),
+        ('rankings', '0009_seasonranking_registry_snapshot'),
     ]
 
     operations = [

@@ -10,11 +10,9 @@ from typing import Any
 
 import pytest
 
-from competitions.rules.engine.movements import ShortTableRule
-from core.problems import RuleViolation
-from core.vocabulary import Format, StageKind
-from rankings.rules.allocation import RankedEntry, allocate
-from rankings.rules.rulebook import (
+from competitions.rules.engine.movements.settings import ShortTableRule
+from competitions.rules.pcn.allocation import RankedEntry, allocate
+from competitions.rules.rulebook import (
     BeneficiaryRounding,
     EventKind,
     IndexOrder,
@@ -23,6 +21,8 @@ from rankings.rules.rulebook import (
     PlaceRange,
     Rulebook,
 )
+from core.problems import RuleViolation
+from core.vocabulary import Format, StageKind
 
 RULEBOOK = Rulebook.default()
 

@@ -23,10 +23,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from competitions.rules.pcn.scales import beneficiary_count, reduction_coefficient, scale
+from competitions.rules.rulebook import IndexOrder, Rulebook
 from core.problems import RuleViolation
 from core.vocabulary import Format, StageKind
-from rankings.rules.rulebook import IndexOrder, Rulebook
-from rankings.rules.scales import beneficiary_count, reduction_coefficient, scale
 
 PRINTED = Path(__file__).parent / "printed"
 RULEBOOK = Rulebook.default()

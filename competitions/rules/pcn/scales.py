@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+from competitions.rules.rulebook import BeneficiaryRounding, CappedPlaces, IndexOrder, Rulebook
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format, StageKind
-from rankings.rules.rulebook import BeneficiaryRounding, CappedPlaces, IndexOrder, Rulebook
 
 SEATS_PER_TABLE = (3, 4)
 """A homologable table plays at 3 or 4 players (the 5-player game is not homologable)."""
