@@ -10,7 +10,7 @@ a few thousand pairs share a name by chance, and 1 % of people who came back und
 new licence number (same name and birth date, same committee, seasons apart); 90 % of
 players are licensed in both seasons. Then times, medians of ``--runs``:
 
-- ``likely_duplicate_pairs`` (federation/merging.py): the names held twice or more found
+- ``likely_duplicate_pairs`` (portal/merging.py): the names held twice or more found
   by a GROUP BY in PostgreSQL, then only those records and their licences read and
   compared by name group;
 - the same run's naive alternative: every player and every licence read into Python,
@@ -44,9 +44,9 @@ from demo.management.commands.generate_ranking_season import (  # noqa: E402
     LAST_NAMES,
     _copy,
 )
-from federation.merging import likely_duplicate_pairs  # noqa: E402
 from federation.models import Club, Committee, Licence, Player, Season, User, Zone  # noqa: E402
 from federation.rules.duplicates import PlayerFacts, likely_duplicates  # noqa: E402
+from portal.merging import likely_duplicate_pairs  # noqa: E402
 
 FIRST_LICENCE = 60_000_000
 

@@ -14,6 +14,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("fft")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+# The current app of every thread, not only of this one: core.tasks and shared tasks use
+# celery.current_app, which a thread of its own (a threaded server's request, a test's
+# live server) would otherwise find to be Celery's unconfigured fallback. (Celery's Django
+# fix-up does the same when it loads; said here so it does not rest on that.)
+app.set_default()
 app.autodiscover_tasks()
 
 log = logging.getLogger(__name__)

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "federation",
     "competitions",
     "rankings",
+    "portal",
     "demo",
 ]
 

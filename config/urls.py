@@ -13,17 +13,14 @@ from competitions.urls import (
     engine_urlpatterns,
     tournament_urlpatterns,
 )
-from config import personal_data
 from config.health import health
-from config.home import home
 
 admin.site.site_header = "Fédération Française de Tarot – donnes libres"
 admin.site.site_title = "FFT donnes libres"
 admin.site.index_title = "Administration"
 
 urlpatterns = [
-    path("", home, name="home"),
-    path("compte/mes-donnees/", personal_data.my_data_page, name="my-data-page"),
+    path("", include("portal.urls")),
     path("compte/", include("federation.page_urls")),
     path("healthz", health, name="health"),
     path("i18n/", include("django.conf.urls.i18n")),
@@ -33,12 +30,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/auth/", include("rest_framework.urls")),
-    path("api/federation/me/data/", personal_data.MyData.as_view(), name="my-data"),
-    path(
-        "api/federation/players/<int:licence_number>/data/",
-        personal_data.PlayerData.as_view(),
-        name="player-data",
-    ),
     path("api/federation/", include("federation.urls")),
     path("api/engine/", include(engine_urlpatterns)),
     path("api/tournaments/", include(tournament_urlpatterns)),
@@ -48,7 +39,6 @@ urlpatterns = [
     path("clubs/", include(club_urlpatterns)),
     path("comites/", include(committee_urlpatterns)),
     path("api/public/", include("competitions.api.public_urls")),
-    path("bureau/", include("config.desk")),
     path("api/championships/", include(championship_urlpatterns)),
 ]
 

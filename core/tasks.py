@@ -22,9 +22,10 @@ sweepers never send the same row; a claim left by a dead sender expires after
 With no broker (``CELERY_TASK_ALWAYS_EAGER``: the embedded default, and the tests) no
 row is written: the task runs in-process right after the commit.
 
-The task is looked up in the Celery app's registry at send time and sent with
+The task is looked up in the current Celery app's registry at send time and sent with
 ``apply_async``, which honours ``CELERY_TASK_ALWAYS_EAGER``; ``app.send_task`` would
-not: it always goes through a broker.
+not: it always goes through a broker. The current app is the project's (config/celery.py
+makes it the default of every thread): core names no app and no configuration.
 """
 
 from __future__ import annotations
@@ -34,12 +35,12 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from celery import current_app as app
 from celery import shared_task
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from config.celery import app
 from core.models import OutboxMessage
 
 log = logging.getLogger(__name__)

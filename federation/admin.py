@@ -96,7 +96,7 @@ class PlayerAdmin(SimpleHistoryAdmin):
     list_filter = ["licences__season", "name_hidden"]
     inlines = [LicenceInline]
     ordering = ["last_name", "first_name"]
-    # merged_into: set only by the merge, which moves everything first (federation/merging.py)
+    # merged_into: set only by the merge, which moves everything first (portal/merging.py)
     readonly_fields = [
         "name_hidden",
         "name_hidden_changed_at",

@@ -205,7 +205,7 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
-    # A duplicate record merged into another (federation/merging.py): its history moved
+    # A duplicate record merged into another (portal/merging.py): its history moved
     # there, and its old links (licence number) lead there. Never a chain: merging the
     # kept record later moves every pointer to the new one.
     merged_into = models.ForeignKey(
@@ -531,7 +531,7 @@ class NotificationSent(models.Model):
 
 
 class PlayerMerge(models.Model):
-    """The audit of one merge of duplicate records (federation/merging.py): who, when,
+    """The audit of one merge of duplicate records (portal/merging.py): who, when,
     which record was kept, which was merged, and what moved (row ids per kind)."""
 
     kept = models.ForeignKey(

@@ -3,7 +3,7 @@
 Federation staff → the staff desk (/bureau/, which links to the admin); club managers,
 committee and zone staff → their tournaments (staff get a link to the desk there); a
 player linked to a licence → their ranking page, which links to their privacy choice
-(/compte/confidentialite/) and their data (/compte/mes-donnees/, config/personal_data.py).
+(/compte/confidentialite/) and their data (/compte/mes-donnees/, portal/personal_data.py).
 Roles are read once through federation.access.scope_of."""
 
 from __future__ import annotations

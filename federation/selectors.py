@@ -46,7 +46,7 @@ def search_licences(qs: QuerySet[Licence], text: str) -> QuerySet[Licence]:
 
 def merge_target(licence_number: int) -> int | None:
     """The licence number an old link of a merged record leads to (None: not merged;
-    federation/merging.py)."""
+    portal/merging.py)."""
     return (
         Player.objects.filter(licence_number=licence_number, merged_into__isnull=False)
         .values_list("merged_into__licence_number", flat=True)

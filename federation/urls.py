@@ -2,7 +2,6 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from federation.api import registry
-from federation.api.duplicates import DuplicateList, MergeCreate
 from federation.api.licence_imports import LicenceImportView
 from federation.api.notifications import NotificationChoicesView
 from federation.api.privacy import PlayerPrivacy
@@ -28,8 +27,6 @@ urlpatterns = [
     path("me/notifications/", NotificationChoicesView.as_view(), name="my-notification-choices"),
     path("licence-imports/", LicenceImportView.as_view(), name="licence-import"),
     path("sanctions/", SanctionList.as_view(), name="sanction-list"),
-    path("duplicates/", DuplicateList.as_view(), name="duplicate-list"),
-    path("merges/", MergeCreate.as_view(), name="player-merge"),
     path("tokens/", TokenList.as_view(), name="token-list"),
     path("tokens/<str:token_key>/", TokenDetail.as_view(), name="token-detail"),
 ]

@@ -428,7 +428,7 @@ def player_page(request, licence_number: int):
         try:
             return _player_page(request, licence_number, extra)
         except public_reads.PlayerMoved as moved:
-            # a merged record's old link (federation/merging.py): never stored by the
+            # a merged record's old link (portal/merging.py): never stored by the
             # read cache (not a 200), and the merge moved every version it keys on
             url = reverse("ranking-player-page", args=[moved.licence_number])
             query = request.GET.urlencode()

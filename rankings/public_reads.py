@@ -29,7 +29,7 @@ from rankings.models import PlayerSeasonTotal, RankingEntry, RankingSnapshot, Se
 
 
 class PlayerMoved(Exception):
-    """The licence number is a record merged into another (federation/merging.py): its
+    """The licence number is a record merged into another (portal/merging.py): its
     old links lead to the kept record's, ``licence_number``."""
 
     def __init__(self, licence_number: int) -> None:

@@ -407,7 +407,7 @@ def player_record(
 
 def same_person(player: Player) -> QuerySet[Player, Any]:
     """The ids of ``player``'s record and of the records merged into it: the lines of
-    immutable official rankings keep the merged record (federation/merging.py)."""
+    immutable official rankings keep the merged record (portal/merging.py)."""
     return Player.objects.filter(Q(pk=player.pk) | Q(merged_into=player)).values("pk")
 
 

@@ -126,7 +126,7 @@ def _previous_official_sql(entry_only: str) -> str:
     before this one (PostgreSQL: DISTINCT ON; elsewhere: ROW_NUMBER).
 
     Official snapshots are immutable: a line of a record merged since into another
-    (``Player.merged_into``, federation/merging.py) keeps its record, and counts here
+    (``Player.merged_into``, portal/merging.py) keeps its record, and counts here
     as the kept record's."""
     resolved = "COALESCE(m.merged_into_id, e.player_id)"
     source = f"""

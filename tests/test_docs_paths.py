@@ -46,6 +46,7 @@ KNOWN_FOLDERS = {
     "docs",
     "federation",
     "locale",
+    "portal",
     "rankings",
     "templates",
     "tests",
@@ -261,7 +262,7 @@ def problem(citation: Citation) -> str | None:
 
 # A dotted Python name in backticks: ``core.http_cache.public_read``, ``federation.Season``.
 DOTTED = re.compile(r"[a-z_]+(?:\.[A-Za-z_]\w*)+")
-APPS = ("config", "core", "federation", "competitions", "rankings", "demo")
+APPS = ("config", "core", "federation", "competitions", "rankings", "portal", "demo")
 
 
 @functools.cache

@@ -1,6 +1,6 @@
 """Likely duplicate players, and whether two player records may be merged.
 
-Pure Python (no Django, no database): the selector (``federation/merging.py``) reads
+Pure Python (no Django, no database): the selector (``portal/merging.py``) reads
 the facts in a few set-based queries and hands them here as frozen dataclasses.
 
 Two records are **likely duplicates** when their folded names (``core.folding.fold`` of

@@ -246,7 +246,7 @@ class PlayerTournamentsView(APIView):
         from competitions.models import Allocation
 
         kept = merge_target(licence_number)
-        if kept is not None:  # a merged record (federation/merging.py): 301 to the kept one
+        if kept is not None:  # a merged record (portal/merging.py): 301 to the kept one
             return moved_to(request, "player-tournaments", kept)
 
         allocations = (

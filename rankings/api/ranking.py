@@ -285,7 +285,7 @@ MOVED = OpenApiResponse(
 
 def moved_to(request, name: str, licence_number: int) -> HttpResponsePermanentRedirect:
     """301 to the kept record's ``name`` URL, the query string kept: the answer to a
-    read of a record merged into another (federation/merging.py)."""
+    read of a record merged into another (portal/merging.py)."""
     url = reverse(name, args=[licence_number])
     query = request.GET.urlencode()
     return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)
@@ -366,7 +366,7 @@ class PlayerRankingView(APIView):
                 request, PLAYER_API, version[0],
                 lambda: self._payload(request, licence_number, kind), modified=version[1],
             )  # fmt: skip
-        except public_reads.PlayerMoved as moved:  # a merged record (federation/merging.py)
+        except public_reads.PlayerMoved as moved:  # a merged record (portal/merging.py)
             return moved_to(request, "ranking-player", moved.licence_number)
 
     def _payload(self, request, licence_number: int, kind: str | None) -> dict:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
-from celery import shared_task
+from celery import current_app, shared_task
 from django.db import transaction
 
 from config.celery import app
-from core.tasks import send_now, send_on_commit
+from core.tasks import send_now, send_on_commit, tasks_run_inline
 
 RECEIVED: list[tuple[tuple, dict]] = []
 
@@ -75,3 +77,18 @@ def test_a_task_unknown_in_this_process_is_sent_by_name(monkeypatch):
     monkeypatch.setattr(app, "send_task", lambda name, **options: sent.append((name, options)))
     send_now("elsewhere.only", 1, countdown=None)
     assert sent == [("elsewhere.only", {"args": (1,), "kwargs": {}, "countdown": None})]
+
+
+def test_every_thread_sends_through_the_project_app():
+    """core names no Celery app: it uses the current one, which config/celery.py makes the
+    default of every thread (a threaded server's request, the browser tests' live server),
+    not only of the thread that imported it."""
+    seen = []
+
+    def look() -> None:
+        seen.append((current_app._get_current_object(), tasks_run_inline()))
+
+    thread = threading.Thread(target=look)
+    thread.start()
+    thread.join()
+    assert seen == [(app, True)]

@@ -337,7 +337,7 @@ def test_the_command_refuses_when_a_demo_username_is_someone_elses_account():
 
 @pytest.mark.django_db
 def test_the_demo_has_a_likely_duplicate_pair_to_merge():
-    from federation.merging import likely_duplicate_pairs
+    from portal.merging import likely_duplicate_pairs
 
     registry = build_demo_registry(seed=2026, **SMALL)
     lapsed, twin = registry.duplicate

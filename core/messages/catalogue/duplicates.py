@@ -1,4 +1,4 @@
-"""Duplicate player records found and merged (:mod:`federation.merging`,
+"""Duplicate player records found and merged (:mod:`portal.merging`,
 :mod:`federation.rules.duplicates`, docs/duplicates.md)."""
 
 FRENCH: dict[str, str] = {

@@ -1,7 +1,13 @@
-"""The staff desk's duplicates screen (/bureau/doublons/, docs/duplicates.md): federation
-staff read the likely duplicate player records side by side (birth dates included),
-choose the record kept, confirm, and the merge is done by
-:func:`federation.merging.players_merge`. Nobody else may open it (403)."""
+"""The staff desk's own screens (its other screens live with their app: the URLs that
+gather them all are in portal/desk_urls.py).
+
+- ``/bureau/``: the desk's home, for federation, zone and committee staff, scoped to the
+  caller's role; it counts what waits for homologation.
+- ``/bureau/doublons/`` (docs/duplicates.md): federation staff read the likely duplicate
+  player records side by side (birth dates included), choose the record kept, confirm,
+  and the merge is done by :func:`portal.merging.players_merge`. Nobody else may open
+  it (403).
+"""
 
 from __future__ import annotations
 
@@ -13,15 +19,26 @@ from django.urls import reverse
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
+from competitions.tournaments.review import QueueFilter, homologation_queue
 from core.digits import ascii_digits
 from core.errors import ServiceError
 from core.messages import error_message, problem_message
 from core.problems import RuleViolation
 from federation.access import scope_of
-from federation.merging import likely_duplicate_pairs, players_merge
 from federation.models import Licence, Player
+from portal.merging import likely_duplicate_pairs, players_merge
 
 SHOWN = 200  # pairs on the page; the count says how many there are
+
+
+@require_GET
+@login_required
+def desk_home(request):
+    scope = scope_of(request.user)
+    if not scope.is_staff:
+        raise PageForbidden
+    waiting = homologation_queue(scope, QueueFilter()).count()
+    return render(request, "portal/desk/home.html", {"scope": scope, "waiting": waiting})
 
 
 def _federation_staff(request) -> None:
@@ -37,7 +54,7 @@ def duplicates(request):
     kept = request.GET.get("fusion", "")  # after a merge: the kept record's licence number
     return render(
         request,
-        "desk/duplicates.html",
+        "portal/desk/duplicates.html",
         {
             "pairs": pairs[:SHOWN],
             "count": len(pairs),
@@ -99,7 +116,7 @@ def merge(request):
         records.append((player, licences))
     return render(
         request,
-        "desk/merge_confirm.html",
+        "portal/desk/merge_confirm.html",
         {"kept": kept, "merged": merged, "records": records, "problems": problems},
         status=400 if problems else 200,
     )

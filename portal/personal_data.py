@@ -1,38 +1,27 @@
-"""Everything the federation holds about a player (GDPR, articles 15 and
-20): a JSON document (the API and a download) and a readable page.
+"""Everything the federation holds about a player (GDPR, articles 15 and 20): the
+document the API, the download and the readable page all serve (docs/privacy.md).
 
-It sits in config/, as the home page does, because it reads every app: the registry
-(identity, licences, roles, arbiter grades, sanctions, API tokens' metadata, the privacy
-choice), the tournaments (result lines), the rankings (PCN/PP allocations, season totals,
-ranking lines, manual placements) and the championships (entries, qualifications, titles).
+It reads every app: the registry (identity, licences, roles, arbiter grades, sanctions,
+API tokens' metadata, the privacy choice), the tournaments (result lines), the rankings
+(PCN/PP allocations, season totals, ranking lines, manual placements) and the
+championships (entries, qualifications, titles).
 
 Who may read it: the player themselves (their account is linked to them), and federation
 staff for any player (a request made by post or at the desk, docs/privacy.md). Anyone
 else gets the same answer as for a licence number that does not exist: a 404 that says
 nothing of the player. A fixed number of queries whatever the history.
 
-- ``GET /api/federation/me/data/``: the signed-in player's own document;
-- ``GET /api/federation/players/<licence>/data/``: a player's document (federation staff);
-- ``/compte/mes-donnees/``: the readable page, ``?format=json`` downloads the document.
+Served by ``GET /api/federation/me/data/`` and ``GET /api/federation/players/<licence>/data/``
+(portal/api/personal_data.py) and by ``/compte/mes-donnees/`` (portal/pages.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.db.models import F, Q
-from django.http import Http404, JsonResponse
-from django.shortcuts import render
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
 from knox.models import AuthToken
-from rest_framework import permissions
-from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from competitions.models import (
     Allocation,
@@ -263,146 +252,3 @@ def _key_holds(number: int) -> Q:
     return (
         Q(key=n) | Q(key__startswith=f"{n}-") | Q(key__endswith=f"-{n}") | Q(key__contains=f"-{n}-")
     )
-
-
-# --- HTTP --------------------------------------------------------------------------------
-
-
-class MyData(APIView):
-    """GET: everything the federation holds about the signed-in player (their identity,
-    licences, accounts and roles, API tokens' metadata, results, PCN/PP, ranking lines,
-    championships, titles, sanctions, privacy choice). 404 for an account without a
-    player."""
-
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(responses=OpenApiTypes.OBJECT)
-    def get(self, request):
-        return Response(personal_data(player=own_player(request.user), by=request.user))
-
-
-class PlayerData(APIView):
-    """GET (federation staff, or the player themselves): everything the federation holds
-    about a player; 404 for anyone else, as for an unknown licence number."""
-
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(responses=OpenApiTypes.OBJECT)
-    def get(self, request, licence_number: int):
-        player = player_for(licence_number=licence_number, by=request.user)
-        return Response(personal_data(player=player, by=request.user))
-
-
-@require_GET
-@login_required
-def my_data_page(request):
-    """/compte/mes-donnees/: the readable page; ``?format=json`` downloads the document."""
-    try:
-        player = own_player(request.user)
-    except NotFound as refusal:
-        raise Http404(refusal.message) from refusal
-    data = personal_data(player=player, by=request.user)
-    if request.GET.get("format") == "json":
-        response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
-        response["Content-Disposition"] = (
-            f'attachment; filename="mes-donnees-{player.licence_number}.json"'
-        )
-        return response
-    context = {"data": data, "player": player, "sections": _sections(data)}
-    return render(request, "registration/my_data.html", context)
-
-
-SECTIONS = {
-    "identity": gettext_lazy("Identity"),
-    "privacy": gettext_lazy("Privacy"),
-    "accounts": gettext_lazy("Accounts and roles"),
-    "api_tokens": gettext_lazy("API tokens (their first characters only)"),
-    "licences": gettext_lazy("Licences"),
-    "arbiter_accreditations": gettext_lazy("Arbiter grades"),
-    "sanctions": gettext_lazy("Sanctions"),
-    "tournament_results": gettext_lazy("Tournament results"),
-    "allocations": gettext_lazy("PCN and PP by tournament"),
-    "season_totals": gettext_lazy("Season totals"),
-    "ranking_lines": gettext_lazy("Ranking lines"),
-    "manual_placements": gettext_lazy("Manual placements"),
-    "championship_entries": gettext_lazy("Championship entries"),
-    "qualifications": gettext_lazy("Qualifications"),
-    "titles": gettext_lazy("Titles"),
-}
-"""The readable page's sections, in the document's order (its keys: the JSON's)."""
-
-
-FIELDS = {
-    "licence_number": gettext_lazy("Licence number"),
-    "last_name": gettext_lazy("Last name"),
-    "first_name": gettext_lazy("First name"),
-    "birth_date": gettext_lazy("Birth date"),
-    "email": gettext_lazy("E-mail"),
-    "phone": gettext_lazy("Phone"),
-    "name_hidden": gettext_lazy("Name hidden from the public"),
-    "recorded_at": gettext_lazy("Recorded on"),
-    "recorded_by": gettext_lazy("Recorded by"),
-    "username": gettext_lazy("Username"),
-    "joined": gettext_lazy("Account created on"),
-    "last_login": gettext_lazy("Last sign-in"),
-    "roles": gettext_lazy("Roles"),
-    "token_key": gettext_lazy("Token (first characters)"),
-    "created": gettext_lazy("Created on"),
-    "expiry": gettext_lazy("Expires on"),
-    "season": gettext_lazy("Season"),
-    "club": gettext_lazy("Club"),
-    "club_name": gettext_lazy("Club name"),
-    "committee": gettext_lazy("Committee"),
-    "issued_on": gettext_lazy("Issued on"),
-    "grade": gettext_lazy("Grade"),
-    "kind": gettext_lazy("Kind"),
-    "starts": gettext_lazy("Starts"),
-    "ends": gettext_lazy("Ends"),
-    "reason": gettext_lazy("Reason"),
-    "tournament": gettext_lazy("Tournament"),
-    "name": gettext_lazy("Name"),
-    "date": gettext_lazy("Date"),
-    "name_as_submitted": gettext_lazy("Name as submitted"),
-    "entry": gettext_lazy("Entry"),
-    "place": gettext_lazy("Place"),
-    "total": gettext_lazy("Total"),
-    "abandoned": gettext_lazy("Withdrew"),
-    "pcn": "PCN",
-    "pp": "PP",
-    "current": gettext_lazy("Current"),
-    "tournaments": gettext_lazy("Tournaments"),
-    "snapshot": gettext_lazy("Ranking"),
-    "computed_at": gettext_lazy("Computed on"),
-    "total_pcn": gettext_lazy("Total PCN"),
-    "total_pp": gettext_lazy("Total PP"),
-    "step": gettext_lazy("Series"),
-    "series": gettext_lazy("Series number"),
-    "championship": gettext_lazy("Championship"),
-    "stage": gettext_lazy("Stage"),
-    "status": gettext_lazy("Status"),
-    "active": gettext_lazy("Active"),
-    "target": gettext_lazy("Qualified for"),
-    "right": gettext_lazy("Right"),
-    "title": gettext_lazy("Title"),
-}
-"""The readable page's words for the document's fields (the JSON keeps its keys)."""
-
-
-def _cell(value: Any) -> Any:
-    if isinstance(value, list):  # an account's roles
-        return "; ".join(f"{v['role']} ({v['scope']})" if v["scope"] else v["role"] for v in value)
-    return value
-
-
-def _sections(data: dict[str, Any]) -> list[dict[str, Any]]:
-    sections = []
-    for key, title in SECTIONS.items():
-        value = data[key]
-        section: dict[str, Any] = {"key": key, "title": title, "fields": None, "rows": None}
-        if isinstance(value, dict):
-            section["fields"] = {FIELDS.get(k, k): _cell(v) for k, v in value.items()}
-        elif value:
-            section["columns"] = [FIELDS.get(k, k) for k in value[0]]
-            section["rows"] = [[_cell(v) for v in row.values()] for row in value]
-        sections.append(section)
-    return sections

@@ -15,9 +15,9 @@ from rest_framework.views import APIView
 
 from core.messages import localize
 from federation.access import scope_of
-from federation.merging import likely_duplicate_pairs, players_merge
 from federation.models import Player, PlayerMerge
 from federation.rules.duplicates import CRITERIA
+from portal.merging import likely_duplicate_pairs, players_merge
 
 PAGE_MAX = 1000
 

@@ -1,4 +1,4 @@
-"""Everything the federation holds about a player (config/personal_data.py): the player
+"""Everything the federation holds about a player (portal/personal_data.py): the player
 and federation staff read it; anyone else gets the answer of an unknown licence number."""
 
 from __future__ import annotations

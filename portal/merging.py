@@ -1,5 +1,7 @@
 """Duplicate player records: found (a selector), and merged (a service) by federation
-staff (docs/duplicates.md).
+staff (docs/duplicates.md). Here, above every app, because a merge moves the rows of
+every app (licences, results, points, entries, titles...) and the likely pairs show
+each record's tournaments.
 
 - :func:`likely_duplicate_pairs`: every pair of likely duplicates in the registry, with
   the criterion met and both records' facts side by side. Set-based: the folded names

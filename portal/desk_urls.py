@@ -1,35 +1,20 @@
-"""The staff desk (/bureau/): where federation, zone and committee staff work, each
-screen scoped to the caller's role. Its entry page and its URLs; the screens live
-with their app (competitions/tournaments/desk_pages.py, rankings/desk_pages.py)."""
+"""The staff desk's URLs (/bureau/): where federation, zone and committee staff work,
+each screen scoped to the caller's role. The screens live with their app
+(competitions/tournaments/desk_pages.py, rankings/desk_pages.py,
+competitions/championships/desk_pages.py); the desk's home and the duplicates screen
+are this app's (portal/desk_pages.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseBase
-from django.shortcuts import render
 from django.urls import path
-from django.views.decorators.http import require_GET
 
 from competitions.championships import desk_pages as championships
 from competitions.tournaments import desk_pages as queue
-from competitions.tournaments.review import QueueFilter, homologation_queue
-from federation import desk_pages as duplicates
-from federation.access import scope_of
+from portal import desk_pages as desk
 from rankings import desk_pages as ranking
-
-
-@require_GET
-@login_required
-def desk_home(request):
-    scope = scope_of(request.user)
-    if not scope.is_staff:
-        raise PermissionDenied
-    waiting = homologation_queue(scope, QueueFilter()).count()
-    return render(request, "desk/home.html", {"scope": scope, "waiting": waiting})
-
 
 CHAMPIONSHIPS: list[tuple[str, Callable[..., HttpResponseBase], str]] = [
     ("", championships.championships_home, "desk-championships"),
@@ -70,7 +55,7 @@ CHAMPIONSHIPS: list[tuple[str, Callable[..., HttpResponseBase], str]] = [
 """The championships desk (/bureau/championnats/, competitions/championships/desk_pages.py)."""
 
 urlpatterns = [
-    path("", desk_home, name="desk-home"),
+    path("", desk.desk_home, name="desk-home"),
     path("homologation/", queue.queue, name="desk-homologation"),
     path("homologation/lot/", queue.bulk_homologate, name="desk-bulk-homologation"),
     path("homologation/<int:pk>/", queue.tournament_review, name="desk-tournament"),
@@ -85,7 +70,7 @@ urlpatterns = [
     path("classement/lancer/<str:kind>/", ranking.run_start, name="desk-run-start"),
     path("classement/calculs/<int:pk>/", ranking.run_progress, name="desk-run-progress"),
     path("classement/publication/", ranking.publish_comparison, name="desk-publish-comparison"),
-    path("doublons/", duplicates.duplicates, name="desk-duplicates"),
-    path("doublons/fusionner/", duplicates.merge, name="desk-merge"),
+    path("doublons/", desk.duplicates, name="desk-duplicates"),
+    path("doublons/fusionner/", desk.merge, name="desk-merge"),
     *[path(f"championnats/{route}", view, name=name) for route, view, name in CHAMPIONSHIPS],
 ]

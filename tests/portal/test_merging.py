@@ -1,4 +1,4 @@
-"""Duplicate player records found and merged (federation/merging.py, docs/duplicates.md):
+"""Duplicate player records found and merged (portal/merging.py, docs/duplicates.md):
 every relation moves, the pointer and the audit, the ranking follows (previous official
 ranking read through the pointer), old links redirect, refusals write nothing, and only
 federation staff may list or merge."""
@@ -14,8 +14,8 @@ from django.db import transaction
 
 from competitions.models import Allocation, ResultEntry, ResultPlayer, ResultRevision, Tournament
 from competitions.rulebooks import rulebook_in_force
-from federation.merging import NOT_MOVED, player_relations, players_merge
 from federation.models import Licence, Player, PlayerMerge, Sanction, User
+from portal.merging import NOT_MOVED, player_relations, players_merge
 from rankings.models import PlayerSeasonTotal, RankingEntry, SeasonStanding
 from rankings.official_ranking import official_ranking_publish
 
