@@ -155,6 +155,10 @@ ADVISORY_LOCK_TIMEOUT_MS = int(os.environ.get("ADVISORY_LOCK_TIMEOUT_MS", "60000
 # reclaims it, the sweep marks it failed (rankings/season/recompute.py). Above the lock timeout.
 RECOMPUTE_STALE_AFTER_S = int(os.environ.get("RECOMPUTE_STALE_AFTER_S", "600"))
 
+# The database unreachable: every page and API call answers 503 with this Retry-After
+# (seconds), in the API's error shape under /api/ (core/api_errors.py).
+SERVICE_UNAVAILABLE_RETRY_AFTER_S = int(os.environ.get("SERVICE_UNAVAILABLE_RETRY_AFTER_S", "30"))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -340,6 +344,14 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "config.throttling.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "federation.pages.locked_out"  # the 429, in French, in the design
+# Beside it, credential stuffing: after AXES_ADDRESS_FAILURE_LIMIT failed logins from one
+# address, whatever the usernames, within the cool-off, every login from that address is
+# paused for the cool-off too (federation/login_limits.py).
+AXES_ADDRESS_FAILURE_LIMIT = int(os.environ.get("AXES_ADDRESS_FAILURE_LIMIT", "20"))
+AXES_HANDLER = "federation.login_limits.LoginAttemptsHandler"
+# Password reset: at most this many e-mails per address and hour; beyond, the same answer
+# and nothing sent (federation/login_limits.py).
+PASSWORD_RESET_EMAILS_PER_HOUR = int(os.environ.get("PASSWORD_RESET_EMAILS_PER_HOUR", "3"))
 
 # E-mail (password reset, notices to clubs). SMTP when EMAIL_HOST is set (production);
 # otherwise written to files in EMAIL_FILE_PATH if set, else printed on the console.

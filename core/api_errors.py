@@ -7,6 +7,10 @@ rules package keeps the problems it carries, and other API exceptions
 (403, 404, 405, 429…) get ``field`` ``null``. The services' own errors
 (:mod:`core.errors`) are mapped to their HTTP status here, and only here.
 
+A fault of the service itself is not the reader's: the database unreachable (or refusing
+for a moment) answers ``503 Service Unavailable`` with ``Retry-After``, in this shape under
+``/api/`` and as a page elsewhere (:func:`server_error`, Django's ``handler500``).
+
 Every ``message`` is in the request's language (``LocaleMiddleware``): the domain's
 problems and refusals through :mod:`core.messages` by their ``code`` (French by default,
 English with ``Accept-Language: en``), DRF's own messages through Django's translation.
@@ -14,11 +18,16 @@ English with ``Accept-Language: en``), DRF's own messages through Django's trans
 
 from __future__ import annotations
 
+import logging
+import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template import loader
 from django.utils.translation import gettext
 from django.views import defaults
 from rest_framework import exceptions, status
@@ -27,10 +36,12 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from core import errors
-from core.messages import error_message, problem_message
+from core.messages import error_message, localize, problem_message
 from core.problems import Problem, RuleViolation
 
 NON_FIELD = "non_field_errors"
+
+log = logging.getLogger(__name__)
 
 #: The HTTP status of each of the services' own errors.
 SERVICE_ERROR_STATUS: dict[type[errors.ServiceError], int] = {
@@ -103,6 +114,49 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
         }
         return JsonResponse(body, status=status.HTTP_404_NOT_FOUND)
     return defaults.page_not_found(request, exception)
+
+
+def database_unavailable(error: BaseException | None) -> bool:
+    """Is ``error`` (or an error it was raised from) the database unreachable or refusing
+    for a moment: a refused or lost connection, a lock or statement timeout?"""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, OperationalError | InterfaceError):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def service_unavailable(request: HttpRequest) -> HttpResponse:
+    """``503`` with ``Retry-After`` (``SERVICE_UNAVAILABLE_RETRY_AFTER_S``): the API's error
+    shape under ``/api/``, a page elsewhere; built without the database (no user, no
+    session: the page is rendered without a request)."""
+    retry_after = int(settings.SERVICE_UNAVAILABLE_RETRY_AFTER_S)
+    message = localize(
+        "service_unavailable",
+        f"The service is temporarily unavailable: its database does not answer. "
+        f"Try again in {retry_after} seconds.",
+        {"retry_after": retry_after},
+    )
+    if request.path.startswith("/api/"):
+        body = {"errors": [{"field": None, "code": "service_unavailable", "message": message}]}
+        response: HttpResponse = JsonResponse(body, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+    else:
+        page = loader.render_to_string("503.html", {"message": message})
+        response = HttpResponse(page, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+    response["Retry-After"] = str(retry_after)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """An error no view handled (``handler500``, called while it is being handled): the
+    database unavailable is :func:`service_unavailable`; anything else Django's 500 page."""
+    if database_unavailable(sys.exc_info()[1]):
+        log.warning("the database is unavailable: 503 for %s", request.path)
+        return service_unavailable(request)
+    return defaults.server_error(request)
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:

@@ -23,7 +23,7 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
-    path("mot-de-passe/oubli/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("mot-de-passe/oubli/", pages.PasswordResetView.as_view(), name="password_reset"),
     path(
         "mot-de-passe/oubli/envoye/",
         auth_views.PasswordResetDoneView.as_view(),

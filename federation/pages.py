@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from axes.helpers import get_cool_off, get_failure_limit
 from django.conf import settings
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from federation.access import scope_of
+from federation.login_limits import address_paused, password_reset_allowed
 from federation.models import Player
 from federation.privacy import player_privacy_set
 
@@ -41,10 +43,12 @@ def my_space(request):
 
 def locked_out(request, original_response=None, credentials=None):
     """django-axes' answer to a locked-out sign-in (AXES_LOCKOUT_CALLABLE): a 429 page in
-    the site's design saying how long to wait; never whether the account exists."""
+    the site's design saying how long to wait, for this account or for every account from
+    this address (federation/login_limits.py); never whether the account exists."""
     cool_off = get_cool_off(request)
     context = {
         "failure_limit": get_failure_limit(request, credentials),
+        "address_limit": settings.AXES_ADDRESS_FAILURE_LIMIT if address_paused(request) else None,
         "minutes": max(1, round(cool_off.total_seconds() / 60)) if cool_off else None,
     }
     return render(
@@ -53,6 +57,17 @@ def locked_out(request, original_response=None, credentials=None):
         context,
         status=settings.AXES_HTTP_RESPONSE_CODE,
     )
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's « Mot de passe oublié », with at most ``PASSWORD_RESET_EMAILS_PER_HOUR``
+    e-mails per address and hour: beyond, the same answer and nothing sent
+    (federation/login_limits.py)."""
+
+    def form_valid(self, form):
+        if password_reset_allowed(form.cleaned_data["email"]):
+            return super().form_valid(form)
+        return HttpResponseRedirect(self.get_success_url())
 
 
 @require_http_methods(["GET", "POST"])

@@ -16,10 +16,11 @@ computation and staff exports are unaffected (docs/privacy.md).
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from core.errors import PermissionDenied
-from federation.access import Actor, Scope, scope_of
+from federation.access import Actor, Scope, scope_of, sees_private_data
 from federation.models import Club, Licence, Player
 from federation.selectors import current_season
 
@@ -51,6 +52,33 @@ def sees_hidden_player(scope: Scope, player_id: int, club: Club | None = None) -
     return club is not None and (
         club.committee_id in scope.committee_ids or club.committee.zone_id in scope.zone_ids
     )
+
+
+def sees_hidden_record(scope: Scope, *, player_id: int, current_club: Club | None) -> bool:
+    """Does ``scope`` read a hidden player's registry record by name (the player API, the
+    licensees list)? Those who see their private data: the player, federation staff, and
+    the staff and club managers whose scope covers the club of the player's licence for
+    the current season (``current_club``, its committee loaded). Anyone else, a club
+    manager or staff of another club, committee or zone included, reads the public's
+    answer: no such player."""
+    return sees_private_data(scope, player_id=player_id, current_club=current_club)
+
+
+def licences_shown(licences: QuerySet[Licence], scope: Scope) -> QuerySet[Licence]:
+    """``licences`` without those of hidden players whose record ``scope`` does not read
+    by name (:func:`sees_hidden_record`, as one filter)."""
+    if scope.national:
+        return licences
+    shown = Q(player__name_hidden=False)
+    if scope.player_id is not None:
+        shown |= Q(player_id=scope.player_id)
+    season = current_season()
+    if scope.manages_anything and season is not None:
+        in_scope = Licence.objects.filter(player=OuterRef("player"), season=season).filter(
+            scope.club_filter("club__")
+        )
+        shown |= Q(Exists(in_scope))
+    return licences.filter(shown)
 
 
 @transaction.atomic

@@ -59,6 +59,26 @@ def public_result_name(*, player: Player | None, name_as_submitted: str) -> Publ
     return PublicIdentity(name_as_submitted, None)
 
 
+def public_submitted_line(
+    *, player: Player | None, licence_number: int | None, name_as_submitted: str
+) -> PublicIdentity:
+    """A line of results as its organiser submitted it, made public: the name and licence
+    number as submitted, unless the registry's player named by that number objected
+    (then the anonymous name, without number)."""
+    if player is not None and player.name_hidden:
+        return public_identity(player)
+    return PublicIdentity(name_as_submitted, licence_number)
+
+
+def public_licence_number(player: Player, *, shown_to_reader: bool = False) -> int | None:
+    """``player``'s licence number where a public reading shows a number without a name
+    (a tournament's arbiter...): ``None`` for a player who objected, unless
+    ``shown_to_reader`` (the reader may see them: the organiser's managers, staff...)."""
+    if shown_to_reader:
+        return player.licence_number
+    return public_identity(player).licence_number
+
+
 def public_row(row: dict[str, Any], prefix: str = "player__") -> dict[str, Any]:
     """A ``.values()`` row holding ``licence_number``, ``{prefix}last_name``,
     ``{prefix}first_name`` and ``{prefix}name_hidden``, made public: for a hidden player,

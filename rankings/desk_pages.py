@@ -8,30 +8,26 @@ their placements and comparison limited to their committees."""
 
 from __future__ import annotations
 
-import datetime as dt
 from urllib.parse import urlencode
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied as PageForbidden
-from django.db import transaction
-from django.db.models import Q
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from core.errors import ServiceError
-from core.messages import error_message
+from core.errors import Conflict, ServiceError
+from core.messages import error_message, problem_message
+from core.problems import RuleViolation
 from federation.access import scope_of
-from federation.models import Season
 from rankings.models import RecomputeKind, RecomputeRun, RunStatus, SeasonRanking
 from rankings.reads import desk_reads, selectors
-from rankings.season.recompute import recompute_request
+from rankings.season.official_ranking import EARLY_REASON, season_ended
+from rankings.season.recompute import recompute_request, run_under_way
 from rankings.season.series_policies import series_policy_in_force
 
 
@@ -103,54 +99,57 @@ KIND_TEXT = {
 }
 
 
-def _run_under_way(season) -> bool:
-    """A run of the season queued, or running with progress lately (a run whose worker
-    died is stale after ``RECOMPUTE_STALE_AFTER_S`` and blocks nothing)."""
-    lately = timezone.now() - dt.timedelta(seconds=settings.RECOMPUTE_STALE_AFTER_S)
-    return (
-        RecomputeRun.objects.filter(season=season)
-        .filter(Q(status=RunStatus.QUEUED) | Q(status=RunStatus.RUNNING, heartbeat_at__gte=lately))
-        .exists()
-    )
-
-
 @require_http_methods(["GET", "POST"])
 @login_required
 def run_start(request, kind: str):
     """GET: the confirmation page saying what will happen; POST: queue the run
-    (federation staff only, checked by the service too)."""
+    (federation staff only, checked by the service too, as are one run of a season at a
+    time and the reason for publishing before the season's end, shown on its field)."""
     if kind not in KIND_TEXT:
         raise Http404("Unknown kind of run.")
     if not _staff(request).national:
         raise PageForbidden
     season = _season(request)
     desk = f"{reverse('desk-ranking')}?{urlencode({'season': season.name})}"
-    busy = _("A run of this season is under way: start another once it has ended.")
-    if _run_under_way(season):  # a double click, or a second run asked for meanwhile
-        messages.error(request, busy)
+    if run_under_way(season):  # a double click, or a second run asked for meanwhile
+        messages.error(
+            request, _("A run of this season is under way: start another once it has ended.")
+        )
         return redirect(desk)
+    early_error = None
     if request.method == "POST":
-        with transaction.atomic():
-            # Two requests at once (a double click) queue one run: the season's row is
-            # the lock, the check is made again under it.
-            Season.objects.select_for_update().get(pk=season.pk)
-            if _run_under_way(season):
-                messages.error(request, busy)
-                return redirect(desk)
-            try:
-                recompute_request(
-                    season=season, kind=kind, by=request.user, note=request.POST.get("note", "")
-                )
-            except ServiceError as refusal:
-                raise PageForbidden(error_message(refusal)) from refusal
-        messages.success(request, _("Queued: the progress shows below."))
-        return redirect(desk)
-    context = {"season": season, "kind": kind, "text": KIND_TEXT[RecomputeKind(kind)]}
+        try:
+            recompute_request(
+                season=season,
+                kind=kind,
+                by=request.user,
+                note=request.POST.get("note", ""),
+                early_reason=request.POST.get(EARLY_REASON, ""),
+            )
+        except Conflict as busy:  # another run was queued meanwhile
+            messages.error(request, error_message(busy))
+            return redirect(desk)
+        except RuleViolation as refusal:
+            early_error = " ".join(problem_message(p) for p in refusal.problems)
+        except ServiceError as refusal:
+            raise PageForbidden(error_message(refusal)) from refusal
+        else:
+            messages.success(request, _("Queued: the progress shows below."))
+            return redirect(desk)
+    context = {
+        "season": season,
+        "kind": kind,
+        "text": KIND_TEXT[RecomputeKind(kind)],
+        "early": kind == RecomputeKind.OFFICIAL and not season_ended(season),
+        "early_error": early_error,
+        "note": request.POST.get("note", ""),
+        "early_reason": request.POST.get(EARLY_REASON, ""),
+    }
     if kind == RecomputeKind.OFFICIAL:
         live = selectors.ranking_for_season(season, selectors.LIVE)
         if live is not None:
             context["comparison"] = desk_reads.publish_comparison(live, scope_of(request.user))
-    return render(request, "desk/run_confirm.html", context)
+    return render(request, "desk/run_confirm.html", context, status=400 if early_error else 200)
 
 
 @require_GET

@@ -226,6 +226,11 @@ class RankingSnapshot(models.Model):
     series_counts = models.JSONField(_("players per series"), default=dict, blank=True)
     share_cutoffs = models.JSONField(_("share cut-offs"), default=list, blank=True)
     note = models.CharField(_("note"), max_length=300, blank=True)
+    # kind official, published before the season's end: why (the explicit override,
+    # rankings/season/official_ranking.py), beside who (computed_by) and when (computed_at).
+    before_season_end_reason = models.CharField(
+        _("reason for publishing before the season's end"), max_length=300, blank=True
+    )
     # kind as_of: the ranking as it stood at the end of this day (Europe/Paris), computed
     # from ``inputs_version`` (rankings/season/as_of.py); a read cache, deleted when superseded.
     as_of = models.DateField(_("as of"), null=True, blank=True)
@@ -402,6 +407,10 @@ class RecomputeRun(models.Model):
         on_delete=models.SET_NULL, related_name="+",
     )  # fmt: skip
     note = models.CharField(_("note"), max_length=300, blank=True)
+    # An official ranking asked for before the season's end: the reason given for it.
+    before_season_end_reason = models.CharField(
+        _("reason for publishing before the season's end"), max_length=300, blank=True
+    )
     error = models.TextField(_("error"), blank=True)
     # Who runs it (``host:pid`` of the worker that claimed it, compare-and-set) and when it
     # last made progress: a run with no progress for RECOMPUTE_STALE_AFTER_S is reclaimed

@@ -187,6 +187,8 @@ class ResultsView(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
+        # Public, the same for every reader: a player who objected to appearing by name is
+        # anonymous, without licence number (federation.public_names).
         tournament = get_object_or_404(selectors.tournaments(), pk=pk)
         revision = tournament.homologated_revision
         if revision is None:
@@ -200,7 +202,7 @@ class ResultsView(APIView):
             {
                 "tournament": TournamentOut(tournament, context={"request": request}).data,
                 "revision": revision.number,
-                "entries": selectors.revision_ranking(revision),
+                "entries": selectors.revision_ranking(revision, public=True),
             }
         )
 

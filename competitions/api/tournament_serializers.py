@@ -9,6 +9,7 @@ from competitions.rules.engine.big_prize import BigPrizeFormula
 from competitions.tournaments.access import covers_organizer
 from competitions.tournaments.declaration import Declaration
 from federation.access import scope_of
+from federation.public_names import public_licence_number
 
 
 class DeclarationIn(serializers.Serializer):
@@ -65,7 +66,10 @@ class DeclarationIn(serializers.Serializer):
 class TournamentOut(serializers.ModelSerializer):
     season = serializers.CharField(source="season.name")
     organizer = serializers.SerializerMethodField()
-    arbiter_licence_number = serializers.IntegerField(source="arbiter.licence_number")
+    # null for an arbiter who objected to appearing by name, outside the organiser's scope
+    arbiter_licence_number = serializers.IntegerField(
+        source="arbiter.licence_number", allow_null=True
+    )
     homologated_revision = serializers.IntegerField(
         source="homologated_revision.number", allow_null=True, default=None
     )
@@ -106,15 +110,20 @@ class TournamentOut(serializers.ModelSerializer):
         data = super().to_representation(tournament)
         request = self.context.get("request")
         scope = scope_of(getattr(request, "user", None))
-        if not covers_organizer(
+        organiser_side = covers_organizer(
             scope,
             tournament.organizer_kind,
             tournament.organizer_zone,
             tournament.organizer_committee,
             tournament.organizer_club,
-        ):
+        )
+        if not organiser_side:
             for field in self.PRIVATE_FIELDS:
                 data[field] = None
+        data["arbiter_licence_number"] = public_licence_number(
+            tournament.arbiter,
+            shown_to_reader=organiser_side or scope.player_id == tournament.arbiter_id,
+        )
         return data
 
     def get_organizer(self, tournament: Tournament) -> dict:

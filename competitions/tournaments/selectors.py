@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models import Count, OuterRef, Prefetch, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from competitions.models import ResultPlayer, Tournament, TournamentStatus
+from federation.public_names import PublicIdentity, public_submitted_line
 
 
 def tournaments() -> QuerySet[Tournament]:
@@ -19,8 +20,10 @@ def tournaments() -> QuerySet[Tournament]:
     )
 
 
-def revision_ranking(revision) -> list[dict]:
-    """A revision's ranking with each player's allocation (two queries)."""
+def revision_ranking(revision, *, public: bool = False) -> list[dict]:
+    """A revision's ranking with each player's allocation (three queries). ``public``:
+    each line as the public may read it (``federation.public_names``: a player who
+    objected to appearing by name is anonymous, without licence number)."""
     from competitions.models import Allocation
 
     points = {
@@ -28,23 +31,35 @@ def revision_ranking(revision) -> list[dict]:
         for a in Allocation.objects.filter(revision=revision).only("player_id", "pcn", "pp")
     }
     rows = []
-    for entry in revision.entries.prefetch_related("players").order_by("place", "number"):
+    entries = revision.entries.prefetch_related(
+        Prefetch("players", ResultPlayer.objects.select_related("player").order_by("pk"))
+    )
+    for entry in entries.order_by("place", "number"):
+        players = []
+        for p in entry.players.all():
+            shown = (
+                public_submitted_line(
+                    player=p.player, licence_number=p.licence_number, name_as_submitted=p.name
+                )
+                if public
+                else PublicIdentity(p.name, p.licence_number)
+            )
+            players.append(
+                {
+                    "licence_number": shown.licence_number,
+                    "name": shown.name,
+                    "licensed": p.licensed,
+                    "pcn": getattr(points.get(p.player_id), "pcn", 0),
+                    "pp": getattr(points.get(p.player_id), "pp", 0),
+                }
+            )
         rows.append(
             {
                 "number": entry.number,
                 "place": entry.place,
                 "total": entry.total,
                 "abandoned": entry.abandoned,
-                "players": [
-                    {
-                        "licence_number": p.licence_number,
-                        "name": p.name,
-                        "licensed": p.licensed,
-                        "pcn": getattr(points.get(p.player_id), "pcn", 0),
-                        "pp": getattr(points.get(p.player_id), "pp", 0),
-                    }
-                    for p in entry.players.all()
-                ],
+                "players": players,
             }
         )
     return rows

@@ -26,6 +26,7 @@ from federation.api.serializers import (
     ZoneSerializer,
 )
 from federation.models import Club, Committee, Season, Zone
+from federation.privacy import licences_shown, sees_hidden_record
 
 
 class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
@@ -77,7 +78,6 @@ class LicenseeList(generics.ListAPIView):
 
     serializer_class = PublicLicenseeSerializer
     filter_backends: list = []
-    # Public: players who asked for anonymity are left out for readers who manage nothing.
 
     @extend_schema(
         parameters=[
@@ -105,10 +105,9 @@ class LicenseeList(generics.ListAPIView):
             qs = qs.filter(club__number=int(club))
         if ascii_digits(committee):
             qs = qs.filter(club__committee__number=int(committee))
-        if not scope_of(self.request.user).manages_anything:
-            # The public list: without the players who asked for anonymity (docs/privacy.md);
-            # clubs and staff, who record results by licence number, see everyone.
-            qs = qs.filter(player__name_hidden=False)
+        # Without the players who asked for anonymity, but for those who read their record
+        # by name: themselves, and staff and the club managers in their scope (docs/privacy.md).
+        qs = licences_shown(qs, scope_of(self.request.user))
         return selectors.search_licences(qs, params.get("search", ""))
 
 
@@ -135,14 +134,13 @@ class PlayerDetail(APIView):
             kept = selectors.merge_target(licence_number)
             return HttpResponsePermanentRedirect(reverse("player-detail", args=[kept]))
         scope = scope_of(request.user)
-        if (
-            player.name_hidden and not scope.manages_anything and scope.player_id != player.pk
-        ):  # a player who asked for anonymity is unknown to the public (docs/privacy.md)
-            raise Http404(_("No player with this licence number."))
         licence = selectors.current_licence(player)
-        private = sees_private_data(
-            scope, player_id=player.pk, current_club=licence.club if licence else None
-        )
+        club = licence.club if licence else None
+        if player.name_hidden and not sees_hidden_record(
+            scope, player_id=player.pk, current_club=club
+        ):  # a player who asked for anonymity is unknown outside their scope (docs/privacy.md)
+            raise Http404(_("No player with this licence number."))
+        private = sees_private_data(scope, player_id=player.pk, current_club=club)
         serializer = PrivatePlayerSerializer if private else PublicPlayerSerializer
         return Response(serializer(player).data)
 

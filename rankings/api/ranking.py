@@ -564,6 +564,14 @@ class RecomputeIn(serializers.Serializer):
     # ``kind`` has choices; the stubs type a field's choices as optional.
     kind = serializers.ChoiceField(choices=RecomputeRun._meta.get_field("kind").choices)  # type: ignore[arg-type]
     note = serializers.CharField(required=False, allow_blank=True, max_length=300, default="")
+    before_season_end_reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=300,
+        default="",
+        help_text="An official ranking of a season that has not ended is published only "
+        "with this: the reason for publishing it early (recorded with who and when).",
+    )
 
 
 def run_out(run: RecomputeRun) -> dict:
@@ -580,6 +588,7 @@ def run_out(run: RecomputeRun) -> dict:
         "started_at": run.started_at,
         "finished_at": run.finished_at,
         "snapshot": run.snapshot_id,
+        "before_season_end_reason": run.before_season_end_reason,
         "error": run.error,
     }
 
@@ -587,6 +596,9 @@ def run_out(run: RecomputeRun) -> dict:
 class RecomputesView(APIView):
     """Full recomputes and official rankings (federation staff): POST queues one and
     answers 202 with the run; GET lists the latest runs with their progress."""
+
+    # A POST is refused (409) while a run of the season is under way; an official ranking
+    # before the season's end needs ``before_season_end_reason`` (rankings/season/recompute.py).
 
     permission_classes = [permissions.IsAuthenticated]
 
@@ -604,7 +616,7 @@ class RecomputesView(APIView):
         data = body.validated_data
         run = recompute_request(
             season=season_or_404(data["season"]), kind=data["kind"], by=request.user,
-            note=data["note"],
+            note=data["note"], early_reason=data["before_season_end_reason"],
         )  # fmt: skip
         run.refresh_from_db()
         return Response(run_out(run), status=status.HTTP_202_ACCEPTED)

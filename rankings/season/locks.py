@@ -15,6 +15,10 @@ On PostgreSQL they are advisory locks keyed by (purpose, season id):
   coalesced live-ranking refresh: one refresh of a season at a time; a second
   one asked meanwhile returns at once (the running one loops until it is up to
   date, see ``live_ranking.py``).
+- :func:`publication_lock`: ``pg_try_advisory_lock`` on the session for the whole
+  publication of a season's official ranking (several transactions): a second
+  publication of the season meanwhile is refused with :class:`SeasonBusy` (a task
+  retries later, ``rankings/season/official_ranking.py``).
 
 On another database (SQLite, the embedded default) the writer lock falls back
 to ``SELECT … FOR UPDATE`` on the season row (a no-op there: SQLite already
@@ -36,6 +40,7 @@ from federation.models import Season
 # First key of the advisory locks (an arbitrary constant, one per purpose).
 WRITER = 0x46465401  # "FFT" 01
 REFRESH = 0x46465402
+PUBLICATION = 0x46465403
 LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE when lock_timeout expires
 
 _local_locks: dict[tuple[int, int], threading.Lock] = {}
@@ -89,19 +94,36 @@ def season_writer_lock(season_id: int) -> None:
 @contextmanager
 def try_refresh_lock(season_id: int) -> Iterator[bool]:
     """Hold the season's refresh lock if free; yields whether it was acquired."""
+    with _try_session_lock(REFRESH, season_id) as acquired:
+        yield acquired
+
+
+@contextmanager
+def publication_lock(season_id: int) -> Iterator[None]:
+    """Hold the season's publication lock for the block, or raise :class:`SeasonBusy` at
+    once if another publication of the season holds it."""
+    with _try_session_lock(PUBLICATION, season_id) as acquired:
+        if not acquired:
+            raise SeasonBusy("The season's official ranking is being published: busy, retry later.")
+        yield
+
+
+@contextmanager
+def _try_session_lock(purpose: int, season_id: int) -> Iterator[bool]:
+    """Hold the (purpose, season) session lock if free; yields whether it was acquired."""
     if _is_postgresql():
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [REFRESH, season_id])
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [purpose, season_id])
             acquired = bool(cursor.fetchone()[0])
         try:
             yield acquired
         finally:
             if acquired:
                 with connection.cursor() as cursor:
-                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [REFRESH, season_id])
+                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [purpose, season_id])
         return
     with _local_guard:
-        lock = _local_locks.setdefault((REFRESH, season_id), threading.Lock())
+        lock = _local_locks.setdefault((purpose, season_id), threading.Lock())
     acquired = lock.acquire(blocking=False)
     try:
         yield acquired

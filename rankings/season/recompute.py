@@ -16,6 +16,12 @@ task that finds its run claimed by a live worker leaves it (:class:`RunBusy`: th
 looks again once the claim could have gone stale). A task that creates its runs
 (``recompute_season``, ``nightly_ranking``) finds them again by its task id when it is
 redelivered or retried: never a second run.
+
+A request (:func:`recompute_request`: the API, the desk) is refused while a run of the
+same season is under way (queued, or running with progress lately): the season's row is
+the lock, so two requests at once queue one run. An official ranking of a season that
+has not ended is refused at once unless the request gives the reason for publishing
+early (``rankings/season/official_ranking.py``, which checks it again when it publishes).
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from core.errors import PermissionDenied
+from core.errors import Conflict, PermissionDenied
 from core.problems import RuleViolation
 from core.tasks import send_on_commit
 from federation.access import Actor, scope_of
@@ -38,7 +44,7 @@ from federation.models import Licence, Season
 from federation.selectors import current_season
 from rankings.models import RecomputeKind, RecomputeRun, RunStatus, SeasonRanking
 from rankings.season.locks import SeasonBusy
-from rankings.season.official_ranking import official_ranking_publish
+from rankings.season.official_ranking import official_ranking_publish, publication_check
 from rankings.season.progress import Progress
 from rankings.season.ranking_sql import live_ranking_by_sql
 from rankings.season.standings import StandingsWrite, standings_write
@@ -60,8 +66,23 @@ def full_recompute(*, season: Season, run: RecomputeRun | None = None) -> Standi
     return written
 
 
-def recompute_request(*, season: Season, kind: str, by: Actor, note: str = "") -> RecomputeRun:
-    """Queue a full recompute or an official ranking of a season (federation staff)."""
+def run_under_way(season: Season) -> bool:
+    """A run of the season queued, or running with progress lately (a run whose worker
+    died is stale after ``RECOMPUTE_STALE_AFTER_S`` and blocks nothing)."""
+    lately = timezone.now() - dt.timedelta(seconds=settings.RECOMPUTE_STALE_AFTER_S)
+    return (
+        RecomputeRun.objects.filter(season=season)
+        .filter(Q(status=RunStatus.QUEUED) | Q(status=RunStatus.RUNNING, heartbeat_at__gte=lately))
+        .exists()
+    )
+
+
+def recompute_request(
+    *, season: Season, kind: str, by: Actor, note: str = "", early_reason: str = ""
+) -> RecomputeRun:
+    """Queue a full recompute or an official ranking of a season (federation staff): one
+    run of a season at a time; an official ranking before the season's end only with
+    ``early_reason`` (see the module doc)."""
     if not scope_of(by).national:
         raise PermissionDenied("Only federation staff (CCN) may start a recompute.")
     if kind not in RecomputeKind.values:
@@ -71,10 +92,25 @@ def recompute_request(*, season: Season, kind: str, by: Actor, note: str = "") -
             f"kind must be one of {', '.join(RecomputeKind.values)}.",
             {"kind": kind, "kinds": ", ".join(RecomputeKind.values)},
         )
+    if kind == RecomputeKind.OFFICIAL:
+        publication_check(season=season, early_reason=early_reason)
     with transaction.atomic():
+        # Two requests at once queue one run: the season's row is the lock, the check is
+        # made under it.
+        Season.objects.select_for_update().get(pk=season.pk)
+        if run_under_way(season):
+            raise Conflict(
+                f"A run of the season {season.name} is under way: ask again once it has ended.",
+                code="run_under_way",
+                params={"season": season.name},
+            )
         # Past the scope check, ``by`` is a staff account, never anonymous.
         run = RecomputeRun.objects.create(  # type: ignore[misc]
-            season=season, kind=kind, requested_by=by, note=note[:300]
+            season=season,
+            kind=kind,
+            requested_by=by,
+            note=note[:300],
+            before_season_end_reason=early_reason.strip()[:300],
         )
         send_on_commit("rankings.run_recompute", run.pk)
     return run
@@ -140,7 +176,11 @@ def recompute_run(*, run_id: int, worker: str | None = None) -> RecomputeRun:
             full_recompute(season=run.season, run=run)
         else:
             snapshot = official_ranking_publish(
-                season=run.season, by=run.requested_by, note=run.note, run=run
+                season=run.season,
+                by=run.requested_by,
+                note=run.note,
+                run=run,
+                early_reason=run.before_season_end_reason,
             )
             run.snapshot = snapshot
     except (OperationalError, InterfaceError, SeasonBusy) as exc:  # transient: the task retries

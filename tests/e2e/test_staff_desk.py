@@ -164,6 +164,10 @@ def test_publishing_the_official_ranking_is_followed_to_its_end(
     staff.shot("2-confirmation")
     assert not RecomputeRun.objects.filter(kind=RecomputeKind.OFFICIAL).exists()
     page.get_by_label("note (pourquoi)").fill("Classement de fin de saison")
+    # the season has not ended: publishing it now needs the reason, kept with who and when
+    page.get_by_label("raison de la publication avant la fin de la saison").fill(
+        "Assemblée générale avancée"
+    )
     # The worker takes nothing until the page shows the run waiting: a small season's
     # run could otherwise end before the page is drawn.
     worker = [f"{celery_worker_process}@{os.uname().nodename}"]
@@ -184,6 +188,7 @@ def test_publishing_the_official_ranking_is_followed_to_its_end(
     assert run.status == RunStatus.DONE, run.error
     assert run.requested_by == registry.users["federation_staff"]
     assert run.note == "Classement de fin de saison"
+    assert run.before_season_end_reason == "Assemblée générale avancée"
     requested_by = page.get_by_role("columnheader", name="demandé par")
     runs = page.get_by_role("table").filter(has=requested_by)
     history = runs.get_by_role("row").filter(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.test import Client
 
@@ -154,6 +155,73 @@ def test_password_reset_for_an_unknown_address_says_the_same_and_sends_nothing(c
     response = client.post("/compte/mot-de-passe/oubli/", {"email": "nobody@example.org"})
     assert response["Location"] == "/compte/mot-de-passe/oubli/envoye/"
     assert mail.outbox == []
+
+
+RESET = "/compte/mot-de-passe/oubli/"
+SENT = "/compte/mot-de-passe/oubli/envoye/"
+
+
+@pytest.fixture
+def redis_cache(settings):
+    """The default cache on the tests' Redis, as in production (its own key prefix, its
+    keys deleted after)."""
+    import os
+    import uuid
+
+    import redis
+
+    url = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")
+    prefix = f"test-accounts-{uuid.uuid4().hex[:8]}"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": prefix,
+        }
+    }
+    yield
+    client = redis.Redis.from_url(url)
+    for key in client.scan_iter(match=f"{prefix}:*"):
+        client.unlink(key)
+
+
+def test_password_resets_of_one_address_send_a_few_e_mails_an_hour(client, registry, redis_cache):
+    user = registry.users["club_manager"]
+    user.email = "club101@example.org"
+    user.save()
+    answers = [client.post(RESET, {"email": "club101@example.org"}) for _ in range(20)]
+    assert {(a.status_code, a["Location"]) for a in answers} == {(302, SENT)}
+    assert len(mail.outbox) == settings.PASSWORD_RESET_EMAILS_PER_HOUR == 3
+    # the same address written otherwise is the same address
+    assert client.post(RESET, {"email": " Club101@EXAMPLE.org"})["Location"] == SENT
+    assert len(mail.outbox) == 3
+    # an address nobody has answers the same, before and after its own limit
+    for _ in range(5):
+        assert client.post(RESET, {"email": "nobody@example.org"})["Location"] == SENT
+    assert len(mail.outbox) == 3
+    # another account's address has its own count
+    other = registry.users["committee_staff"]
+    other.email = "ccr@example.org"
+    other.save()
+    client.post(RESET, {"email": "ccr@example.org"})
+    assert [m.to for m in mail.outbox[3:]] == [["ccr@example.org"]]
+
+
+def test_many_usernames_from_one_address_are_paused_before_the_sixtieth(registry):
+    """Credential stuffing: 60 usernames, one wrong password each, from one address. Each
+    username alone stays under django-axes' limit; the address's own limit pauses them."""
+    client = Client(REMOTE_ADDR="10.0.0.7")
+    statuses = [sign_in(client, f"membre{i:02d}", "wrong").status_code for i in range(60)]
+    assert 429 in statuses
+    paused = statuses.index(429)
+    assert paused + 1 == settings.AXES_ADDRESS_FAILURE_LIMIT == 20
+    assert set(statuses[:paused]) == {200}
+    assert set(statuses[paused:]) == {429}
+    page = sign_in(client, "membre99", "wrong").content.decode()
+    assert "Après 20 échecs de connexion depuis cette adresse" in page
+    # a right password from that address waits too; the account signs in from elsewhere
+    assert sign_in(client, "club_manager").status_code == 429
+    assert sign_in(Client(REMOTE_ADDR="10.0.0.8"), "club_manager").status_code == 302
 
 
 def test_the_login_form_locks_out_after_repeated_failures(registry, settings):

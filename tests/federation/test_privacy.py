@@ -140,6 +140,61 @@ def test_the_registry_api_hides_a_hidden_player_from_the_public(api, registry):
     assert api.get("/api/federation/players/1001/").status_code == 404
 
 
+# Hidden: 1003 (club 102, committee 1, zone 1) and 2001 (club 201, committee 2, zone 2). A
+# role reads a hidden player's record by name only inside the player's scope: their own
+# club's manager (club_manager manages 101: neither), the staff of their committee or zone.
+HIDDEN_RECORD_READERS = [
+    ("anonymous", {1003: False, 2001: False}),
+    ("player", {1003: False, 2001: False}),
+    ("arbiter", {1003: False, 2001: False}),
+    ("club_manager", {1003: False, 2001: False}),
+    ("club_manager_102", {1003: True, 2001: False}),
+    ("club_manager_201", {1003: False, 2001: True}),
+    ("committee_staff", {1003: True, 2001: False}),
+    ("committee_staff_2", {1003: False, 2001: True}),
+    ("zone_staff", {1003: True, 2001: False}),
+    ("federation_staff", {1003: True, 2001: True}),
+]
+
+
+@pytest.mark.parametrize(("role", "sees"), HIDDEN_RECORD_READERS)
+def test_a_hidden_player_s_record_is_named_only_inside_their_scope(api, registry, role, sees):
+    from federation.models import Role, RoleAssignment, User
+    from federation.privacy import player_privacy_set
+
+    staff = registry.users["federation_staff"]
+    for number in (1003, 2001):
+        player_privacy_set(player=registry.players[number], hidden=True, by=staff)
+    extra = {
+        "club_manager_102": {"role": Role.CLUB_MANAGER, "club": registry.clubs[102]},
+        "club_manager_201": {"role": Role.CLUB_MANAGER, "club": registry.clubs[201]},
+        "committee_staff_2": {"role": Role.COMMITTEE_STAFF, "committee": registry.committees[2]},
+    }
+    if role in extra:
+        user = User.objects.create_user(username=role, password="x")
+        RoleAssignment.objects.create(user=user, **extra[role])
+    else:
+        user = registry.users[role]
+    if user is not None:
+        api.force_authenticate(user)
+    names = {1003: "Dubois", 2001: "Le Gall"}
+    for number, inside in sees.items():
+        record = api.get(f"/api/federation/players/{number}/")
+        assert record.status_code == (200 if inside else 404), (number, record.content)
+        assert (names[number] in record.content.decode()) is inside
+        if not inside:  # the same answer as for an unknown licence number
+            assert record.json() == api.get("/api/federation/players/999999/").json()
+        club = {1003: 102, 2001: 201}[number]
+        listed = api.get("/api/federation/licensees/", {"club": club}).content.decode()
+        assert (names[number] in listed) is inside
+        assert (str(number) in listed) is inside
+        found = api.get("/api/federation/licensees/", {"search": str(number)}).json()
+        assert found["count"] == (1 if inside else 0)
+    # the players who did not object stay listed for everyone
+    assert "Le Gall" not in api.get("/api/federation/licensees/", {"club": 101}).content.decode()
+    assert "Martin" in api.get("/api/federation/licensees/", {"club": 101}).content.decode()
+
+
 # --- the player's page and the admin -------------------------------------------------------
 
 

@@ -110,8 +110,9 @@ def test_a_second_run_waits_for_the_one_under_way(client, registry, ranked):
 
     as_(client, registry, "federation_staff")
     official = f"{DESK}lancer/official/"
-    first = client.post(official, {"season": "2026-2027"})
-    second = client.post(official, {"season": "2026-2027"}, follow=True)
+    mid_season = {"season": "2026-2027", "before_season_end_reason": "AG"}
+    first = client.post(official, mid_season)
+    second = client.post(official, mid_season, follow=True)
     assert RecomputeRun.objects.count() == 1
     assert second.redirect_chain == [(first["Location"], 302)]
     html = second.content.decode()
@@ -136,7 +137,9 @@ def test_publishing_says_what_changes_and_publishes(client, registry, ranked):
     confirm = client.get(f"{DESK}lancer/official/", {"season": "2026-2027"}).content.decode()
     assert "Une publication ne s’annule pas" in confirm
     assert "montent d’un palier" in confirm
-    client.post(f"{DESK}lancer/official/", {"season": "2026-2027"})
+    client.post(
+        f"{DESK}lancer/official/", {"season": "2026-2027", "before_season_end_reason": "AG"}
+    )
     run = RecomputeRun.objects.get(kind="official")
     recompute_run(run_id=run.pk)
     state = SeasonRanking.objects.get(season=registry.season)

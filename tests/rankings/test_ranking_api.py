@@ -197,7 +197,8 @@ def test_recompute_request_and_progress(api, ranked, registry, django_capture_on
     )
     api.force_authenticate(registry.users["federation_staff"])
     with django_capture_on_commit_callbacks(execute=True):
-        response = api.post("/api/pcn/recomputes/", {"season": "2026-2027", "kind": "official"})
+        response = api.post("/api/pcn/recomputes/", {"season": "2026-2027", "kind": "official",
+                                                     "before_season_end_reason": "AG"})  # fmt: skip
     assert response.status_code == 202
     run = RecomputeRun.objects.get(pk=response.json()["id"])
     assert run.status == RunStatus.DONE

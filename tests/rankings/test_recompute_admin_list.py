@@ -30,7 +30,7 @@ def admin_client(client, registry, federation, add_tournament):
 
 def test_a_finished_run_shows_done_and_its_players(admin_client, registry):
     run = recompute_request(season=registry.season, kind="official",
-                            by=registry.users["federation_staff"])  # fmt: skip
+                            by=registry.users["federation_staff"], early_reason="AG")  # fmt: skip
     recompute_run(run_id=run.pk)
     run.refresh_from_db()
     html = admin_client.get(RUNS).content.decode()
@@ -60,7 +60,7 @@ def test_a_running_run_shows_its_phase_in_words_and_the_list_reloads(admin_clien
 
 
 def test_published_rows_are_read_only(admin_client, registry):
-    snapshot = official_ranking_publish(season=registry.season)
+    snapshot = official_ranking_publish(season=registry.season, early_reason="AG")
     allocation = Allocation.objects.first()
     for url in [
         f"/admin/competitions/allocation/{allocation.pk}/change/",

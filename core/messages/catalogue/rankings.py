@@ -63,5 +63,7 @@ FRENCH: dict[str, str] = {
     "as_of_not_a_date": "«\xa0{value}\xa0» n’est pas une date\xa0: choisissez un jour (AAAA-MM-JJ).",
     "as_of_in_future": "Le {date} n’est pas encore passé\xa0: le classement à une date s’arrête à hier ({latest})\xa0; le classement d’aujourd’hui est le classement provisoire.",
     # --- services ------------------------------------------------------------------------------
+    "season_not_ended": "La saison {season} se termine le {end_date}\xa0: son classement officiel se publie une fois la saison terminée, ou avant en donnant la raison de cette publication anticipée.",
+    "run_under_way": "Un calcul de la saison {season} est en cours\xa0: demandez-en un autre quand il sera terminé.",
     "busy": "Le classement de la saison est en cours de mise à jour par une autre opération ; réessayez dans un instant.",
 }

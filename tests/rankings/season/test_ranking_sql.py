@@ -245,7 +245,7 @@ def test_with_the_redis_store_the_recompute_writes_no_snapshot_and_publication_u
         return real(**kwargs)
 
     monkeypatch.setattr(ranking_sql, "write_ranking_snapshot", spy)
-    snapshot = official_ranking_publish(season=season, by=None, note="test")
+    snapshot = official_ranking_publish(season=season, by=None, note="test", early_reason="AG")
     assert written == ([RankingKind.OFFICIAL] if connection.vendor == "postgresql" else [])
     assert SeasonRanking.objects.get(season=season).official == snapshot
     assert snapshot.player_count == SeasonStanding.objects.filter(season=season).count()
