@@ -1,5 +1,5 @@
 """How long Python's full garbage collections stop a web process, with and without the
-freezes of ``core/gc_freeze.py``, in process (no server, one client).
+freezes of ``core/http/gc_freeze.py``, in process (no server, one client).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/fft_read API_THROTTLE_ANON=100000000/minute \\
         .venv/bin/python benchmarks/gc_pauses.py [--requests 20000] [--freeze none|loaded|warm]
@@ -39,7 +39,7 @@ django.setup()
 from django.test import Client  # noqa: E402
 
 from benchmarks.bench_db import YEAR  # noqa: E402
-from core.gc_freeze import freeze_loaded  # noqa: E402
+from core.http.gc_freeze import freeze_loaded  # noqa: E402
 from demo.management.commands.generate_ranking_season import season_names  # noqa: E402
 from federation.models import Licence  # noqa: E402
 

@@ -59,7 +59,7 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from competitions.models import Allocation  # noqa: E402
-from core import http_cache  # noqa: E402
+from core.http import http_cache  # noqa: E402
 from federation.models import Season  # noqa: E402
 from rankings.models import (  # noqa: E402
     RankingEntry,

@@ -106,7 +106,7 @@ def main() -> None:
         "two letters": [fold(rng.choice(LAST_NAMES))[:2] for _ in range(args.queries)],
         "licence": [str(number) for number, _ in picked],
     }
-    # What a web process holds when it answers (core/gc_freeze.py): this script's own
+    # What a web process holds when it answers (core/http/gc_freeze.py): this script's own
     # sample of every entry freed, the rest frozen out of the collector's reach. Kept,
     # the sample made each full collection a pause of tens of ms in the p99.
     del entries

@@ -75,7 +75,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
-    "core.middleware.RefuseNulCharacters",  # a NUL in a URL never reaches PostgreSQL
+    "core.http.middleware.RefuseNulCharacters",  # a NUL in a URL never reaches PostgreSQL
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -117,7 +117,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 # a page built for the read cache carries a placeholder CSRF token
-                "core.http_cache.stored_page_context",
+                "core.http.http_cache.stored_page_context",
             ],
         },
     },
@@ -156,7 +156,7 @@ ADVISORY_LOCK_TIMEOUT_MS = int(os.environ.get("ADVISORY_LOCK_TIMEOUT_MS", "60000
 RECOMPUTE_STALE_AFTER_S = int(os.environ.get("RECOMPUTE_STALE_AFTER_S", "600"))
 
 # The database unreachable: every page and API call answers 503 with this Retry-After
-# (seconds), in the API's error shape under /api/ (core/api_errors.py).
+# (seconds), in the API's error shape under /api/ (core/http/api_errors.py).
 SERVICE_UNAVAILABLE_RETRY_AFTER_S = int(os.environ.get("SERVICE_UNAVAILABLE_RETRY_AFTER_S", "30"))
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -190,9 +190,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    # JSON bodies: no duplicate key, no NUL, at most 32 levels deep, an object (core/parsers.py).
+    # JSON bodies: no duplicate key, no NUL, at most 32 levels deep, an object
+    # (core/http/parsers.py).
     "DEFAULT_PARSER_CLASSES": [
-        "core.parsers.JSONParser",
+        "core.http.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -214,7 +215,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "core.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "core.http.api_errors.exception_handler",
     # `format` is a domain word here (individual, duo, team4): no ?format= renderer override.
     "URL_FORMAT_OVERRIDE": None,
 }
@@ -228,10 +229,10 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
-    # Every operation documents its refusals with the one error shape (core/api_schema.py).
+    # Every operation documents its refusals with the one error shape (core/http/api_schema.py).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "core.api_schema.document_errors",
+        "core.http.api_schema.document_errors",
     ],
     "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI and ReDoc assets are served from this site, not from a CDN.
@@ -308,7 +309,7 @@ CACHES = {
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
-# The public ranking reads are cached by the version they show (core/http_cache.py): the
+# The public ranking reads are cached by the version they show (core/http/http_cache.py): the
 # cache alias, and how long an entry lives (a backstop: a new version is a new key);
 # 0 turns the cache off (ETags and 304 answers stay).
 READ_CACHE_ALIAS = "default"
@@ -323,7 +324,7 @@ READ_VERSION_MAX_AGE_MS = int(os.environ.get("READ_VERSION_MAX_AGE_MS", "200"))
 READ_VERSION_STALE_MS = int(os.environ.get("READ_VERSION_STALE_MS", "500"))
 # A web process moves its long-lived objects out of the garbage collector's reach once the
 # site is loaded, and again after its first GC_FREEZE_AFTER_REQUESTS requests (0: not
-# again): a full collection then no longer stops it for ~120 ms (core/gc_freeze.py).
+# again): a full collection then no longer stops it for ~120 ms (core/http/gc_freeze.py).
 GC_FREEZE = env_bool("GC_FREEZE", True)
 GC_FREEZE_AFTER_REQUESTS = int(os.environ.get("GC_FREEZE_AFTER_REQUESTS", "1000"))
 

@@ -5,7 +5,7 @@ environment variables in settings):
 
 - ``anon``: every anonymous request that reaches DRF, per client address (the public
   reads; a stored public read is answered before DRF and not counted:
-  ``core.http_cache.public_read``);
+  ``core.http.http_cache.public_read``);
 - ``user_write``: writes (POST, PUT, PATCH, DELETE) of an authenticated user, per user;
 - ``token_failures``: failed token authentications, per client address, counted by
   :class:`ThrottledTokenAuthentication`. Once over the rate, every request from that

@@ -42,10 +42,10 @@ urlpatterns = [
     path("api/championships/", include(championship_urlpatterns)),
 ]
 
-# A URL no route matches: the API's error shape under /api/ (core/api_errors.py).
-handler404 = "core.api_errors.page_not_found"
+# A URL no route matches: the API's error shape under /api/ (core/http/api_errors.py).
+handler404 = "core.http.api_errors.page_not_found"
 # The database unreachable: a 503 with Retry-After (the API's shape under /api/), else the 500 page.
-handler500 = "core.api_errors.server_error"
+handler500 = "core.http.api_errors.server_error"
 
 if settings.DEBUG:
     from django.contrib.staticfiles.urls import staticfiles_urlpatterns

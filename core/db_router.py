@@ -2,7 +2,7 @@
 primary.
 
 Only the public reads of the ranking go to the replica: the cached read path
-(``core/http_cache.py``, ``rankings/reads/read_versions.py``) runs its version lookup *and* the
+(``core/http/http_cache.py``, ``rankings/reads/read_versions.py``) runs its version lookup *and* the
 build of a missed answer inside :func:`public_reads`, so both come from the same
 database. A replica that lags behind then only delays a new version (the version it
 reports is the one its rows have); it can never store yesterday's rows under today's

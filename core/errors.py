@@ -1,7 +1,7 @@
 """The errors a service raises, in the project's own words (no HTTP in here).
 
 Services and selectors refuse with these; the API maps each to its HTTP status in one
-place (:mod:`core.api_errors`), pages and the admin map them to Django's own
+place (:mod:`core.http.api_errors`), pages and the admin map them to Django's own
 (:mod:`core.page_errors`). A refusal with located problems is
 :class:`core.problems.RuleViolation` (a 400).
 

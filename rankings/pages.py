@@ -5,7 +5,7 @@ tournaments, PCN over the seasons), a committee's and a club's ranking.
 
 Each page costs a fixed number of queries (tests/rankings/test_ranking_pages.py). An
 anonymous reader's page is cached by the version of the ranking it shows: the views are
-wrapped in ``core.http_cache.public_read`` keyed by ``read_versions.page_version``, and
+wrapped in ``core.http.http_cache.public_read`` keyed by ``read_versions.page_version``, and
 only build the page."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET
 from competitions.championships.titles import titles as championship_titles
 from core.db_router import primary_reads
 from core.digits import ascii_digits
-from core.http_cache import public_read
+from core.http.http_cache import public_read
 from core.messages import problem_message
 from core.problems import Problem, RuleViolation
 from federation.access import scope_of

@@ -1,10 +1,10 @@
 from django.urls import path
 
-from core.http_cache import public_read
+from core.http.http_cache import public_read
 from rankings.api import pcn, ranking, simulation
 from rankings.reads import read_versions
 
-# The public reads, through the read cache (core/http_cache.py::public_read): a stored
+# The public reads, through the read cache (core/http/http_cache.py::public_read): a stored
 # answer is sent before DRF, a miss is built by the view and stored.
 ranking_read = public_read(read_versions.RANKING_API, read_versions.ranking_api_version)(
     ranking.RankingView.as_view()

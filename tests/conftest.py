@@ -26,14 +26,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(autouse=True)
 def _empty_read_cache(request):
-    """Every test starts with an empty cache: the public reads' cache (core/http_cache.py)
+    """Every test starts with an empty cache: the public reads' cache (core/http/http_cache.py)
     keys on ids that a rolled-back test may hand out again."""
     if not request.config.pluginmanager.hasplugin("django"):
         yield
         return
     from django.core.cache import cache
 
-    from core.http_cache import recent
+    from core.http.http_cache import recent
     from rankings.reads.read_versions import memo_forget, refresher
 
     cache.clear()

@@ -12,7 +12,7 @@ What counts as a citation (pragmatic):
   (``federation/0007_player_merge``);
 - in backticks only, the tail of a path (``engine/penalties.py``, ``desk_reads.py``,
   ``pages.py::club_tournament``): some file of the repository must end with it;
-- in backticks only, a dotted name from an app (``core.http_cache.public_read``): its
+- in backticks only, a dotted name from an app (``core.http.http_cache.public_read``): its
   module must exist and define the name, or it is an app's model (``federation.Season``)
   or a string the code names (a Celery task's name).
 
@@ -260,7 +260,7 @@ def problem(citation: Citation) -> str | None:
     return why
 
 
-# A dotted Python name in backticks: ``core.http_cache.public_read``, ``federation.Season``.
+# A dotted Python name in backticks: ``core.http.http_cache.public_read``, ``federation.Season``.
 DOTTED = re.compile(r"[a-z_]+(?:\.[A-Za-z_]\w*)+")
 APPS = ("config", "core", "federation", "competitions", "rankings", "portal", "demo")
 

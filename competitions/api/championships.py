@@ -77,7 +77,7 @@ from competitions.models import (
     RegionalChampionship,
 )
 from competitions.tournaments.selectors import tournaments
-from core.api_errors import problems_data
+from core.http.api_errors import problems_data
 from federation.access import scope_of
 from federation.models import Committee, Player, Season
 from federation.public_names import hidden_numbers

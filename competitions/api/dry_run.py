@@ -38,14 +38,14 @@ from competitions.models import Tournament
 from competitions.rules.homologation import TournamentFacts
 from competitions.rules.rulebook import EventKind, Organizer
 from competitions.tournaments import access
-from core.api_errors import problems_data
+from core.http.api_errors import problems_data
 from core.vocabulary import Format
 from federation.access import scope_of
 from federation.models import Season
 from federation.selectors import current_season
 
 ErrorsOut = inline_serializer("DryRunErrors", fields={"errors": ProblemOut(many=True)})
-"""The one error shape of the API (:mod:`core.api_errors`)."""
+"""The one error shape of the API (:mod:`core.http.api_errors`)."""
 
 
 def _licence_numbers(size_min: int, size_max: int) -> serializers.ListField:

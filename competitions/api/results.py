@@ -31,9 +31,9 @@ from competitions.api import preview_examples
 from competitions.api.tournament_serializers import TournamentOut
 from competitions.models import ResultRevision, Tournament
 from competitions.tournaments import access, selectors, submission
-from core.api_errors import problems_data
 from core.digits import ascii_digits
-from core.parsers import JSONParser
+from core.http.api_errors import problems_data
+from core.http.parsers import JSONParser
 from core.problems import RuleViolation
 from federation.access import scope_of
 

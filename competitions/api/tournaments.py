@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from competitions.api.tournament_serializers import DeclarationIn, TournamentOut
 from competitions.models import Tournament
 from competitions.tournaments import declaration, selectors
-from core.api_errors import problems_response
+from core.http.api_errors import problems_response
 from core.problems import Problem
 
 

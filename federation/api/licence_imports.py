@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core import errors
-from core.api_errors import problems_response
+from core.http.api_errors import problems_response
 from federation.access import scope_of
 from federation.licence_registry import ClubsOutsideScope, PlayersOutsideScope, import_licences
 from federation.models import Season

@@ -16,7 +16,7 @@ Public:
 
 The ranking and a player's record are cached by the version of the ranking they show,
 with ETag/Last-Modified and 304s: ``rankings/urls.py`` wraps the views in
-``core.http_cache.public_read``, keyed by ``rankings/reads/read_versions.py``; the views only
+``core.http.http_cache.public_read``, keyed by ``rankings/reads/read_versions.py``; the views only
 build their answers.
 
 Staff: ``GET /api/pcn/ranking/export/`` (``format=csv|xlsx|pdf``, French headers,

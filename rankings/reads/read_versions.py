@@ -13,7 +13,7 @@ the version of its content:
   placement raises the inputs version in its transaction, and the store's update or
   the refresh follows, so the key changes when what readers see changes.
 
-The read cache (``core/http_cache.py``) puts the version in its keys and never deletes
+The read cache (``core/http/http_cache.py``) puts the version in its keys and never deletes
 anything: a new version is a new key, old keys expire. ``registry`` is the version of
 every season's state at once (a player's page shows the official rankings of every
 season and the previous season's series) and of the players' privacy choices
@@ -372,7 +372,7 @@ def _as_of_version(states: list[SeasonState], season: str | None, day: dt.date
 
 
 # --- the versions of the public reads, from their raw parameters -----------------------
-# ``core.http_cache.public_read`` keys each public read on these (``rankings/urls.py``,
+# ``core.http.http_cache.public_read`` keys each public read on these (``rankings/urls.py``,
 # ``rankings/pages.py``): the views only build their answers. Each is read from the raw
 # query (a stored answer was a valid one when it was built: only 200s are stored); None:
 # no version (an unknown season, a day refused), the view answers and nothing is stored.

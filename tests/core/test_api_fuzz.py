@@ -5,7 +5,7 @@ and invalid, sent through the Django WSGI application as one of four callers
 (anonymous, a club manager, committee staff, federation staff, with their API
 tokens) against the suite's small federation. Every answer must be no 5xx and
 must conform to the schema: a documented status, its content type, a body of the
-documented shape (errors included: core/api_schema.py).
+documented shape (errors included: core/http/api_schema.py).
 
 Generated ids rarely name an existing object, so every read is also called on
 seeded objects (a tournament, the season's ranking, the registry's own) and its

@@ -1,4 +1,4 @@
-"""core/gc_freeze.py: a web process's long-lived objects frozen once loaded, and once more
+"""core/http/gc_freeze.py: a web process's long-lived objects frozen once loaded, and once more
 after its first requests (the p99 of the public reads: a full collection no longer walks
 them)."""
 
@@ -8,7 +8,7 @@ import gc
 
 import pytest
 
-from core import gc_freeze
+from core.http import gc_freeze
 
 
 @pytest.fixture

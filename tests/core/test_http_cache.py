@@ -1,4 +1,4 @@
-"""core/http_cache.py without a ranking: the reader's CSRF token of a stored page, and the
+"""core/http/http_cache.py without a ranking: the reader's CSRF token of a stored page, and the
 decorator around a public read: a stored answer sent before the view (who is answered
 there, who is not), a miss built by the view and stored, a signed-in reader's answer never
 stored."""
@@ -16,7 +16,13 @@ from django.test import RequestFactory
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.http_cache import CSRF_PLACEHOLDER, JSON, csrf_token, public_read, stored_page_context
+from core.http.http_cache import (
+    CSRF_PLACEHOLDER,
+    JSON,
+    csrf_token,
+    public_read,
+    stored_page_context,
+)
 
 secrets_ = st.text(alphabet=CSRF_ALLOWED_CHARS, min_size=CSRF_SECRET_LENGTH,
                    max_size=CSRF_SECRET_LENGTH)  # fmt: skip

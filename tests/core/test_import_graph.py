@@ -272,7 +272,7 @@ def test_domain_modules_import_no_drf_and_no_api():
 
 # core's modules that are the API's own machinery (the error mapping, the JSON parser, the
 # schema hooks, the throttles): HTTP glue, used by the web modules only.
-_HTTP_GLUE = {"core.api_errors", "core.api_schema", "core.parsers"}
+_HTTP_GLUE = {"core.http.api_errors", "core.http.api_schema", "core.http.parsers"}
 
 
 def test_the_layer_checks_see_an_upward_import(tmp_path):

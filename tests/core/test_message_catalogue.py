@@ -47,7 +47,7 @@ DYNAMIC: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("core/settings_reader.py", "self.codes.missing"): (READ, ()),
     ("core/settings_reader.py", "self.codes.duplicate"): (READ, ()),
     ("core/settings_reader.py", "self.codes.not_a_number"): (READ, ()),
-    ("core/api_errors.py", "str(code)"): ("DRF's own codes: DRF translates its messages", ()),
+    ("core/http/api_errors.py", "str(code)"): ("DRF's own codes: DRF translates its messages", ()),
     ("federation/rules/licence_file.py", "self.code"): ("a LineProblem's code (scanned)", ()),
     ("competitions/rules/championships/eligibility.py", "f'mixed_{plural}'"): (
         "a DUO pair in several committees, an interclubs team in several clubs",

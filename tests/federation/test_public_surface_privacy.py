@@ -398,7 +398,7 @@ def naming(people: Iterable[Person], reads: dict[str, Read]) -> dict[str, list[s
 def _forget_read_cache() -> None:
     from django.core.cache import cache
 
-    from core.http_cache import recent
+    from core.http.http_cache import recent
     from rankings.reads.read_versions import memo_forget
 
     cache.clear()

@@ -48,8 +48,8 @@ from competitions.models import Tournament, TournamentStatus
 from competitions.tournaments.bulk_load import REFUSALS, LineResult, line_refused, lines_load
 from competitions.tournaments.declaration import Declaration, tournament_declare
 from competitions.tournaments.homologation import ranking_updates_deferred
-from core.api_errors import flatten
 from core.batch_memo import batch_reads
+from core.http.api_errors import flatten
 from core.problems import RuleViolation
 from core.tasks import send_on_commit
 from federation.models import User

@@ -1,5 +1,5 @@
-"""What the API reads before any rule (:mod:`core.json_body`, :mod:`core.parsers`,
-:mod:`core.middleware`, :mod:`core.settings_reader`), the API's own refusals
+"""What the API reads before any rule (:mod:`core.json_body`, :mod:`core.http.parsers`,
+:mod:`core.http.middleware`, :mod:`core.settings_reader`), the API's own refusals
 (:mod:`competitions.api`) and the tournaments' homologation
 (:mod:`competitions.tournaments.homologation`)."""
 

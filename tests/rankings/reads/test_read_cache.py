@@ -1,4 +1,4 @@
-"""The cached read path (core/http_cache.py, rankings/reads/read_versions.py): public ranking
+"""The cached read path (core/http/http_cache.py, rankings/reads/read_versions.py): public ranking
 reads are stored under the version they show, answered again without building them,
 with ETag/Last-Modified and 304s; a new version is a new key; a player record costs at
 most five queries; a signed-in reader's page is theirs."""

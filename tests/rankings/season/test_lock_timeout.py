@@ -15,8 +15,8 @@ from django.db import connection, connections, transaction
 from django.test import override_settings
 from django.utils import translation
 
-from core.api_errors import exception_handler
 from core.errors import Conflict
+from core.http.api_errors import exception_handler
 from rankings import tasks
 from rankings.models import RecomputeKind, RecomputeRun, RunStatus
 from rankings.season.locks import SeasonBusy, season_writer_lock

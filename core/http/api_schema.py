@@ -1,6 +1,6 @@
 """The OpenAPI schema documents the one error shape on every operation.
 
-Every refusal of the API has the same body (:mod:`core.api_errors`)::
+Every refusal of the API has the same body (:mod:`core.http.api_errors`)::
 
     {"errors": [{"field": "entries[3].players[0].name" | null,
                  "code": "null_character", "message": "…"}]}
