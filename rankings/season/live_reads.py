@@ -48,6 +48,7 @@ from rankings.season import live_store
 from rankings.season.live_store import Meta, StoredPlayer
 from rankings.season.ranking import (
     ENTRY_COLUMNS,
+    EXPORT_CHUNK,
     LIVE,
     Labels,
     Line,
@@ -58,8 +59,6 @@ from rankings.season.ranking import (
     policy_rules,
 )
 from rankings.season.search import COUNT_CAP, SearchCount, count_of, named_among, player_matches
-
-EXPORT_CHUNK = 5000
 
 
 @dataclass

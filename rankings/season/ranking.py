@@ -57,6 +57,9 @@ EXPORT_FIELDS = (
 )  # fmt: skip
 """The values of an export row (:meth:`Ranking.export_rows`), in this order."""
 
+EXPORT_CHUNK = 5000
+"""The lines an export reads at a time, whatever engine keeps the ranking."""
+
 
 @lru_cache(maxsize=64)
 def _ladder(data: str) -> tuple[SeriesPolicy, Labels]:

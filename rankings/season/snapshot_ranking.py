@@ -35,6 +35,7 @@ from rankings.rules.series import SeriesPolicy
 from rankings.season.ranking import (
     AS_OF,
     ENTRY_COLUMNS,
+    EXPORT_CHUNK,
     EXPORT_FIELDS,
     LIVE,
     OFFICIAL,
@@ -47,8 +48,6 @@ from rankings.season.ranking import (
     policy_rules,
 )
 from rankings.season.search import SearchCount, capped_count, search_entries
-
-EXPORT_CHUNK = 5000
 
 
 def entry_scope(scope: Scope) -> Q:
