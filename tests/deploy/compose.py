@@ -93,7 +93,7 @@ class Service:
 
     @property
     def command(self) -> list[str]:
-        command = self.spec["command"]
+        command = self.spec.get("command", [])  # none: the image's own
         if isinstance(command, list):
             return [self._text(part) for part in command]
         return shlex.split(self._text(command))
@@ -125,9 +125,7 @@ class Address:
     port: int
 
 
-def localize_url(
-    url: str, addresses: Mapping[str, Address], database: str, user: str
-) -> str:
+def localize_url(url: str, addresses: Mapping[str, Address], database: str, user: str) -> str:
     """A URL naming a compose service, pointed at where that service runs here; a
     PostgreSQL URL also gets this machine's role (no password) and the test's database."""
     parts = urlsplit(url)
