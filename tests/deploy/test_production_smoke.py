@@ -43,7 +43,10 @@ BIN = Path(sys.executable).parent
 PATH = f"{BIN}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 LOCAL = "127.0.0.1"
 REDIS = ("redis-broker", "redis-cache", "redis-store")
-START_TIMEOUT_S = 45
+# How long the services may take to become healthy (Compose gives web 10 tries 10 s apart),
+# and one healthcheck run (the workers' allow 15 s).
+START_TIMEOUT_S = 90
+CHECK_TIMEOUT_S = 30
 
 
 def free_port() -> int:
@@ -103,6 +106,15 @@ class Processes:
             process.wait()
 
 
+def finished(attempt: subprocess.Popen, timeout_s: float) -> bytes:
+    """The output of one healthcheck run; killed (so failed) past Docker's timeout."""
+    try:
+        return attempt.communicate(timeout=timeout_s)[0]
+    except subprocess.TimeoutExpired:
+        attempt.kill()
+        return attempt.communicate()[0] + b"\n(killed: past the healthcheck's timeout)"
+
+
 def wait_healthy(checks: Mapping[str, tuple[str, Mapping[str, str]]], processes: Processes):
     """Run each healthcheck (a shell command line, as Docker runs CMD-SHELL) until it
     passes, all of them side by side; fail with the service's log if one never does."""
@@ -114,7 +126,7 @@ def wait_healthy(checks: Mapping[str, tuple[str, Mapping[str, str]]], processes:
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
             for name, (line, env) in pending.items()
         }  # fmt: skip
-        outputs = {name: attempt.communicate(timeout=30)[0] for name, attempt in attempts.items()}
+        outputs = {name: finished(attempt, CHECK_TIMEOUT_S) for name, attempt in attempts.items()}
         for name, attempt in attempts.items():
             if attempt.returncode == 0:
                 del pending[name]
