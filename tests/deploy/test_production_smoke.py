@@ -12,7 +12,9 @@ started in its own process group and killed, group and all, in ``finally``.
 from __future__ import annotations
 
 import contextlib
+import csv
 import http.client
+import io
 import json
 import os
 import re
@@ -156,7 +158,7 @@ def pgbouncer_ini(service: Service, port: int, directory: Path, db: dict) -> Pat
         f"{db['NAME']} = host={db['HOST'] or LOCAL} port={db['PORT'] or 5432} dbname={db['NAME']}\n"
         "[pgbouncer]\n"
         f"listen_addr = {LOCAL}\nlisten_port = {port}\nunix_socket_dir =\n"
-        f"auth_type = trust\nauth_file = {directory / 'users.txt'}\n"
+        f"auth_type = trust\nauth_file = {directory / 'users.txt'}\nstats_users = {db['USER']}\n"
         f"pool_mode = {env['POOL_MODE']}\nmax_client_conn = {env['MAX_CLIENT_CONN']}\n"
         f"default_pool_size = {env['DEFAULT_POOL_SIZE']}\n"
         "ignore_startup_parameters = extra_float_digits\n"
@@ -193,6 +195,7 @@ class Deployment:
     ports: dict[str, int]
     host: str  # the first of DJANGO_ALLOWED_HOSTS in .env.example
     workers: list[str]
+    db_user: str
     healthy: set[str] = field(default_factory=set)
 
     def request(
@@ -215,6 +218,13 @@ class Deployment:
             return response.status, response.msg, response.read()
         finally:
             connection.close()
+
+    def pgbouncer(self, command: str) -> list[dict[str, str]]:
+        """A ``SHOW`` of PgBouncer's console, one dict a row."""
+        argv = ["psql", "-h", LOCAL, "-p", str(self.ports["pgbouncer"]), "-U", self.db_user,
+                "-d", "pgbouncer", "--csv", "-c", command]  # fmt: skip
+        out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+        return list(csv.DictReader(io.StringIO(out)))
 
     def redis(self, service: str, *command: str) -> list[str]:
         argv = ["redis-cli", "-p", str(self.ports[service]), *command]
@@ -270,7 +280,8 @@ def deployment(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator
     }
     workers = [name for name, service in compose.items() if "worker" in service.command]
     checks |= {name: compose[name].healthcheck for name in workers}
-    deployment = Deployment(compose, ports, env_file["DJANGO_ALLOWED_HOSTS"].split(",")[0], workers)
+    host = env_file["DJANGO_ALLOWED_HOSTS"].split(",")[0]
+    deployment = Deployment(compose, ports, host, workers, db["USER"])
 
     processes = Processes(tmp_path)
     try:
@@ -395,3 +406,14 @@ def test_a_worker_consumes_each_queue_kind(deployment):
     assert consumed == {"live", "publication", "asof", "email", "celery"}
     bindings = set(deployment.redis("redis-broker", "keys", "_kombu.binding.*"))
     assert {f"_kombu.binding.{queue}" for queue in consumed} <= bindings
+
+
+def test_web_reaches_postgresql_through_pgbouncer_in_transaction_mode(deployment):
+    pools = [row for row in deployment.pgbouncer("SHOW POOLS") if row["database"] != "pgbouncer"]
+    assert pools
+    assert {pool["pool_mode"] for pool in pools} == {"transaction"}
+    before = sum(int(row["total_xact_count"]) for row in deployment.pgbouncer("SHOW STATS"))
+    status, _, _ = deployment.request("/api/public/tournaments/?page_size=7", "https")
+    assert status == 200
+    after = sum(int(row["total_xact_count"]) for row in deployment.pgbouncer("SHOW STATS"))
+    assert after > before
