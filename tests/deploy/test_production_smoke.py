@@ -398,12 +398,12 @@ def test_each_redis_keeps_to_its_role(deployment):
     assert int(deployment.redis("redis-broker", "dbsize")[0]) > 0
 
 
-def test_a_worker_consumes_each_queue_kind(deployment):
+def test_each_worker_listens_on_its_queue_through_the_broker(deployment):
+    """Which queues those are: tests/deploy/test_compose_queues.py."""
     consumed = set()
     for name in deployment.workers:
         command = deployment.compose[name].command
         consumed.add(command[command.index("-Q") + 1])
-    assert consumed == {"live", "publication", "asof", "email", "celery"}
     bindings = set(deployment.redis("redis-broker", "keys", "_kombu.binding.*"))
     assert {f"_kombu.binding.{queue}" for queue in consumed} <= bindings
 
