@@ -7,6 +7,7 @@ COPY core ./core
 COPY federation ./federation
 COPY competitions ./competitions
 COPY rankings ./rankings
+COPY portal ./portal
 COPY demo ./demo
 COPY templates ./templates
 COPY locale ./locale
