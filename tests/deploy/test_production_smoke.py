@@ -44,6 +44,7 @@ from tests.deploy.compose import (
 BIN = Path(sys.executable).parent
 PATH = f"{BIN}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 LOCAL = "127.0.0.1"
+PROXY_SOURCE = "127.0.0.2"  # the proxy's address, as seen by gunicorn
 REDIS = ("redis-broker", "redis-cache", "redis-store")
 # How long the services may take to become healthy (Compose gives web 10 tries 10 s apart),
 # and one healthcheck run (the workers' allow 15 s).
@@ -169,7 +170,10 @@ def pgbouncer_ini(service: Service, port: int, directory: Path, db: dict) -> Pat
 
 def nginx_conf(port: int, web_port: int, directory: Path) -> Path:
     """The image's main configuration around deploy/nginx.conf (its conf.d/default.conf),
-    with ``web:8000`` and the listening port made local."""
+    with ``web:8000`` and the listening port made local. nginx reaches gunicorn from
+    another address than gunicorn's own, as from another container: gunicorn trusts
+    X-Forwarded-Proto only from its own host (``forwarded_allow_ips``), so the scheme is
+    left to Django's DJANGO_SECURE_PROXY_SSL_HEADER, as in Docker."""
     site = replaced(
         (ROOT / "deploy" / "nginx.conf").read_text(),
         ("listen 80;", f"listen {LOCAL}:{port};"),
@@ -182,6 +186,7 @@ def nginx_conf(port: int, web_port: int, directory: Path) -> Path:
         + f"worker_processes 1;\npid {directory}/nginx.pid;\nevents {{ worker_connections 256; }}\n"
         f"http {{\n  include /etc/nginx/mime.types;\n  access_log {directory}/access.log;\n"
         f"  client_body_temp_path {directory}/body;\n  proxy_temp_path {directory}/proxy;\n"
+        f"  proxy_bind {PROXY_SOURCE};\n"
         f"  include {directory}/default.conf;\n}}\n"
     )
     return main
