@@ -333,9 +333,11 @@ def deployment(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator
             call_command("flush", interactive=False, verbosity=0)
 
 
-# The test database, set up for these tests; the services write to it through their own
-# connections, and the fixture empties it when they stop.
-pytestmark = pytest.mark.django_db
+# The services write to the test database through their own connections: these tests run
+# with the transactional ones, after every test that expects the rows the migrations
+# wrote. The fixture empties the database once the services stopped; each test, which
+# reads nothing itself, empties no table (no app available in this process).
+pytestmark = pytest.mark.django_db(transaction=True, available_apps=[])
 
 
 def test_every_service_but_migrate_passes_its_healthcheck_as_written(deployment):
