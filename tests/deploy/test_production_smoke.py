@@ -369,15 +369,18 @@ def test_plain_http_is_redirected_to_https_once(deployment):
     assert status == 200
 
 
-def test_a_form_posted_through_the_load_balancer_passes_the_csrf_check(deployment):
-    status, headers, body = deployment.request("/compte/connexion/", "https")
+@pytest.mark.parametrize("port", ["", ":8443"])  # the site on the standard port, or not
+def test_a_form_posted_through_the_load_balancer_passes_the_csrf_check(deployment, port):
+    host = {"Host": deployment.host + port}
+    status, headers, body = deployment.request("/compte/connexion/", "https", headers=host)
     assert status == 200
     cookie = next(c for c in headers.get_all("Set-Cookie") if c.startswith("csrftoken="))
     assert "Secure" in cookie
     token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body)[1].decode()
     form = f"csrfmiddlewaretoken={token}&username=personne&password=faux"
-    origin = f"https://{deployment.host}"
+    origin = f"https://{deployment.host}{port}"  # what the browser sends: with the port
     headers = {
+        **host,
         "Cookie": cookie.split(";")[0],
         "Origin": origin,
         "Referer": f"{origin}/compte/connexion/",
