@@ -180,14 +180,16 @@ def nginx_conf(port: int, web_port: int, directory: Path) -> Path:
         ("http://web:8000", f"http://{LOCAL}:{web_port}"),
     )
     (directory / "default.conf").write_text(site)
+    temp = "".join(
+        f"  {kind}_temp_path {directory}/{kind};\n"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
     main = directory / "nginx.conf"
     main.write_text(
         ("user root;\n" if os.geteuid() == 0 else "")
         + f"worker_processes 1;\npid {directory}/nginx.pid;\nevents {{ worker_connections 256; }}\n"
-        f"http {{\n  include /etc/nginx/mime.types;\n  access_log {directory}/access.log;\n"
-        f"  client_body_temp_path {directory}/body;\n  proxy_temp_path {directory}/proxy;\n"
-        f"  proxy_bind {PROXY_SOURCE};\n"
-        f"  include {directory}/default.conf;\n}}\n"
+        f"http {{\n  include /etc/nginx/mime.types;\n  access_log {directory}/access.log;\n{temp}"
+        f"  proxy_bind {PROXY_SOURCE};\n  include {directory}/default.conf;\n}}\n"
     )
     return main
 
