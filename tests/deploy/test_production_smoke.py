@@ -256,13 +256,21 @@ def deployment(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator
     addresses = {name: Address(LOCAL, port) for name, port in ports.items()}
     addresses["postgres"] = Address(db["HOST"] or LOCAL, int(db["PORT"] or 5432))
     hostname = socket.gethostname()
-    schedule = str(tmp_path / "celerybeat-schedule")
     plain_env = {"PATH": PATH, "HOME": str(tmp_path), "HOSTNAME": hostname}
+
+    def in_container(name: str, text: str) -> str:
+        """A container's /tmp is its own: here, a folder of the test's per service."""
+        (tmp_path / "tmp" / name).mkdir(parents=True, exist_ok=True)
+        return text.replace("/tmp/", f"{tmp_path}/tmp/{name}/")
 
     def app_env(service: Service) -> dict[str, str]:
         env = service.environment(env_file)
         env = {k: localize_url(v, addresses, db["NAME"], db["USER"]) for k, v in env.items()}
+        env = {k: in_container(service.name, v) for k, v in env.items()}
         return {**IMAGE_ENV, **env, **plain_env}
+
+    def command(name: str) -> list[str]:
+        return [in_container(name, part) for part in compose[name].command]
 
     # Each healthcheck as written, its host names and ports made local.
     pg = addresses["postgres"]
@@ -283,10 +291,9 @@ def deployment(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator
         "proxy": replaced(
             compose["proxy"].healthcheck, ("http://127.0.0.1/", f"http://{LOCAL}:{ports['proxy']}/")
         ),
-        "beat": replaced(compose["beat"].healthcheck, ("/tmp/celerybeat-schedule", schedule)),
     }
     workers = [name for name, service in compose.items() if "worker" in service.command]
-    checks |= {name: compose[name].healthcheck for name in workers}
+    checks |= {name: in_container(name, compose[name].healthcheck) for name in (*workers, "beat")}
     host = env_file["DJANGO_ALLOWED_HOSTS"].split(",")[0]
     deployment = Deployment(compose, ports, host, workers, db["USER"])
 
@@ -306,16 +313,14 @@ def deployment(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator
         )  # fmt: skip
         backing = ("postgres", "pgbouncer", *REDIS)
         wait_healthy({name: (checks[name], plain_env) for name in backing}, processes)
-        migrate = subprocess.run(compose["migrate"].command, cwd=ROOT, capture_output=True,
+        migrate = subprocess.run(command("migrate"), cwd=ROOT, capture_output=True,
                                  env=app_env(compose["migrate"]))  # fmt: skip
         assert migrate.returncode == 0, migrate.stderr[-3000:]
 
-        for name in workers:
-            processes.start(name, compose[name].command, app_env(compose[name]))
-        beat = swapped(compose["beat"].command, "/tmp/celerybeat-schedule", schedule)
-        processes.start("beat", beat, app_env(compose["beat"]))
+        for name in (*workers, "beat"):
+            processes.start(name, command(name), app_env(compose[name]))
         assert collectstatic.wait(timeout=120) == 0
-        web = swapped(compose["web"].command, "0.0.0.0:8000", f"{LOCAL}:{ports['web']}")
+        web = swapped(command("web"), "0.0.0.0:8000", f"{LOCAL}:{ports['web']}")
         processes.start("web", web, app_env(compose["web"]))
         main = nginx_conf(ports["proxy"], ports["web"], tmp_path)
         nginx = ["nginx", "-p", str(tmp_path), "-c", str(main), "-e", str(tmp_path / "proxy.log"),
