@@ -15,7 +15,9 @@ and sent after the commit. When the broker is unreachable the send fails, the fa
 is logged, the caller's request still succeeds (its write committed) and the row stays
 unsent; the sweep (:func:`outbox_send_pending`: the ``core.send_outbox`` beat task every
 minute, ``manage.py send_outbox``, and every worker at start-up) sends it later, oldest
-first. A sender claims a row with a compare-and-set ``update()`` before sending, so two
+first. The row keeps the id of the request that asked for the task, and the task's
+message carries it whenever the row is sent (``core/observability/task_signals.py``).
+A sender claims a row with a compare-and-set ``update()`` before sending, so two
 sweepers never send the same row; a claim left by a dead sender expires after
 ``CLAIM_FOR``. Delivery is at least once: the tasks are idempotent.
 
@@ -42,6 +44,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from core.models import OutboxMessage
+from core.observability.context import current_request_id, request_bound
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +72,9 @@ def send_on_commit(
         transaction.on_commit(lambda: send_now(task_name, *args, countdown=countdown, **kwargs))
         return
     message = OutboxMessage.objects.create(
-        task=task_name, args=list(args), kwargs=kwargs, countdown=countdown
-    )
+        task=task_name, args=list(args), kwargs=kwargs, countdown=countdown,
+        request_id=current_request_id() or "",
+    )  # fmt: skip
     transaction.on_commit(lambda: outbox_send(message.pk))
 
 
@@ -112,7 +116,10 @@ def outbox_send(message_id: int) -> Literal["sent", "failed", "taken"]:
         return "taken"
     message = OutboxMessage.objects.get(pk=message_id)
     try:
-        send_now(message.task, *message.args, countdown=_remaining(message, now), **message.kwargs)
+        with request_bound(message.request_id or None):  # its message carries the request's id
+            send_now(
+                message.task, *message.args, countdown=_remaining(message, now), **message.kwargs
+            )
     except Exception as exc:  # the broker is down or refused it: the sweep retries
         log.warning(
             "could not send task %s (outbox #%s, attempt %s); left for the sweep",
@@ -159,6 +166,24 @@ def outbox_send_pending(*, limit: int = 1000) -> Sweep:
     if sent or failed:
         log.info("outbox sweep: %s sent, %s failed, %s left", sent, failed, left)
     return Sweep(sent=sent, failed=failed, left=left)
+
+
+BACKLOG_COUNT_CAP = 100_000  # the backlog is counted up to this many rows (a bounded read)
+
+
+@dataclass(frozen=True)
+class Backlog:
+    unsent: int  # at most BACKLOG_COUNT_CAP
+    oldest: dt.datetime | None  # when the oldest unsent row was written
+
+
+def outbox_backlog() -> Backlog:
+    """The rows not sent yet and the oldest one's time, both read through the partial
+    index of unsent rows (``outbox_unsent``): the sent rows kept for a week are not read."""
+    unsent = OutboxMessage.objects.filter(sent_at__isnull=True)
+    count = unsent.order_by()[:BACKLOG_COUNT_CAP].count()
+    oldest = unsent.order_by("created_at", "id").values_list("created_at", flat=True).first()
+    return Backlog(count, oldest)
 
 
 @shared_task(name="core.send_outbox")
