@@ -6,17 +6,26 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
 import uuid
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
 from kombu import Connection
+from prometheus_client.mmap_dict import MmapedDict, mmap_key
 from prometheus_client.parser import text_string_to_metric_families
 
 from core.models import OutboxMessage
 from core.observability.queues import queue_names
 
 TOKEN = "a-metrics-token-for-the-tests-0123456789"
+ROOT = Path(__file__).resolve().parents[2]
 BROKER = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -152,3 +161,76 @@ def test_the_scrape_shows_the_outbox_backlog_and_its_oldest_row(client, metrics_
     samples = scrape(client)
     assert value(samples, "fft_outbox_unsent") == 2
     assert 600 <= value(samples, "fft_outbox_oldest_unsent_age_seconds") < 3600
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _stale_counts(directory: Path) -> None:
+    """A counter file a previous run left (a dead worker's 1000 requests)."""
+    stale = MmapedDict(str(directory / "counter_99999.db"))
+    key = mmap_key(
+        "fft_http_requests", "fft_http_requests_total", ["view", "method", "status"],
+        ["unmatched", "GET", "404"], "stale",
+    )  # fmt: skip
+    stale.write_value(key, 1000.0, 0.0)
+    stale.close()
+
+
+def _wait_until_serving(url: str) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(url)
+        except urllib.error.HTTPError:
+            return  # it answers (a 404, counted)
+        except OSError:
+            assert time.monotonic() < deadline, "gunicorn did not start"
+            time.sleep(0.2)
+
+
+def test_gunicorns_workers_counts_are_summed_by_the_scrape(tmp_path):
+    """Real gunicorn with the hooks of config/gunicorn.py, two workers each replaced after
+    five requests: ten requests are served by several processes, and whichever answers
+    the scrape shows them all (the replaced ones' too), and none of a previous run's."""
+    directory = tmp_path / "prometheus"
+    directory.mkdir()
+    _stale_counts(directory)
+    port = _free_port()
+    env = {
+        **os.environ,
+        "PROMETHEUS_MULTIPROC_DIR": str(directory),
+        "METRICS_TOKEN": TOKEN,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "LOG_LEVEL": "ERROR",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "python:config.gunicorn", "--workers", "2",
+         "--max-requests", "5", "--bind", f"127.0.0.1:{port}", "config.wsgi:application"],
+        env=env, cwd=ROOT, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_serving(f"{base}/no-such-page/")
+        for _ in range(9):  # ten in all
+            with pytest.raises(urllib.error.HTTPError):
+                urllib.request.urlopen(f"{base}/no-such-page/")
+        assert len(list(directory.glob("counter_*.db"))) >= 2  # one file per process
+        scrape_request = urllib.request.Request(
+            f"{base}/metrics", headers={"Authorization": f"Bearer {TOKEN}"}
+        )
+        body = urllib.request.urlopen(scrape_request).read().decode()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    samples = {
+        (sample.name, frozenset(sample.labels.items())): sample.value
+        for family in text_string_to_metric_families(body)
+        for sample in family.samples
+    }
+    unmatched = {"view": "unmatched", "method": "GET", "status": "404"}
+    assert value(samples, "fft_http_requests_total", **unmatched) == 10
+    assert not (directory / "counter_99999.db").exists()
