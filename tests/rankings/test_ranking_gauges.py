@@ -15,12 +15,10 @@ from rankings.season.recompute import full_recompute
 from tests.core.test_metrics import metrics_token, scrape, value  # noqa: F401 (a fixture)
 from tests.rankings.season.test_standings_replay import publish_previous
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("metrics_token")]
 
 
-def test_the_live_stores_lag_behind_the_database(
-    client, metrics_token, live_store_redis, federation
-):
+def test_the_live_stores_lag_behind_the_database(client, live_store_redis, federation):
     season = federation.registry.season
     full_recompute(season=season)  # the store is built at the season's inputs version
     samples = scrape(client)
@@ -36,7 +34,7 @@ def test_the_live_stores_lag_behind_the_database(
     assert value(scrape(client), "fft_live_ranking_lag_versions", **labels) == 0
 
 
-def test_without_the_store_the_provisional_snapshots_lag(client, metrics_token, registry):
+def test_without_the_store_the_provisional_snapshots_lag(client, registry):
     labels = {"season": registry.season.name, "engine": "snapshot"}
     assert value(scrape(client), "fft_live_ranking_lag_versions", **labels) == 0
     SeasonRanking.objects.create(season=registry.season, inputs_version=7, live_version=4)
@@ -46,7 +44,7 @@ def test_without_the_store_the_provisional_snapshots_lag(client, metrics_token, 
     assert value(samples, "fft_metrics_source_up", source="live_ranking") == 1
 
 
-def test_the_official_publications(client, metrics_token, federation, add_tournament):
+def test_the_official_publications(client, federation, add_tournament):
     previous = federation.registry.previous  # ended on 30 June 2026, not published yet
     samples = scrape(client)
     assert value(samples, "fft_official_ranking_overdue_seconds") > 0
