@@ -45,13 +45,14 @@ log = logging.getLogger("fft.request")
 
 UNMATCHED = "unmatched"
 ENVIRON_KEY = "fft.request_id"  # the id chosen when the request started, for the middleware
+REQUEST_ID_META = "HTTP_" + REQUEST_ID_HEADER.upper().replace("-", "_")
 
 
 @receiver(request_started, dispatch_uid="fft.request_started")
 def request_id_at_start(sender: Any, environ: dict[str, Any] | None = None, **_: Any) -> None:
     if environ is None:
         return
-    request_id = request_id_from_header(environ.get("HTTP_X_REQUEST_ID"))
+    request_id = request_id_from_header(environ.get(REQUEST_ID_META))
     environ[ENVIRON_KEY] = request_id
     request_id_bind(request_id)
 
@@ -115,7 +116,7 @@ class ObserveRequests:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         request_id = request.META.get(ENVIRON_KEY) or request_id_from_header(
-            request.headers.get(REQUEST_ID_HEADER)
+            request.META.get(REQUEST_ID_META)
         )
         timer = QueryTimer()
         start = time.perf_counter()
