@@ -18,15 +18,16 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
 from core.messages import localize
-from core.observability import gauges
 from core.observability.metrics import GaugeSource, exposition
-from rankings import gauges as ranking_gauges
+from core.observability.queues import queue_gauges
+from core.tasks import outbox_gauges
+from rankings.gauges import live_ranking_lag, official_publications
 
 SOURCES: list[tuple[str, GaugeSource]] = [
-    ("outbox", gauges.outbox),
-    ("celery_queues", gauges.celery_queues),
-    ("live_ranking", ranking_gauges.live_ranking_lag),
-    ("official_ranking", ranking_gauges.official_publications),
+    ("outbox", outbox_gauges),
+    ("celery_queues", queue_gauges),
+    ("live_ranking", live_ranking_lag),
+    ("official_ranking", official_publications),
 ]
 
 

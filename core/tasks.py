@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -42,9 +43,11 @@ from celery import shared_task
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from prometheus_client.core import Metric
 
 from core.models import OutboxMessage
 from core.observability.context import current_request_id, request_bound
+from core.observability.metrics import gauge
 
 log = logging.getLogger(__name__)
 
@@ -184,6 +187,25 @@ def outbox_backlog() -> Backlog:
     count = unsent.order_by()[:BACKLOG_COUNT_CAP].count()
     oldest = unsent.order_by("created_at", "id").values_list("created_at", flat=True).first()
     return Backlog(count, oldest)
+
+
+def outbox_gauges() -> Iterator[Metric]:
+    """The backlog as gauges, read at scrape time (``config/metrics.py``)."""
+    backlog = outbox_backlog()
+    unsent = gauge(
+        "fft_outbox_unsent",
+        f"Outbox rows (tasks asked for by committed transactions) not sent to the broker "
+        f"yet, counted up to {BACKLOG_COUNT_CAP}.",
+    )
+    unsent.add_metric([], backlog.unsent)
+    yield unsent
+    age = gauge(
+        "fft_outbox_oldest_unsent_age_seconds",
+        "Age of the oldest outbox row not sent yet (0 when every row was sent).",
+    )
+    oldest = backlog.oldest
+    age.add_metric([], max(0.0, (timezone.now() - oldest).total_seconds()) if oldest else 0.0)
+    yield age
 
 
 @shared_task(name="core.send_outbox")

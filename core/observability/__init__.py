@@ -10,4 +10,7 @@
   or the files of every gunicorn worker with ``PROMETHEUS_MULTIPROC_DIR``) and the
   exposition with the gauges read at scrape time;
 - :mod:`~core.observability.queues`: the Celery queues' lengths, read from the broker.
+
+The outbox's gauges live with the outbox (``core/tasks.py``), the ranking's with the
+ranking (``rankings/gauges.py``); ``config/metrics.py`` wires every source.
 """

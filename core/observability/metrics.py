@@ -14,8 +14,8 @@ process counts in memory. The variable must be in the environment before
 prometheus-client is imported: it chooses where values live at import time.
 
 Gauges are not counted but read when scraped, by the process answering the scrape:
-each *source* is a function returning metric families (the outbox, the queues, the
-live ranking…, wired by ``config/metrics.py``). A source that fails (the broker
+each *source* is a function returning metric families (the outbox's in ``core/tasks.py``,
+the queues', the live ranking's…, wired by ``config/metrics.py``). A source that fails (the broker
 down, say) is left out of that scrape and ``fft_metrics_source_up{source}`` says 0.
 """
 

@@ -7,20 +7,23 @@ queues named in ``CELERY_TASK_ROUTES``.
 kombu's Redis transport keeps a queue as a list named after it, and a message sent
 with a priority in a list per priority step (``<queue>\\x06\\x16<step>``); a message a
 worker took and has not acknowledged yet (running, or prefetched) is kept in the
-``unacked`` hash until it is. One pipelined round trip reads them all: a few ``LLEN``
-per queue and one ``HLEN``, each O(1). With no broker (tasks run in-process) or a
-broker that is not Redis, there is nothing to read.
+``unacked`` hash until it is. One pipelined round trip reads them all, at scrape time
+(:func:`queue_gauges`): a few ``LLEN`` per queue and one ``HLEN``, each O(1). With no
+broker (tasks run in-process) or a broker that is not Redis, there is nothing to read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import redis
 from django.conf import settings
+from prometheus_client.core import Metric
+
+from core.observability.metrics import gauge
 
 PRIORITY_SEPARATOR = "\x06\x16"
 PRIORITY_STEPS = (3, 6, 9)  # kombu's default steps above 0 (0 is the queue's own list)
@@ -83,3 +86,22 @@ def read_queues() -> Queues | None:
         name: sum(counts[i * per_queue : (i + 1) * per_queue]) for i, name in enumerate(names)
     }
     return Queues(waiting, counts[-1])
+
+
+def queue_gauges() -> Iterator[Metric]:
+    """The queues as gauges, read at scrape time (``config/metrics.py``)."""
+    queues = read_queues()
+    if queues is None:
+        return
+    waiting = gauge(
+        "fft_celery_queue_length", "Messages waiting in a Celery queue of the broker.", ["queue"]
+    )
+    for name, length in queues.waiting.items():
+        waiting.add_metric([name], length)
+    yield waiting
+    unacked = gauge(
+        "fft_celery_unacked_messages",
+        "Messages a worker took and has not acknowledged yet (running or prefetched).",
+    )
+    unacked.add_metric([], queues.unacked)
+    yield unacked
