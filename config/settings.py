@@ -408,12 +408,17 @@ if METRICS_TOKEN and len(METRICS_TOKEN) < 32:
     )
 # Several gunicorn workers: each keeps its counts in files in this directory, a scrape sums
 # them (prometheus-client's multiprocess mode, docs/observability.md). Read by
-# prometheus-client itself from the environment; checked here so a wrong path stops the start.
+# prometheus-client itself from the environment; made here if absent, so that a path that
+# cannot be a directory stops the start instead of the first request.
 _PROMETHEUS_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
-if _PROMETHEUS_DIR and not os.path.isdir(_PROMETHEUS_DIR):
-    raise ImproperlyConfigured(
-        f"PROMETHEUS_MULTIPROC_DIR must be an existing directory, got {_PROMETHEUS_DIR!r}"
-    )
+if _PROMETHEUS_DIR:
+    try:
+        os.makedirs(_PROMETHEUS_DIR, exist_ok=True)
+    except OSError as exc:
+        raise ImproperlyConfigured(
+            f"PROMETHEUS_MULTIPROC_DIR must be a directory this process can write in, "
+            f"got {_PROMETHEUS_DIR!r} ({exc})"
+        ) from exc
 
 # Error reports to Sentry (or a compatible service) when SENTRY_DSN is set: unhandled
 # exceptions of requests and tasks, tagged with the request id; no personal data sent.
