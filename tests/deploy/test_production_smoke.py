@@ -45,6 +45,7 @@ BIN = Path(sys.executable).parent
 PATH = f"{BIN}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 LOCAL = "127.0.0.1"
 PROXY_SOURCE = "127.0.0.2"  # the proxy's address, as seen by gunicorn
+METRICS_TOKEN = "a-metrics-token-for-the-smoke-test-0123456789"
 REDIS = ("redis-broker", "redis-cache", "redis-store")
 # How long the services may take to become healthy (Compose gives web 10 tries 10 s apart),
 # and one healthcheck run (the workers' allow 15 s).
@@ -212,13 +213,15 @@ class Deployment:
         method: str = "GET",
         body: str = "",
         headers: Mapping[str, str] | None = None,
+        service: str = "proxy",
     ) -> tuple[int, http.client.HTTPMessage, bytes]:
         """``path`` through the proxy, as the load balancer forwards it (``proto``: the
-        X-Forwarded-Proto it sets; None: a client reaching nginx directly)."""
+        X-Forwarded-Proto it sets; None: a client reaching nginx directly); or straight to
+        ``service`` (``web``), as from inside the network."""
         sent = {"Host": self.host, **(headers or {})}
         if proto:
             sent["X-Forwarded-Proto"] = proto
-        connection = http.client.HTTPConnection(LOCAL, self.ports["proxy"], timeout=30)
+        connection = http.client.HTTPConnection(LOCAL, self.ports[service], timeout=30)
         try:
             connection.request(method, path, body=body or None, headers=sent)
             response = connection.getresponse()
@@ -250,7 +253,7 @@ def deployment(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator
     tmp_path = tmp_path_factory.mktemp("compose")
     tmp_path.chmod(0o755)  # PgBouncer runs as postgres when we are root
 
-    env_file = read_env_file(ENV_EXAMPLE)
+    env_file = read_env_file(ENV_EXAMPLE) | {"METRICS_TOKEN": METRICS_TOKEN}  # an operator's
     compose = services(env_file)  # Compose interpolates the file with .env's variables
     ports = {name: free_port() for name in (*REDIS, "pgbouncer", "web", "proxy")}
     addresses = {name: Address(LOCAL, port) for name, port in ports.items()}
@@ -434,3 +437,29 @@ def test_web_reaches_postgresql_through_pgbouncer_in_transaction_mode(deployment
     assert status == 200
     after = sum(int(row["total_xact_count"]) for row in deployment.pgbouncer("SHOW STATS"))
     assert after > before
+
+
+def requests_counted(deployment: Deployment, view: str) -> int:
+    """The requests of ``view`` in a scrape of one web replica, as Prometheus makes it."""
+    status, _, body = deployment.request(
+        "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}, service="web"
+    )
+    assert status == 200
+    pattern = rf'^fft_http_requests_total{{[^}}]*view="{view}"[^}}]*}} ([0-9.e+]+)$'
+    return int(sum(float(m[1]) for m in re.finditer(pattern, body.decode(), re.MULTILINE)))
+
+
+def test_the_metrics_sum_every_gunicorn_worker_and_stay_inside_the_network(deployment):
+    before = requests_counted(deployment, "public-api-calendar")
+    for _ in range(6):
+        assert deployment.request("/api/public/tournaments/", "https")[0] == 200
+    assert requests_counted(deployment, "public-api-calendar") == before + 6
+    bearer = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+    assert deployment.request("/metrics", "https", headers=bearer)[0] == 404  # not outside
+
+
+def test_the_request_id_is_the_load_balancers_or_the_proxys(deployment):
+    _, headers, _ = deployment.request("/healthz", headers={"X-Request-ID": "lb-7f3a.1"})
+    assert headers["X-Request-ID"] == "lb-7f3a.1"
+    _, headers, _ = deployment.request("/healthz")
+    assert re.fullmatch(r"[0-9a-f]{32}", headers["X-Request-ID"])
