@@ -115,8 +115,14 @@ class Service:
         return shlex.join(rest)
 
 
-def services(variables: Mapping[str, str]) -> dict[str, Service]:
-    return {name: Service(name, spec, variables) for name, spec in load()["services"].items()}
+def services(variables: Mapping[str, str], *, tools: bool = False) -> dict[str, Service]:
+    """The services `docker compose up` starts; with ``tools``, those of a profile too
+    (run on demand, like the backup)."""
+    return {
+        name: Service(name, spec, variables)
+        for name, spec in load()["services"].items()
+        if tools or not spec.get("profiles")
+    }
 
 
 @dataclass(frozen=True)
