@@ -45,6 +45,7 @@ from rankings.rules.national_ranking import RankingEntry as CoreLine
 from rankings.rules.series import ManualPlacement as Placement
 from rankings.rules.series import SeriesPolicy
 from rankings.season import live_store
+from rankings.season.live_series import SeriesMembers
 from rankings.season.live_store import Meta, StoredPlayer
 from rankings.season.ranking import (
     ENTRY_COLUMNS,
@@ -322,8 +323,8 @@ class LiveEntries:
       players of the store share: the count capped, the page found by walking the
       season's order (:func:`named_in_order`) rather than scoring every match;
     - a series within a committee or club: the group's lines, filtered;
-    - a series over the whole country: the full computation by the pure core,
-      once per live version per process (:func:`full_ranking`).
+    - a series over the whole country: a range of each band set of the store
+      (``rankings/season/live_series.py``): counts and ranges, the page's lines only.
     """
 
     def __init__(self, ranking: LiveRanking, filters: RankingFilter) -> None:
@@ -331,6 +332,16 @@ class LiveEntries:
         self._matching: list[int] | None = None
         self._wide: bool | None = None
         self._lines: dict[int, LiveEntry] = {}
+        self._series: SeriesMembers | None = None
+
+    def _national_series(self) -> SeriesMembers | None:
+        """A series filter alone (no committee, club or search): read from the bands."""
+        f = self.filters
+        if not f.series or f.committee is not None or f.club is not None or f.query.strip():
+            return None
+        if self._series is None:
+            self._series = SeriesMembers(self.ranking, f.series)
+        return self._series
 
     def _group(self) -> tuple[int | None, int | None, bool]:
         f = self.filters
@@ -377,9 +388,8 @@ class LiveEntries:
                 entries = [e for e in lines(self.ranking, candidates) if self._keep(e)]
                 self._lines = {e.licence_number: e for e in entries}
                 found = [e.licence_number for e in entries]
-        else:  # a series over the whole country
-            series = self.filters.series
-            found = [e.player for e in full_ranking(self.ranking) if e.series == series]
+        else:  # a series over the whole country (its pages are read by _national_series)
+            found = self._national_series().page(0, self.ranking.player_count)  # type: ignore[union-attr]
         self._matching = found
         return found
 
@@ -412,6 +422,8 @@ class LiveEntries:
         return SearchCount(self._exact_count(), False)
 
     def _exact_count(self) -> int:
+        if (series := self._national_series()) is not None:
+            return series.count()
         if self._ranged():
             committee, club, clash = self._group()
             if clash:
@@ -432,6 +444,8 @@ class LiveEntries:
                 return []
             key = group_key(self.ranking, committee, club)
             entries = lines(self.ranking, members_page(key, start, size))
+        elif (series := self._national_series()) is not None:
+            entries = lines(self.ranking, series.page(start, size))
         else:
             walked = None
             if self._name_only() and self._is_wide():  # the first matches in order
