@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import datetime as dt
 import heapq
+import logging
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Q
+from redis.exceptions import RedisError
 
 from core.digits import ascii_digits
 from federation.access import Scope
@@ -35,16 +36,11 @@ from rankings.models import (
 )
 from rankings.rules.live_order import RANKED_MAX_SCORE, key_of, licence_of, member, place_from
 from rankings.rules.live_order import score as order_score
-from rankings.rules.national_ranking import (
-    Places,
-    compute_ranking,
-    entry_for,
-    step_criteria,
-)
+from rankings.rules.national_ranking import Places, entry_for, step_criteria
 from rankings.rules.national_ranking import RankingEntry as CoreLine
 from rankings.rules.series import ManualPlacement as Placement
 from rankings.rules.series import SeriesPolicy
-from rankings.season import live_store
+from rankings.season import live_store, statement_ranking
 from rankings.season.live_series import SeriesMembers
 from rankings.season.live_store import Meta, StoredPlayer
 from rankings.season.ranking import (
@@ -60,6 +56,10 @@ from rankings.season.ranking import (
     policy_rules,
 )
 from rankings.season.search import COUNT_CAP, SearchCount, count_of, named_among, player_matches
+from rankings.season.snapshots import compute, load_inputs
+from rankings.season.statement_ranking import StatementRanking
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -168,8 +168,11 @@ class LiveRanking:
                 )  # fmt: skip
 
     def step_moves(self, official: RankingSnapshot | None, scope: Scope) -> StepMoves:
-        """Its steps need every place: the whole ranking is computed by the core (once per
-        live version, :func:`full_ranking`)."""
+        """Its steps need every place: counted by the database, the ranking computed in
+        place (``statement_ranking.py``); elsewhere by the pure core, for this call."""
+        if statement_ranking.possible():
+            in_place = StatementRanking(self.season, self.inputs_version)
+            return in_place.step_moves(official, scope)
         ladder = {code: index for index, code in enumerate(self.step_labels())}
         committees = None
         if not scope.national:
@@ -186,7 +189,10 @@ class LiveRanking:
             else {}
         )
         players = up = down = same = new = 0
-        for entry in full_ranking(self):
+        state = SeasonRanking.objects.get(season=self.season)
+        for entry in compute(
+            load_inputs(season=self.season, inputs_version=state.inputs_version)
+        ).entries:
             if committees is not None and entry.committee not in committees:
                 continue
             players += 1
@@ -458,28 +464,37 @@ class LiveEntries:
         return with_names(entries)
 
 
-def live_ranking(season: Season, state: SeasonRanking | None = None) -> LiveRanking:
-    """The season's live ranking; the store is rebuilt from the database first when it
-    has no generation for the season, or is ahead of the database (a rolled-back write,
-    a restored database)."""
+def live_ranking(season: Season, state: SeasonRanking | None = None) -> LiveRanking | None:
+    """The season's live ranking read from the store; None when the store cannot answer
+    it — no generation for the season (lost, flushed), one missing members (evicted),
+    one ahead of the database (a rolled-back write, a restored database), or the store
+    unreachable. A rebuild is then asked of a worker (once, however many readers ask:
+    ``live_store.rebuild_ask``) and the caller reads the database meanwhile
+    (``rankings/season/engines.py``); no reader rebuilds or waits for the writer lock."""
     state = state or SeasonRanking.objects.filter(season=season).first()
     inputs_version = state.inputs_version if state else 0
-    meta = live_store.read_meta(season.pk)
-    if meta is None or meta.version > inputs_version:
-        with transaction.atomic():  # under the writer lock: one rebuild, others wait and reuse it
-            meta = live_store.sync(season=season)
-    pipe = live_store.client().pipeline(transaction=False)
-    pipe.zcard(meta.key("all"))
-    pipe.zcount(meta.key("all"), "-inf", RANKED_MAX_SCORE)
-    player_count, ranked_count = pipe.execute()
-    return LiveRanking(
-        season=season,
-        meta=meta,
-        policy=SeriesPolicyVersion.objects.get(pk=meta.policy_id),
-        player_count=player_count,
-        ranked_count=ranked_count,
-        inputs_version=inputs_version,
-    )
+    try:
+        meta = live_store.read_meta(season.pk)
+        if meta is not None and meta.version <= inputs_version:
+            pipe = live_store.client().pipeline(transaction=False)
+            pipe.zcard(meta.key("all"))
+            pipe.zcount(meta.key("all"), "-inf", RANKED_MAX_SCORE)
+            pipe.hlen(meta.key("p"))
+            player_count, ranked_count, lines_kept = pipe.execute()
+            if live_store.whole(meta, player_count, lines_kept):
+                return LiveRanking(
+                    season=season,
+                    meta=meta,
+                    policy=SeriesPolicyVersion.objects.get(pk=meta.policy_id),
+                    player_count=player_count,
+                    ranked_count=ranked_count,
+                    inputs_version=inputs_version,
+                )
+        live_store.rebuild_ask(season.pk)
+    except RedisError:
+        log.warning("the live ranking's store is unreachable: read from the database",
+                    exc_info=True)  # fmt: skip
+    return None
 
 
 def lines(ranking: LiveRanking, licences: Sequence[int]) -> list[LiveEntry]:
@@ -603,33 +618,6 @@ def named_in_order(ranking: LiveRanking, text: str, needed: int) -> list[int] | 
         if len(licences) < chunk:  # the end of the ranking: every match is found
             break
     return found[:needed]
-
-
-_FULL: dict[tuple[int, str], list[CoreLine]] = {}
-
-
-def full_ranking(ranking: LiveRanking) -> list[CoreLine]:
-    """Every line, by the pure core over the store's standings (for the reads a sorted
-    set cannot answer: a series filter over the whole country, the desk's comparison).
-    Computed once per live version in a process."""
-    cache_key = (ranking.season.pk, ranking.version)
-    cached = _FULL.get(cache_key)
-    if cached is not None:
-        return cached
-    raw = live_store.client().hgetall(ranking.meta.key("p"))
-    standings = [StoredPlayer.decode(licence_of(m), r).standing for m, r in raw.items()]
-    known = {s.player for s in standings}
-    placements = [
-        Placement(number, step, reason)
-        for number, step, reason in ManualPlacement.objects.filter(season_id=ranking.season.pk)
-        .order_by("player__licence_number")
-        .values_list("player__licence_number", "step", "reason")
-        if number in known
-    ]
-    entries = list(compute_ranking(standings, ranking.rules(), placements).entries)
-    _FULL.clear()
-    _FULL[cache_key] = entries
-    return entries
 
 
 def merged_members(ranking: LiveRanking, keys: list[str], chunk: int) -> Iterator[int]:

@@ -52,6 +52,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from core.tasks import send_on_commit
 from federation.models import Player, Season
 from rankings.models import SeasonStanding
 from rankings.rules.live_order import lex_member, member, score
@@ -76,9 +77,16 @@ def enabled() -> bool:
     return bool(getattr(settings, "RANKING_STORE_URL", ""))
 
 
+CONNECT_TIMEOUT_S = 2.0
+"""How long a connection to the store may take before the store counts as unreachable
+(its readers then read the database: ``rankings/season/engines.py``)."""
+
+
 @lru_cache(maxsize=4)
 def _client_for(url: str) -> Any:
-    return redis.Redis.from_url(url, decode_responses=True)
+    return redis.Redis.from_url(
+        url, decode_responses=True, socket_connect_timeout=CONNECT_TIMEOUT_S
+    )
 
 
 def client() -> Any:
@@ -436,6 +444,54 @@ def sync(*, season: Season) -> Meta:
         meta_key(season.pk), mapping={"version": state.inputs_version, "updated": now.isoformat()}
     )
     return Meta(season.pk, meta.gen, state.inputs_version, meta.policy_id, now, meta.players)
+
+
+def damaged(meta: Meta) -> bool:
+    """Whether the generation lost members since it was written (an evicting Redis):
+    its season's set or its hash no longer holds every standing its checksum counted."""
+    pipe = client().pipeline(transaction=False)
+    pipe.zcard(meta.key("all"))
+    pipe.hlen(meta.key("p"))
+    held, lines = pipe.execute()
+    return not whole(meta, held, lines)
+
+
+def whole(meta: Meta, held: int, lines: int) -> bool:
+    """Whether a generation whose season's set holds ``held`` members and whose hash
+    ``lines`` lines still holds every standing its checksum counted."""
+    return meta.players < 0 or held == lines == meta.players
+
+
+def restore(*, season: Season) -> Meta:
+    """Bring a lost, damaged or stale store back to the database (under the writer
+    lock, in the caller's transaction): a rebuild when it has no generation, a damaged
+    one or one ahead of the database, else :func:`sync`. Then readers may ask again
+    (:func:`rebuild_ask`)."""
+    season_writer_lock(season.pk)
+    meta = read_meta(season.pk)
+    meta = rebuild(season=season) if meta is None or damaged(meta) else sync(season=season)
+    client().delete(_asked_key(season.pk))
+    return meta
+
+
+REBUILD_ASKED_TTL_S = 120
+"""A rebuild asked of a worker is asked again after this long if the store is still not
+back (a worker lost on the way)."""
+
+
+def _asked_key(season_id: int) -> str:
+    return f"fft:rank:{season_id}:rebuild-asked"
+
+
+def rebuild_ask(season_id: int) -> bool:
+    """Ask a worker to rebuild the season's store (task ``rankings.rebuild_live_store``,
+    sent after the caller's commit); once however many readers ask at the same time: the
+    first to set the store's marker (``SET NX``, for :data:`REBUILD_ASKED_TTL_S`) sends
+    it. Whether this call sent it."""
+    if not client().set(_asked_key(season_id), "1", nx=True, ex=REBUILD_ASKED_TTL_S):
+        return False
+    send_on_commit("rankings.rebuild_live_store", season_id)
+    return True
 
 
 def clear(season_id: int) -> None:
