@@ -139,7 +139,7 @@ class StatementRanking:
     def line(
         self, player: Player, *, named: bool = False, read: Mapping[int, Line] | None = None
     ) -> Line | None:
-        found = self.lines("player_id = %(player)s", {"player": player.pk})
+        found = self.lines("player_id = %(q_player)s", {"q_player": player.pk})
         if not found:
             return None
         if named:
@@ -150,28 +150,32 @@ class StatementRanking:
     def order_of(self, line: Line) -> int:
         if isinstance(line, RankingEntry) and line.rank_order:
             return int(line.rank_order)
-        rows = self.query("SELECT rank_order FROM r WHERE licence_number = %(n)s",
-                          {"n": line.licence_number})  # fmt: skip
+        rows = self.query("SELECT rank_order FROM r WHERE licence_number = %(q_n)s",
+                          {"q_n": line.licence_number})  # fmt: skip
         return int(rows[0][0])
 
     def keys_at(self, orders: tuple[int, ...]) -> dict[int, tuple[int, int]]:
         if not orders:
             return {}
         rows = self.query(
-            "SELECT rank_order, total_pcn, total_pp FROM r WHERE rank_order = ANY(%(orders)s)",
-            {"orders": list(orders)},
+            "SELECT rank_order, total_pcn, total_pp FROM r WHERE rank_order = ANY(%(q_orders)s)",
+            {"q_orders": list(orders)},
         )
         return {order: (pcn, pp) for order, pcn, pp in rows}
 
     def ahead_of(self, key: tuple[int, int]) -> int:
         tie = "total_pp" if self.rules().pp_breaks_ties else "0"
-        rows = self.query(f"SELECT COUNT(*) FROM r WHERE (total_pcn, {tie}) > (%(pcn)s, %(pp)s)",
-                          {"pcn": key[0], "pp": key[1]})  # fmt: skip
+        rows = self.query(
+            f"SELECT COUNT(*) FROM r WHERE (total_pcn, {tie}) > (%(q_pcn)s, %(q_pp)s)",
+            {"q_pcn": key[0], "q_pp": key[1]},
+        )
         return int(rows[0][0])
 
     def series_of(self, licence_numbers: list[int]) -> dict[int, int]:
-        rows = self.query("SELECT licence_number, series FROM r "
-                          "WHERE licence_number = ANY(%(n)s)", {"n": licence_numbers})  # fmt: skip
+        rows = self.query(
+            "SELECT licence_number, series FROM r WHERE licence_number = ANY(%(q_n)s)",
+            {"q_n": licence_numbers},
+        )
         return dict(rows)
 
     def export_rows(
@@ -182,11 +186,11 @@ class StatementRanking:
     ) -> Iterator[tuple[Any, ...]]:
         where, params = ["TRUE"], {}
         if committee_ids is not None:
-            where.append("r.committee_id = ANY(%(committees)s)")
-            params["committees"] = sorted(committee_ids)
+            where.append("r.committee_id = ANY(%(q_committees)s)")
+            params["q_committees"] = sorted(committee_ids)
         if club_ids is not None:
-            where.append("r.club_id = ANY(%(clubs)s)")
-            params["clubs"] = sorted(club_ids)
+            where.append("r.club_id = ANY(%(q_clubs)s)")
+            params["q_clubs"] = sorted(club_ids)
         rows = self.query(
             f"""SELECT r.place, r.licence_number, p.last_name, p.first_name, c.number, k.number,
                        k.name, r.season_pcn, r.season_pp, r.carried_pcn, r.carried_pp,
@@ -203,22 +207,22 @@ class StatementRanking:
     def step_moves(self, official: RankingSnapshot | None, scope: Scope) -> StepMoves:
         """Counted by the database: the ranking computed in place beside the official
         entries (by player), as a stored snapshot's are."""
-        where, params = "TRUE", {"official": official.pk if official else None,
-                                 "codes": list(self.step_labels())}  # fmt: skip
+        where, params = "TRUE", {"q_official": official.pk if official else None,
+                                 "q_codes": list(self.step_labels())}  # fmt: skip
         if not scope.national:
             where = f"""r.committee_id IN (SELECT id FROM {COMMITTEE}
-                        WHERE id = ANY(%(scope_committees)s) OR zone_id = ANY(%(zones)s))"""
-            params["scope_committees"] = sorted(scope.committee_ids)
-            params["zones"] = sorted(scope.zone_ids)
+                        WHERE id = ANY(%(q_scope_committees)s) OR zone_id = ANY(%(q_zones)s))"""
+            params["q_scope_committees"] = sorted(scope.committee_ids)
+            params["q_zones"] = sorted(scope.zone_ids)
         [row] = self.query(
             f"""SELECT COUNT(*), COUNT(*) FILTER (WHERE now > before),
                        COUNT(*) FILTER (WHERE now < before), COUNT(*) FILTER (WHERE now = before),
                        COUNT(*) FILTER (WHERE old_step IS NULL)
-                FROM (SELECT array_position(%(codes)s::text[], r.step::text) AS now,
-                             array_position(%(codes)s::text[], o.step::text) AS before,
+                FROM (SELECT array_position(%(q_codes)s::text[], r.step::text) AS now,
+                             array_position(%(q_codes)s::text[], o.step::text) AS before,
                              o.step AS old_step
                       FROM r LEFT JOIN {ENTRY} o
-                        ON o.snapshot_id = %(official)s AND o.player_id = r.player_id
+                        ON o.snapshot_id = %(q_official)s AND o.player_id = r.player_id
                       WHERE {where}) moves""",
             params,
         )
@@ -250,14 +254,14 @@ class StatementEntries:
         self.ranking, self.filters = ranking, filters
         where, params = ["TRUE"], {}
         if filters.committee is not None:
-            where.append("committee_id = %(committee)s")
-            params["committee"] = filters.committee.pk
+            where.append("committee_id = %(q_committee)s")
+            params["q_committee"] = filters.committee.pk
         if filters.club is not None:
-            where.append("club_id = %(club)s")
-            params["club"] = filters.club.pk
+            where.append("club_id = %(q_club)s")
+            params["q_club"] = filters.club.pk
         if filters.series is not None:
-            where.append("series = %(series)s")
-            params["series"] = filters.series
+            where.append("series = %(q_series)s")
+            params["q_series"] = filters.series
         text = filters.query.strip()
         if text:  # never a player who asked for anonymity (search.py)
             if ascii_digits(text):
@@ -265,13 +269,13 @@ class StatementEntries:
                 numbers = list(shown.values_list("licence_number", flat=True))
             else:
                 numbers = player_matches(Player.objects.all(), text)
-            where.append("licence_number = ANY(%(numbers)s)")
-            params["numbers"] = numbers
+            where.append("licence_number = ANY(%(q_numbers)s)")
+            params["q_numbers"] = numbers
         self.where, self.params = " AND ".join(where), params
 
     def page(self, start: int, size: int) -> list[Line]:
-        found = self.ranking.lines(self.where, {**self.params, "limit": size, "offset": start},
-                                   tail="LIMIT %(limit)s OFFSET %(offset)s")  # fmt: skip
+        found = self.ranking.lines(self.where, {**self.params, "q_limit": size, "q_offset": start},
+                                   tail="LIMIT %(q_limit)s OFFSET %(q_offset)s")  # fmt: skip
         return list(with_related(found))
 
     def rows(self, start: int, size: int) -> list[dict[str, Any]]:

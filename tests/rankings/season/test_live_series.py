@@ -41,8 +41,13 @@ def _policies() -> list[SeriesPolicy]:
     return [
         default,
         replace(default, ladder=tuple(at_boundaries), max_demotion_steps=2),
-        replace(default, ladder=tuple(thresholds), entry_step="4K", max_demotion_steps=None,
-                pp_breaks_ties=False),  # fmt: skip
+        replace(
+            default,
+            ladder=tuple(thresholds),
+            entry_step="4K",
+            max_demotion_steps=None,
+            pp_breaks_ties=False,
+        ),
         replace(default, pp_breaks_ties=False, returning_drop_steps=3, max_demotion_steps=6),
     ]
 
@@ -119,7 +124,5 @@ def test_every_player_is_in_one_band_through_homologations(
     banded = []
     for key in redis_client.scan_iter(match=meta.key("b:*")):
         banded += redis_client.zrange(key, 0, -1)
-    assert sorted(banded) == sorted(
-        f"{int(s) + (1 << 53):016d}:{m}" for m, s in everyone
-    )
+    assert sorted(banded) == sorted(f"{int(s) + (1 << 53):016d}:{m}" for m, s in everyone)
     assert_series_read_from_the_store(season)

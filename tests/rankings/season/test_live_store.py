@@ -19,8 +19,8 @@ from rankings.season import live_reads, live_store
 from rankings.season.manual_placements import manual_placement_remove, manual_placement_set
 from rankings.season.recompute import full_recompute
 from rankings.season.snapshot_ranking import SnapshotRanking
-from rankings.season.statement_ranking import StatementRanking
 from rankings.season.snapshots import compute, load_inputs
+from rankings.season.statement_ranking import StatementRanking
 from tests.rankings.conftest import clear_live_store
 from tests.rankings.season.test_standings_replay import apply_event, event, publish_previous
 
