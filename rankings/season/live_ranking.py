@@ -37,7 +37,7 @@ from rankings.models import RankingEntry, RankingKind, RankingSnapshot, SeasonRa
 from rankings.season import live_store
 from rankings.season.locks import season_writer_lock, try_refresh_lock
 from rankings.season.ranking_state import season_ranking
-from rankings.season.snapshots import compute, load_inputs, write_snapshot
+from rankings.season.snapshots import compute, load_inputs, refresh_statistics, write_snapshot
 from rankings.season.standings import (
     WHOLE_SEASON_ABOVE,
     RegistryDrift,
@@ -80,8 +80,7 @@ def _refresh_once(season: Season) -> RankingSnapshot | None:
         state.save(update_fields=["live", "live_version"])
     if old is not None:
         discard_provisional(old)
-    # No ANALYZE here: the entries of a provisional snapshot are read through the
-    # (snapshot, …) indexes whatever the statistics say.
+    refresh_statistics()  # the new snapshot's rows known to the planner
     return snapshot
 
 

@@ -62,7 +62,7 @@ from rankings.season.live_ranking import discard_provisional, live_ranking_refre
 from rankings.season.locks import season_writer_lock, try_refresh_lock
 from rankings.season.ranking_state import season_ranking
 from rankings.season.series_policies import series_policy_in_force
-from rankings.season.snapshots import ENTRY_COLUMNS
+from rankings.season.snapshots import ENTRY_COLUMNS, refresh_statistics
 from rankings.season.standings import registry_drift, registry_drift_repaired, standings_write
 
 ENTRY = RankingEntry._meta.db_table
@@ -455,7 +455,7 @@ def live_ranking_by_sql(*, season: Season) -> RankingSnapshot | None:
         return live_ranking_refresh(season=season)  # raises the core's problems
     if old is not None:
         discard_provisional(old)
-    # No ANALYZE, as in live_ranking: a provisional snapshot is read through its indexes.
+    refresh_statistics()  # as in live_ranking: the new snapshot known to the planner
     return snapshot
 
 
