@@ -28,7 +28,6 @@ from core.digits import ascii_digits
 from federation.access import Scope
 from federation.models import Club, Committee, Player, Season
 from rankings.models import (
-    ManualPlacement,
     RankingEntry,
     RankingSnapshot,
     SeasonRanking,
@@ -38,10 +37,9 @@ from rankings.rules.live_order import RANKED_MAX_SCORE, key_of, licence_of, memb
 from rankings.rules.live_order import score as order_score
 from rankings.rules.national_ranking import Places, entry_for, step_criteria
 from rankings.rules.national_ranking import RankingEntry as CoreLine
-from rankings.rules.series import ManualPlacement as Placement
 from rankings.rules.series import SeriesPolicy
 from rankings.season import live_store, statement_ranking
-from rankings.season.live_series import SeriesMembers
+from rankings.season.live_series import SeriesMembers, season_placements
 from rankings.season.live_store import Meta, StoredPlayer
 from rankings.season.ranking import (
     ENTRY_COLUMNS,
@@ -411,8 +409,15 @@ class LiveEntries:
         judged from the first :data:`WIDE_SEARCH` players of the registry it names
         (when there are fewer, they are every match: kept, ordered)."""
         if self._wide is None:
-            first = name_matches(self._name_only(), WIDE_SEARCH)
+            probe = min(WIDE_SEARCH, COUNT_CAP + WIDE_MARGIN)
+            first = name_matches(self._name_only(), probe)
             scored = ordered(self.ranking, first)
+            if len(first) == probe and len(scored) > COUNT_CAP:
+                self._wide = True  # more than the cap already among the first named
+                return True
+            if len(first) == probe < WIDE_SEARCH:
+                first = name_matches(self._name_only(), WIDE_SEARCH)
+                scored = ordered(self.ranking, first)
             self._wide = len(first) == WIDE_SEARCH and len(scored) > COUNT_CAP
             if len(first) < WIDE_SEARCH:
                 self._matching = scored
@@ -514,13 +519,7 @@ def lines(ranking: LiveRanking, licences: Sequence[int]) -> list[LiveEntry]:
         if p.standing.club is not None:
             pipe.zcount(meta.key(f"k:{p.standing.club}"), "-inf", below)
     counts = iter(pipe.execute())
-    placements = {
-        number: Placement(number, step, reason)
-        for number, step, reason in ManualPlacement.objects.filter(
-            season_id=ranking.season.pk,
-            player__licence_number__in=[p.standing.player for p in stored],
-        ).values_list("player__licence_number", "step", "reason")
-    }
+    placements = season_placements(ranking)
     criteria = step_criteria(ranking.rules(), ranking.ranked_count, ranking.player_count)
     found = []
     for p in stored:
@@ -537,10 +536,16 @@ def lines(ranking: LiveRanking, licences: Sequence[int]) -> list[LiveEntry]:
 
 
 def with_names(entries: list[LiveEntry]) -> list[LiveEntry]:
-    """Attach the player, committee and club rows (three queries)."""
+    """Attach the player, club and committee rows (two queries: the clubs with their
+    committee; a third only for a player whose committee is not their club's)."""
     players = Player.objects.in_bulk([e.stored.player_id for e in entries])
-    committees = Committee.objects.in_bulk({e.line.committee for e in entries})
-    clubs = Club.objects.in_bulk({e.line.club for e in entries if e.line.club is not None})
+    clubs = Club.objects.select_related("committee").in_bulk(
+        {e.line.club for e in entries if e.line.club is not None}
+    )
+    committees = {club.committee_id: club.committee for club in clubs.values()}
+    missing = {e.line.committee for e in entries} - committees.keys()
+    if missing:
+        committees.update(Committee.objects.in_bulk(missing))
     for e in entries:
         e.player = players.get(e.stored.player_id)
         e.committee = committees.get(e.line.committee)
@@ -587,6 +592,9 @@ WIDE_SEARCH = 2_000
 """A search by name alone whose first this many players named hold more than the
 search's count cap in the store is answered by :func:`named_in_order` (a common name,
 two letters): its count is capped without reading every match."""
+WIDE_MARGIN = 100
+"""A common name is first judged from ``COUNT_CAP`` + this many players named (more than
+the cap of them in the store: wide), and from :data:`WIDE_SEARCH` only when not."""
 WALK_LIMIT = 20_000
 """The most members of the season's sorted set :func:`named_in_order` expects to read."""
 WALK_CHUNK = (500, 5_000)

@@ -26,14 +26,41 @@ from rankings.models import ManualPlacement
 from rankings.rules.live_order import lex_high, lex_licence, lex_low, lex_member, member
 from rankings.rules.live_series import ScoreRange, cut_places, series_ranges
 from rankings.rules.national_ranking import step_criteria
+from rankings.rules.series import ManualPlacement as Placement
 from rankings.season import live_store
 from rankings.season.live_store import StoredPlayer, ladder_index
 
 if TYPE_CHECKING:
     from rankings.season.live_reads import LiveRanking
 
+
 PROBES = 16
 """Ranks of the season's set probed at a time when looking for a page's first player."""
+
+
+_PLACEMENTS: dict[tuple[int, int, str], dict[int, Placement]] = {}
+_PLACEMENTS_KEPT = 16
+
+
+def season_placements(ranking: LiveRanking) -> dict[int, Placement]:
+    """The season's manual placements by licence number, read once per inputs version
+    and store generation in a process (a placement set or removed raises the season's
+    inputs version in its transaction; a database restored to older versions finds the
+    store ahead and gets a new generation; a season holds a few hundred at most)."""
+    season_id = ranking.season.pk
+    key = (season_id, ranking.inputs_version, ranking.meta.gen)
+    found = _PLACEMENTS.get(key)
+    if found is None:
+        found = {
+            number: Placement(number, step, reason)
+            for number, step, reason in ManualPlacement.objects.filter(
+                season_id=season_id
+            ).values_list("player__licence_number", "step", "reason")
+        }
+        if len(_PLACEMENTS) >= _PLACEMENTS_KEPT:
+            _PLACEMENTS.clear()
+        _PLACEMENTS[key] = found
+    return found
 
 
 class SeriesMembers:
@@ -63,11 +90,9 @@ class SeriesMembers:
         """The placed players the bands count in the series but who are not in it, and
         those in it whom the bands do not count (their ``lex_member``)."""
         ranking = self.ranking
-        placed = dict(
-            ManualPlacement.objects.filter(season_id=ranking.season.pk).values_list(
-                "player__licence_number", "step"
-            )
-        )
+        placed = {
+            number: placement.step for number, placement in season_placements(ranking).items()
+        }
         if not placed:
             return set(), []
         numbers = list(placed)
