@@ -112,9 +112,9 @@ def series_ranges(
         low: int | None = None
         picked: list[tuple[int | None, int | None]] = []
         for high in [*points, None]:  # the scores in (previous point, high]
-            met = {index for index, bound in allowed
-                   if bound is None or (high is not None and bound >= high)}  # fmt: skip
-            points_index = points_step_index(_met_only(criteria, met), 0, 0, pp)
+            reached = {index for index, bound in allowed
+                       if bound is None or (high is not None and bound >= high)}  # fmt: skip
+            points_index = points_step_index(_met_only(criteria, reached), 0, 0, pp)
             if min(policy.ladder[points_index].series, floor_series) == series:
                 picked.append((low, high))
             low = None if high is None else high + 1

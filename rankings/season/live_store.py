@@ -470,7 +470,7 @@ def restore(*, season: Season) -> Meta:
     season_writer_lock(season.pk)
     meta = read_meta(season.pk)
     meta = rebuild(season=season) if meta is None or damaged(meta) else sync(season=season)
-    client().delete(_asked_key(season.pk))
+    client().delete(rebuild_asked_key(season.pk))
     return meta
 
 
@@ -479,7 +479,7 @@ REBUILD_ASKED_TTL_S = 120
 back (a worker lost on the way)."""
 
 
-def _asked_key(season_id: int) -> str:
+def rebuild_asked_key(season_id: int) -> str:
     return f"fft:rank:{season_id}:rebuild-asked"
 
 
@@ -488,7 +488,7 @@ def rebuild_ask(season_id: int) -> bool:
     sent after the caller's commit); once however many readers ask at the same time: the
     first to set the store's marker (``SET NX``, for :data:`REBUILD_ASKED_TTL_S`) sends
     it. Whether this call sent it."""
-    if not client().set(_asked_key(season_id), "1", nx=True, ex=REBUILD_ASKED_TTL_S):
+    if not client().set(rebuild_asked_key(season_id), "1", nx=True, ex=REBUILD_ASKED_TTL_S):
         return False
     send_on_commit("rankings.rebuild_live_store", season_id)
     return True

@@ -56,6 +56,10 @@ PLAYER, COMMITTEE, CLUB = (m._meta.db_table for m in (Player, Committee, Club))
 ENTRY = RankingEntry._meta.db_table
 
 
+_COUNTS: dict[tuple[int, int, int], dict[int, tuple[int, int]]] = {}
+_COUNTS_KEPT = 16
+
+
 def possible() -> bool:
     """Whether the database can compute the ranking in place (PostgreSQL)."""
     return connection.vendor == "postgresql"
@@ -91,10 +95,20 @@ class StatementRanking:
 
     @cached_property
     def _counts(self) -> dict[int, tuple[int, int]]:
-        rows = self.query(
-            "SELECT series, COUNT(*), COUNT(*) FILTER (WHERE total_pcn > 0) FROM r GROUP BY series"
-        )
-        return {series: (count, ranked) for series, count, ranked in rows}
+        """Players and ranked players by series: computed once per inputs version and
+        policy in a process (each read then computes the ranking once, for its page)."""
+        key = (self.season.pk, self.inputs_version, self.policy.pk)
+        found = _COUNTS.get(key)
+        if found is None:
+            rows = self.query(
+                "SELECT series, COUNT(*), COUNT(*) FILTER (WHERE total_pcn > 0) "
+                "FROM r GROUP BY series"
+            )
+            found = {series: (count, ranked) for series, count, ranked in rows}
+            if len(_COUNTS) >= _COUNTS_KEPT:
+                _COUNTS.clear()
+            _COUNTS[key] = found
+        return found
 
     @property
     def player_count(self) -> int:
@@ -184,7 +198,8 @@ class StatementRanking:
         club_ids: set[int] | frozenset[int] | None,
         chunk_size: int = EXPORT_CHUNK,
     ) -> Iterator[tuple[Any, ...]]:
-        where, params = ["TRUE"], {}
+        where: list[str] = ["TRUE"]
+        params: dict[str, Any] = {}
         if committee_ids is not None:
             where.append("r.committee_id = ANY(%(q_committees)s)")
             params["q_committees"] = sorted(committee_ids)
@@ -207,8 +222,11 @@ class StatementRanking:
     def step_moves(self, official: RankingSnapshot | None, scope: Scope) -> StepMoves:
         """Counted by the database: the ranking computed in place beside the official
         entries (by player), as a stored snapshot's are."""
-        where, params = "TRUE", {"q_official": official.pk if official else None,
-                                 "q_codes": list(self.step_labels())}  # fmt: skip
+        where = "TRUE"
+        params: dict[str, Any] = {
+            "q_official": official.pk if official else None,
+            "q_codes": list(self.step_labels()),
+        }
         if not scope.national:
             where = f"""r.committee_id IN (SELECT id FROM {COMMITTEE}
                         WHERE id = ANY(%(q_scope_committees)s) OR zone_id = ANY(%(q_zones)s))"""
@@ -252,7 +270,8 @@ class StatementEntries:
 
     def __init__(self, ranking: StatementRanking, filters: RankingFilter) -> None:
         self.ranking, self.filters = ranking, filters
-        where, params = ["TRUE"], {}
+        where: list[str] = ["TRUE"]
+        params: dict[str, Any] = {}
         if filters.committee is not None:
             where.append("committee_id = %(q_committee)s")
             params["q_committee"] = filters.committee.pk
