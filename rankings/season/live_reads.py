@@ -187,10 +187,8 @@ class LiveRanking:
             else {}
         )
         players = up = down = same = new = 0
-        state = SeasonRanking.objects.get(season=self.season)
-        for entry in compute(
-            load_inputs(season=self.season, inputs_version=state.inputs_version)
-        ).entries:
+        inputs = load_inputs(season=self.season, inputs_version=self.inputs_version)
+        for entry in compute(inputs).entries:
             if committees is not None and entry.committee not in committees:
                 continue
             players += 1
