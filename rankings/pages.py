@@ -51,6 +51,10 @@ PAGE_SIZE = 50
 KIND_PARAM = read_versions.PAGE_KINDS
 KIND_NAME = {kind: name for name, kind in KIND_PARAM.items()}
 """The ``classement`` parameter of a ranking's kind (a French URL, as the others)."""
+GROUP_PARAMS = ("saison", "classement", "au", "serie", "q", "page")
+"""The query parameters a ranking page reads (the read cache keys on these only)."""
+RANKING_PARAMS = (*GROUP_PARAMS, "comite")
+PLAYER_PARAMS = ("saison", "classement", "au")
 
 
 def _kind_label(kind: str) -> str:
@@ -271,7 +275,7 @@ def ranking_page(request):
     return _national_page(request)
 
 
-@public_read("ranking-page", read_versions.page_version, html=True)
+@public_read("ranking-page", read_versions.page_version, params=RANKING_PARAMS, html=True)
 def _national_page(request):
     def build():
         committee = selectors.committee_numbered(_int(request.GET.get("comite")))
@@ -283,7 +287,7 @@ def _national_page(request):
     return _rendered(request, build)
 
 
-@public_read("committee-page", read_versions.page_version, html=True)
+@public_read("committee-page", read_versions.page_version, params=GROUP_PARAMS, html=True)
 @require_GET
 def committee_page(request, number: int):
     """/classement/comite/<n>/: the ranking of one committee's players."""
@@ -302,7 +306,7 @@ def committee_page(request, number: int):
     return _rendered(request, build)
 
 
-@public_read("club-page", read_versions.page_version, html=True)
+@public_read("club-page", read_versions.page_version, params=GROUP_PARAMS, html=True)
 @require_GET
 def club_page(request, number: int):
     """/classement/club/<n>/: the ranking of one club's players."""
@@ -366,7 +370,7 @@ def _places(record: selectors.PlayerRecord, season: Season) -> tuple[list[PlaceM
     return marks, svg
 
 
-@public_read("player-page", read_versions.page_version, html=True)
+@public_read("player-page", read_versions.page_version, params=PLAYER_PARAMS, html=True)
 @require_GET
 def player_page(request, licence_number: int):
     """/classement/joueur/<licence>/: a player's place, series, points and tournaments."""

@@ -315,3 +315,51 @@ def test_live_versions_are_reused_for_a_moment(registry, ranked, settings, live_
     settings.READ_VERSION_MAX_AGE_MS = 0
     add_token = read_versions.ranking_version(registry.season.name, "live")
     assert add_token == first  # nothing changed: the same version read again
+
+
+def test_random_extra_parameters_are_neither_misses_nor_new_entries(api, client, ranked):
+    """Cache busting: a parameter no view reads changes nothing in the answer, so it is
+    answered from the stored entry (not built, not stored again) and never echoed."""
+    from django.core.cache import cache
+
+    number = ranked.players[0].licence_number
+    reads = [
+        (api, RANKING_API, {"page_size": 5}),
+        (api, f"/api/pcn/ranking/players/{number}/", {}),
+        (client, "/classement/", {"page": 1}),
+        (client, "/classement/comite/1/", {}),
+        (client, "/classement/club/102/", {}),
+        (client, f"/classement/joueur/{number}/", {}),
+    ]
+    for reader, path, params in reads:
+        first = reader.get(path, params)
+        assert first.status_code == 200, path
+        keys = len(cache._cache) if hasattr(cache, "_cache") else None
+        for n in range(3):
+            again = reader.get(path, {**params, f"x{n}": f"cache-buster-{n}"})
+            assert again.status_code == 200, path
+            assert getattr(again, "context", None) is None, path  # not rendered again
+            assert again["ETag"] == first["ETag"], path
+            assert b"cache-buster" not in again.content
+        if keys is not None:  # local memory (the suite's default): no new entry
+            assert len(cache._cache) == keys, path
+
+
+def test_an_address_building_too_many_pages_gets_429(client, ranked, settings):
+    """Pages nobody asked for yet (each a miss) count against the reader's address, as the
+    API's anonymous reads do; pages already stored are not counted, and another address
+    is not held back."""
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
+                               "DEFAULT_THROTTLE_RATES": {**rates, "pages_anon": "3/minute"}}  # fmt: skip
+    for query in ("a", "b", "c"):
+        assert client.get("/classement/", {"q": query}).status_code == 200
+    refused = client.get("/classement/", {"q": "d"})
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) >= 1
+    assert "Trop de pages demandées depuis votre adresse" in refused.content.decode()
+    english = client.get("/classement/", {"q": "d"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert "Too many pages asked from your address" in english.content.decode()
+    assert client.get("/classement/", {"q": "a"}).status_code == 200  # stored: not counted
+    other = client.get("/classement/", {"q": "d"}, REMOTE_ADDR="10.1.2.3")
+    assert other.status_code == 200
