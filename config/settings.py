@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -310,12 +311,20 @@ REST_KNOX = {
 # nor the live store's. While it does not answer, each process answers from its own memory
 # (core/http/fallback_cache.py): reads are built, rate limits count per process.
 CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_CACHE_URL", "")
-CACHES = {
-    "default": {
+
+
+def redis_cache(url: str) -> dict[str, Any]:
+    """The cache on the Redis at ``url``: short timeouts, this process's memory while it
+    does not answer."""
+    return {
         "BACKEND": "core.http.fallback_cache.FallbackRedisCache",
-        "LOCATION": CACHE_URL,
+        "LOCATION": url,
         "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
     }
+
+
+CACHES = {
+    "default": redis_cache(CACHE_URL)
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }

@@ -10,18 +10,29 @@ ranking lives in the Redis store (``live_store.enabled()``) for readers.
 
 Each is a :class:`~rankings.season.ranking.Ranking`; readers get it from the selectors
 (``rankings.reads.selectors.ranking_for_season``) and never ask which engine is behind it.
+
+The store unreachable (``redis.RedisError``: a stopped Redis, a closed port) is caught
+here, where reads enter it (:func:`live_ranking`, :func:`live_version`): readers get the
+database's ranking instead — the provisional snapshot if the season has one, else its
+published official ranking (its ``kind`` says so), else none — under a version of its
+own (``…down…``: never stored under the store's), and the outage is logged.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from dataclasses import dataclass
+
+from redis import RedisError
 
 from federation.models import Season
 from rankings.models import RankingSnapshot, SeasonRanking
 from rankings.season import live_reads, live_store
 from rankings.season.ranking import LIVE, OFFICIAL, Ranking
 from rankings.season.snapshot_ranking import SnapshotRanking
+
+log = logging.getLogger(__name__)
 
 
 def ranking_shown(
@@ -46,9 +57,16 @@ def _stored(season: Season, snapshot: RankingSnapshot | None, reflects: int | No
 
 def live_ranking(*, season: Season, state: SeasonRanking) -> Ranking | None:
     """The season's live ranking: the store's, else the provisional snapshot (None when
-    none was computed yet)."""
+    none was computed yet); the store unreachable: the database's (module doc)."""
     if live_store.enabled():
-        return live_reads.live_ranking(season, state)
+        try:
+            return live_reads.live_ranking(season, state)
+        except RedisError:
+            log.warning("live store unreachable: season %s read from the database", season.pk,
+                        exc_info=True)  # fmt: skip
+            return _stored(season, state.live, state.live_version) or _stored(
+                season, state.official
+            )
     return _stored(season, state.live, state.live_version)
 
 
@@ -80,7 +98,12 @@ def live_version(
     if not has_ranking:
         return LiveVersion("none", False, None if live_store.enabled() else live_at)
     if live_store.enabled():
-        meta = live_store.read_meta(season_id)
+        try:
+            meta = live_store.read_meta(season_id)
+        except RedisError:  # the database's ranking is shown (live_ranking)
+            log.warning("live store unreachable: season %s's version", season_id, exc_info=True)
+            token = f"r{inputs_version}.down.{live_id or 0}.{live_version}.o{official_id or 0}"
+            return LiveVersion(token, live_id is not None or official_id is not None, live_at)
         store = f"{meta.version}.{meta.gen}" if meta else "unbuilt"
         return LiveVersion(f"r{inputs_version}.{store}.o{official_id or 0}", True, None)
     token = f"s{inputs_version}.{live_version}.{live_id or 0}.o{official_id or 0}"
