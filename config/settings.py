@@ -356,7 +356,10 @@ if RANKING_STORE_URL == "off":
     RANKING_STORE_URL = ""
 # Three Redis roles, three addresses: the cache evicts (allkeys-lru), the broker and the
 # store must not lose a key.
-for _role, _url in (("CELERY_BROKER_URL", CELERY_BROKER_URL), ("RANKING_STORE_URL", RANKING_STORE_URL)):
+for _role, _url in (
+    ("CELERY_BROKER_URL", CELERY_BROKER_URL),
+    ("RANKING_STORE_URL", RANKING_STORE_URL),
+):
     if CACHE_URL and _url == CACHE_URL:
         raise ImproperlyConfigured(f"CACHE_URL must not be {_role}: the cache evicts its keys")
 

@@ -112,6 +112,6 @@ def available(cache: Any) -> bool | None:
     if not isinstance(cache, RedisCache):
         return None
     try:
-        return bool(cache._cache.get_client(write=False).ping())
+        return bool(cache._cache.get_client(write=False).ping())  # type: ignore[attr-defined]
     except RedisError:
         return False

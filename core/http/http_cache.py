@@ -6,10 +6,10 @@ a live version…) — and how to build the body; this module does the rest:
 - the cache key is the namespace, the version, the path with the query parameters the
   view reads (each decorated view declares them: ``params``; the others are dropped from
   the request before the view sees it, so a random extra parameter is the same key and
-  never a new entry: :func:`canonical_query`), the language and the response type. A new version is a new key: nothing is
-  ever deleted, so a write can never leave a stale entry behind (old keys expire after
-  ``READ_CACHE_TTL`` seconds, a backstop for registry edits that carry no version, such
-  as a club renamed);
+  never a new entry: :func:`canonical_query`), the language and the response type. A
+  new version is a new key: nothing is ever deleted, so a write can never leave a stale
+  entry behind (old keys expire after ``READ_CACHE_TTL`` seconds, a backstop for
+  registry edits that carry no version, such as a club renamed);
 - ``ETag`` (weak: the body of an HTML page carries the reader's own CSRF token) and
   ``Last-Modified`` are sent with every answer, and a request whose ``If-None-Match``
   (or ``If-Modified-Since``) matches gets a ``304 Not Modified`` without a body, without

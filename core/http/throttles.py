@@ -42,7 +42,7 @@ class PageMissThrottle(SimpleRateThrottle):
     def get_rate(self) -> str | None:
         return rate(self.scope)
 
-    def get_cache_key(self, request, view) -> str:  # type: ignore[no-untyped-def]
+    def get_cache_key(self, request, view) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
@@ -55,7 +55,7 @@ def page_miss_refused(request: HttpRequest) -> HttpResponse | None:
     title = localize("too_many_requests_title", "Too many requests")
     message = localize(
         "too_many_pages",
-        "Too many pages asked from your address: try again in {wait} seconds.".format(wait=wait),
+        f"Too many pages asked from your address: try again in {wait} seconds.",
         {"wait": wait},
     )
     page = loader.render_to_string("429.html", {"title": title, "message": message})

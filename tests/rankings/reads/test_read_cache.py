@@ -349,9 +349,8 @@ def test_an_address_building_too_many_pages_gets_429(client, ranked, settings):
     """Pages nobody asked for yet (each a miss) count against the reader's address, as the
     API's anonymous reads do; pages already stored are not counted, and another address
     is not held back."""
-    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
-                               "DEFAULT_THROTTLE_RATES": {**rates, "pages_anon": "3/minute"}}  # fmt: skip
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "pages_anon": "3/minute"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
     for query in ("a", "b", "c"):
         assert client.get("/classement/", {"q": query}).status_code == 200
     refused = client.get("/classement/", {"q": "d"})
