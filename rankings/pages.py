@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET
 from competitions.championships.titles import titles as championship_titles
 from core.db_router import primary_reads
 from core.digits import ascii_digits
-from core.http.http_cache import public_read
+from core.http.http_cache import number_or_absent, public_read, text
 from core.messages import problem_message
 from core.problems import Problem, RuleViolation
 from federation.access import scope_of
@@ -51,10 +51,14 @@ PAGE_SIZE = 50
 KIND_PARAM = read_versions.PAGE_KINDS
 KIND_NAME = {kind: name for name, kind in KIND_PARAM.items()}
 """The ``classement`` parameter of a ranking's kind (a French URL, as the others)."""
-GROUP_PARAMS = ("saison", "classement", "au", "serie", "q", "page")
-"""The query parameters a ranking page reads (the read cache keys on these only)."""
-RANKING_PARAMS = (*GROUP_PARAMS, "comite")
-PLAYER_PARAMS = ("saison", "classement", "au")
+PLAYER_PARAMS = {"saison": None, "classement": None, "au": text}
+"""The query parameters a page reads, and how (the read cache keys on these only:
+``core.http.http_cache.canonical_query``)."""
+GROUP_PARAMS = {
+    **PLAYER_PARAMS, "q": lambda value: value.strip()[:100] or None,
+    "serie": number_or_absent, "page": number_or_absent,
+}  # fmt: skip
+RANKING_PARAMS = {**GROUP_PARAMS, "comite": number_or_absent}
 
 
 def _kind_label(kind: str) -> str:

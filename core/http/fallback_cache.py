@@ -45,7 +45,7 @@ class FallbackRedisCache(RedisCache):
         self.local = LocMemCache(
             f"fallback:{server}",
             {"TIMEOUT": params.get("TIMEOUT", 300), "KEY_PREFIX": self.key_prefix,
-             "VERSION": self.version, "OPTIONS": {"MAX_ENTRIES": 10_000}},
+             "VERSION": self.version, "OPTIONS": {"MAX_ENTRIES": 2_000}},
         )  # fmt: skip
         self._down_until = 0.0
         self._lock = threading.Lock()

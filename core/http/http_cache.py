@@ -44,11 +44,12 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import re
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -115,18 +116,60 @@ class _Recent:
 recent = _Recent()
 
 
-def canonical_query(request: HttpRequest, params: frozenset[str]) -> None:
-    """Keep only the query parameters in ``params`` (the ones the view reads), in the
-    request itself: the view, the cache key and any link the view builds from the
-    request's address see the canonical query. A parameter the view does not read
-    changes nothing in its answer: keyed on, it would make every random one a new entry
-    (a cache miss, and one more stored answer)."""
-    if all(key in params for key in request.GET):
-        return
-    query = urlencode(
-        [(key, value) for key, values in sorted(request.GET.lists()) if key in params
-         for value in values], doseq=True,
-    )  # fmt: skip
+Canonical = Callable[[str], str | None]
+"""How a view reads one query parameter's value, as the text the cache keys on: two
+values the view reads alike give the same text; None: the view reads it as absent."""
+
+
+def _decimal(value: str) -> int | None:
+    """The integer ``value`` is to DRF's ``IntegerField`` and to ``int()`` (``" 07"``,
+    ``"7.0"``: 7), or None."""
+    try:
+        return int(re.sub(r"\.0*\s*$", "", value))
+    except ValueError:
+        return None
+
+
+def number(value: str) -> str:
+    """An integer parameter the view refuses unless it is one: its integer, else as is."""
+    parsed = _decimal(value)
+    return value if parsed is None else str(parsed)
+
+
+def number_or_absent(value: str) -> str | None:
+    """An integer parameter the view reads as absent unless it is one."""
+    parsed = _decimal(value)
+    return None if parsed is None else str(parsed)
+
+
+def text(value: str) -> str | None:
+    """A text parameter the view reads stripped of its surrounding spaces, and as absent
+    when nothing is left."""
+    return value.strip() or None
+
+
+def canonical_query(request: HttpRequest, params: dict[str, Canonical | None]) -> None:
+    """Keep only the query parameters in ``params`` (the ones the view reads), each once
+    (the view reads the last value given) and written the one way the view reads it
+    (``params[name]``: :func:`number`, :func:`number_or_absent`, :func:`text`; None: as
+    given), in the request itself: the view, the cache key and any link the view builds
+    from the request's address see the canonical query. A parameter the view does not
+    read, or a second spelling of one it does, changes nothing in its answer: keyed on,
+    it would make every random one a new entry (a cache miss, and one more stored
+    answer)."""
+    pairs = []
+    for name in sorted(params):
+        if name not in request.GET:
+            continue
+        value: str | None = request.GET[name]  # the last one given, as the view reads it
+        canonical = params[name]
+        if value is not None and canonical is not None:
+            value = canonical(value)
+        if value is not None:
+            pairs.append((name, value))
+    if len(pairs) == len(request.GET) and all(request.GET.getlist(n) == [v] for n, v in pairs):
+        return  # canonical already (the plain address)
+    query = urlencode(pairs)
     request.GET = QueryDict(query)
     request.META["QUERY_STRING"] = query
 
@@ -263,15 +306,17 @@ def public_read(
     namespace: str,
     version_of: Callable[..., Version | None],
     *,
-    params: Iterable[str],
+    params: Iterable[str] | Mapping[str, Canonical | None],
     html: bool = False,
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """A view decorator: the read cache of a public read (see the module doc), keyed by
     ``namespace``, the version ``version_of(request, *args, **kwargs)`` gives (asked
     through :func:`request_version`: one lookup per request; None: no version, the view
     answers from where the version was looked for, and nothing is stored) and the query
-    parameters in ``params``, every one the view (and ``version_of``) reads: the others
-    are dropped from the request of a ``GET`` (:func:`canonical_query`).
+    parameters in ``params``, every one the view (and ``version_of``) reads, each with
+    how it is read when a mapping (:data:`Canonical`; names only: as given): the others
+    are dropped from the request of a ``GET``, the values written the one way the view
+    reads them (:func:`canonical_query`).
 
     - an anonymous ``GET`` whose answer is stored is answered here, before the view — no
       DRF, no rate limit, no session, no query when the version is memoised
@@ -287,7 +332,7 @@ def public_read(
     - a signed-in reader (a session, or an ``Authorization`` header on a JSON read: DRF
       authenticates or refuses it), or any other method: the view, nothing stored."""
 
-    read_params = frozenset(params)
+    read_params = dict(params) if isinstance(params, Mapping) else dict.fromkeys(params)
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @functools.wraps(view)

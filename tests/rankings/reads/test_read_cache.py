@@ -345,6 +345,31 @@ def test_random_extra_parameters_are_neither_misses_nor_new_entries(api, client,
             assert len(cache._cache) == keys, path
 
 
+def test_the_ranking_api_declares_every_parameter_its_serializer_reads():
+    from rankings.api.ranking import RankingQuery
+    from rankings.urls import RANKING_PARAMS
+
+    assert set(RANKING_PARAMS) == {*RankingQuery().fields, "format"}
+
+
+def test_spellings_of_one_value_are_one_entry(api, client, ranked):
+    """A value the view reads alike, however written (repeated, zero-padded, spaced), is
+    the stored answer: the canonical query is what the view reads and the key."""
+    first = api.get(RANKING_API + "?page_size=5&page=1")
+    for query in ("page_size=05&page=01", "page=9&page=1&page_size=5", "page_size=+5",
+                  "page_size=5.0&q=", "page_size=5&q=%20%20"):  # fmt: skip
+        again = api.get(f"{RANKING_API}?{query}")
+        assert again["ETag"] == first["ETag"], query
+    for plain, spellings in (("", ("page=abc", "page=&q=%20", "serie=x", "q=++&au=")),
+                             ("page=2", ("page=02", "page=%202", "page=x&page=2"))):  # fmt: skip
+        page = client.get(f"/classement/?{plain}")
+        assert page.status_code == 200
+        for query in spellings:
+            again = client.get(f"/classement/?{query}")
+            assert again.context is None, query  # stored: not rendered again
+            assert again["ETag"] == page["ETag"], query
+
+
 def test_an_address_building_too_many_pages_gets_429(client, ranked, settings):
     """Pages nobody asked for yet (each a miss) count against the reader's address, as the
     API's anonymous reads do; pages already stored are not counted, and another address
