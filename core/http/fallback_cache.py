@@ -15,6 +15,9 @@ process instead for ``RETRY_AFTER_S`` seconds (default 5), then tries Redis agai
 - nothing a request writes is lost: the database holds every write, sessions included
   (``SESSION_ENGINE`` is the database's).
 
+The local memory keeps at most 1,000 entries (a stored answer is 3–45 kB; the oldest
+third is dropped when full).
+
 Redis is asked with short socket timeouts (``OPTIONS`` in ``config/settings.py``), so an
 unreachable host costs a request at most that once per ``RETRY_AFTER_S``.
 :func:`available` says whether the cache's Redis answers (``/healthz``).
@@ -45,7 +48,7 @@ class FallbackRedisCache(RedisCache):
         self.local = LocMemCache(
             f"fallback:{server}",
             {"TIMEOUT": params.get("TIMEOUT", 300), "KEY_PREFIX": self.key_prefix,
-             "VERSION": self.version, "OPTIONS": {"MAX_ENTRIES": 2_000}},
+             "VERSION": self.version, "OPTIONS": {"MAX_ENTRIES": 1_000}},
         )  # fmt: skip
         self._down_until = 0.0
         self._lock = threading.Lock()
