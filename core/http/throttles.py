@@ -52,13 +52,12 @@ def page_miss_refused(request: HttpRequest) -> HttpResponse | None:
     if throttle.allow_request(request, None):  # type: ignore[arg-type]
         return None
     wait = max(1, math.ceil(throttle.wait() or 1))
-    title = localize("too_many_requests_title", "Too many requests")
     message = localize(
         "too_many_pages",
         f"Too many pages asked from your address: try again in {wait} seconds.",
         {"wait": wait},
     )
-    page = loader.render_to_string("429.html", {"title": title, "message": message})
+    page = loader.render_to_string("429.html", {"message": message})
     response = HttpResponse(page, status=429, content_type="text/html; charset=utf-8")
     response["Retry-After"] = str(wait)
     return response

@@ -3,6 +3,5 @@
 
 FRENCH: dict[str, str] = {
     "service_unavailable": "Le service est momentanément indisponible\xa0: sa base de données ne répond pas. Réessayez dans {retry_after}\xa0secondes.",
-    "too_many_requests_title": "Trop de demandes",
     "too_many_pages": "Trop de pages demandées depuis votre adresse\xa0: réessayez dans {wait}\xa0secondes.",
 }

@@ -381,6 +381,7 @@ def test_an_address_building_too_many_pages_gets_429(client, ranked, settings):
     refused = client.get("/classement/", {"q": "d"})
     assert refused.status_code == 429
     assert int(refused["Retry-After"]) >= 1
+    assert "Trop de demandes" in refused.content.decode()
     assert "Trop de pages demandées depuis votre adresse" in refused.content.decode()
     english = client.get("/classement/", {"q": "d"}, HTTP_ACCEPT_LANGUAGE="en")
     assert "Too many pages asked from your address" in english.content.decode()
