@@ -5,8 +5,10 @@ tournaments, PCN over the seasons), a committee's and a club's ranking.
 
 Each page costs a fixed number of queries (tests/rankings/test_ranking_pages.py). An
 anonymous reader's page is cached by the version of the ranking it shows: the views are
-wrapped in ``core.http.http_cache.public_read`` keyed by ``read_versions.page_version``, and
-only build the page."""
+wrapped in ``core.http.http_cache.public_read`` keyed by ``read_versions.page_version`` and
+the parameters each page reads (``RANKING_PARAMS``…), and only build the page. A page
+number past the last is sent to the last (a redirect, never stored): every number asked
+is not a page stored."""
 
 from __future__ import annotations
 
@@ -56,7 +58,8 @@ PLAYER_PARAMS = {"saison": None, "classement": None, "au": text}
 ``core.http.http_cache.canonical_query``)."""
 GROUP_PARAMS = {
     **PLAYER_PARAMS, "q": lambda value: value.strip()[:100] or None,
-    "serie": number_or_absent, "page": number_or_absent,
+    "serie": lambda value: n if (n := number_or_absent(value)) in ("1", "2", "3", "4") else None,
+    "page": number_or_absent,
 }  # fmt: skip
 RANKING_PARAMS = {**GROUP_PARAMS, "comite": number_or_absent}
 
@@ -155,6 +158,18 @@ def _status(context: dict) -> int:
     return 202 if context.get("as_of_computing") else 200
 
 
+def _ranking_answer(request, context: dict):
+    """A ranking page, or a redirect to the page shown when the one asked is past the
+    last (or before the first): the read cache then stores one page per page shown, not
+    one per number asked."""
+    page = context.get("canonical_page")
+    if page is None:
+        return render(request, "rankings/ranking.html", context, status=_status(context))
+    query = request.GET.copy()
+    query["page"] = str(page)
+    return redirect(f"{request.path}?{query.urlencode()}")
+
+
 def _day_label(day: dt.date) -> str:
     """« 15 mars 2026 », « 1er mars 2026 » (French), "15 March 2026"."""
     label = date_format(day, "j F Y")
@@ -228,7 +243,10 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
     matches = entries.count()
     count = matches.value
     pages = max(1, -(-count // PAGE_SIZE))
-    page = min(max(_int(request.GET.get("page")) or 1, 1), pages)
+    asked = _int(request.GET.get("page"))
+    page = min(max(asked or 1, 1), pages)
+    if asked is not None and asked != page:  # past the last page: sent to it (module doc)
+        context["canonical_page"] = page
     start = (page - 1) * PAGE_SIZE
     params = {
         key: value
@@ -286,7 +304,7 @@ def _national_page(request):
         context = _ranking_context(request, committee=committee)
         context["committees"] = list(Committee.objects.order_by("number"))
         context["title"] = gettext("National ranking")
-        return render(request, "rankings/ranking.html", context, status=_status(context))
+        return _ranking_answer(request, context)
 
     return _rendered(request, build)
 
@@ -305,7 +323,7 @@ def committee_page(request, number: int):
             "number": f"{committee.number:02d}",
             "name": committee.name,
         }
-        return render(request, "rankings/ranking.html", context, status=_status(context))
+        return _ranking_answer(request, context)
 
     return _rendered(request, build)
 
@@ -324,7 +342,7 @@ def club_page(request, number: int):
             "number": club.number,
             "name": club.name,
         }
-        return render(request, "rankings/ranking.html", context, status=_status(context))
+        return _ranking_answer(request, context)
 
     return _rendered(request, build)
 

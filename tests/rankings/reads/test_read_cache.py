@@ -345,6 +345,16 @@ def test_random_extra_parameters_are_neither_misses_nor_new_entries(api, client,
             assert len(cache._cache) == keys, path
 
 
+def test_a_page_number_past_the_last_is_sent_to_the_last(client, ranked):
+    for asked in ("999", "123456", "0", "-4"):
+        response = client.get("/classement/", {"page": asked, "serie": "9", "q": ""})
+        assert response.status_code == 302, asked
+        assert response["Location"] == "/classement/?page=1", asked
+    assert client.get("/classement/comite/1/?page=50")["Location"] == (
+        "/classement/comite/1/?page=1"
+    )
+
+
 def test_the_ranking_api_declares_every_parameter_its_serializer_reads():
     from rankings.api.ranking import RankingQuery
     from rankings.urls import RANKING_PARAMS
@@ -361,7 +371,7 @@ def test_spellings_of_one_value_are_one_entry(api, client, ranked):
         again = api.get(f"{RANKING_API}?{query}")
         assert again["ETag"] == first["ETag"], query
     for plain, spellings in (("", ("page=abc", "page=&q=%20", "serie=x", "q=++&au=")),
-                             ("page=2", ("page=02", "page=%202", "page=x&page=2"))):  # fmt: skip
+                             ("page=1", ("page=01", "page=%201", "page=x&page=1", "serie=x&page=1.0"))):  # fmt: skip
         page = client.get(f"/classement/?{plain}")
         assert page.status_code == 200
         for query in spellings:
