@@ -15,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_safe, require_http_methods
 
 from federation.access import scope_of
 from federation.login_limits import address_paused, password_reset_allowed
@@ -23,7 +23,7 @@ from federation.models import Player
 from federation.privacy import player_privacy_set
 
 
-@require_GET
+@require_safe
 @login_required
 def my_space(request):
     """Redirects to the space of the person's broadest role; an account with no role and

@@ -16,7 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from competitions.tournaments.selectors import latest_homologated
 from core.errors import NotFound
@@ -41,7 +41,7 @@ def _top_of_live_ranking() -> dict:
     }
 
 
-@require_GET
+@require_safe
 def home(request):
     context = {
         "ranking": _top_of_live_ranking(),
@@ -50,7 +50,13 @@ def home(request):
     return render(request, "portal/home.html", context)
 
 
-@require_GET
+@require_safe
+def help_page(request):
+    """/aide/: the public's help (PCN, PP, series, homologation, reading the ranking)."""
+    return render(request, "portal/help.html")
+
+
+@require_safe
 @login_required
 def my_data_page(request):
     """/compte/mes-donnees/: the readable page; ``?format=json`` downloads the document."""

@@ -19,7 +19,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_safe, require_http_methods, require_POST
 
 from competitions import homologation
 from competitions.championships import (
@@ -109,7 +109,7 @@ def _regional(request, pk: int):
 # The season and a championship
 
 
-@require_GET
+@require_safe
 @login_required
 def championships_home(request):
     scope = _staff(request)
@@ -183,7 +183,7 @@ def _championship_page(request, championship: Championship, *, status: int = 200
     return render(request, "desk/championships/championship.html", context, status=status)
 
 
-@require_GET
+@require_safe
 @login_required
 def championship_page(request, pk: int):
     return _championship_page(request, _championship(pk))
@@ -363,7 +363,7 @@ def _stage_page(request, scope, stage, *, status: int = 200, **extra):
     return render(request, "desk/championships/stage.html", context, status=status)
 
 
-@require_GET
+@require_safe
 @login_required
 def stage_page(request, pk: int):
     scope, stage = _stage(request, pk)
@@ -494,7 +494,7 @@ def seating_draw(request, pk: int):
     return redirect("desk-stage", pk=pk)
 
 
-@require_GET
+@require_safe
 @login_required
 def seating_print(request, pk: int):
     _scope, stage = _stage(request, pk)
@@ -509,7 +509,7 @@ def seating_print(request, pk: int):
 FORMATS = ("csv", "xlsx", "pdf")
 
 
-@require_GET
+@require_safe
 @login_required
 def stage_export(request, pk: int, what: str, file_format: str):
     """``resultats`` (the homologated results) or ``qualifies`` (who it qualifies now),
@@ -568,7 +568,7 @@ def _qualification_page(request, championship: Championship, *, status: int = 20
     )
 
 
-@require_GET
+@require_safe
 @login_required
 def qualification_page(request, pk: int):
     return _qualification_page(request, _championship(pk))
