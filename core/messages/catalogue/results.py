@@ -51,7 +51,7 @@ FRENCH: dict[str, str] = {
     "tables_of_three_mismatch": "La séance {session} déclare {tables_of_three} table(s) de 3 joueurs, mais sa première position ({position}) en a {found}.",
     "duplicate_entry_number": "Le numéro d’entrée {entry} est utilisé deux fois.",
     "no_licence_number": "{name} (entrée {entry}) n’a pas de numéro de licence\xa0: classé, mais sans points.",
-    "unknown_licence_number": "Le numéro de licence {licence_number} ({name}) n’existe pas dans le fichier des licenciés\xa0: corrigez-le, ou laissez la case vide pour un joueur non licencié (classé, sans points).",
+    "unknown_licence_number": "Licence {licence_number}{as_named} inconnue\xa0: ce numéro n’est pas dans le fichier des licenciés\xa0; corrigez-le, ou laissez la case vide pour un joueur non licencié (classé, sans points).",
     "not_licensed_this_season": "{name} ({licence_number}) n’a pas de licence pour la saison du tournoi\xa0: classé, mais sans points.",
     "licence_name_mismatch": "La licence {licence_number} est celle de «\xa0{registry_name}\xa0» dans le fichier des licenciés, pas de «\xa0{name}\xa0»\xa0: corrigez le numéro, ou confirmez que c’est bien cette personne.",
     "penalty_player_not_in_results": "La pénalité vise la licence {licence_number}, qui ne joue pas dans ces résultats.",
