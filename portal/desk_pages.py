@@ -17,7 +17,7 @@ from django.core.exceptions import PermissionDenied as PageForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_safe, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from competitions.tournaments.review import QueueFilter, homologation_queue
 from core.digits import ascii_digits

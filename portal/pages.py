@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import Model
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
-from django.db.models import Model
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_safe
 
-from competitions.tournaments.selectors import latest_homologated
 from competitions.models import Championship, ChampionshipEntry, Qualification
+from competitions.tournaments.selectors import latest_homologated
 from core.errors import NotFound
 from core.export_formats import export_response
 from core.templatetags.french import human

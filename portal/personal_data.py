@@ -132,8 +132,7 @@ def personal_data_values(*, player: Player, by: Actor) -> dict[str, Any]:
             for a in accounts
         ],
         "api_tokens": [
-            {"token_key": t.token_key, "created": t.created, "expiry": t.expiry}
-            for t in tokens
+            {"token_key": t.token_key, "created": t.created, "expiry": t.expiry} for t in tokens
         ],
         "licences": [
             {

@@ -181,7 +181,9 @@ def committee_tables(scope: Scope, status: ChampionshipQualification) -> list[Co
         recorded_by.setdefault(row.committee.number, []).append(row)  # type: ignore[union-attr]  # filtered on committee
     national = status.national
     names = {**status.players, **tied_players(status)}
-    recorded_numbers = {int(n) for rows in recorded_by.values() for r in rows for n in r.key.split("-")}
+    recorded_numbers = {
+        int(n) for rows in recorded_by.values() for r in rows for n in r.key.split("-")
+    }
     names.update(
         (p.licence_number, p)
         for p in Player.objects.filter(licence_number__in=recorded_numbers - set(names))
@@ -218,7 +220,8 @@ def committee_tables(scope: Scope, status: ChampionshipQualification) -> list[Co
         table.problems = [p for p in status.problems if p.field.startswith(mine)]
         table.warnings = [p for p in status.warnings if p.field.startswith(mine)]
         table.recorded = [
-            Recorded(row, _players(names, row.key.split("-"))) for row in recorded_by.get(number, [])
+            Recorded(row, _players(names, row.key.split("-")))
+            for row in recorded_by.get(number, [])
         ]
         tables.append(table)
     return tables
