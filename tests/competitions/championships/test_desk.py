@@ -19,6 +19,7 @@ from competitions.models import (
     StagePenalty,
     StageSeating,
 )
+from federation.models import Player
 from tests.competitions.championships.results_documents import results
 from tests.competitions.championships.rules_documents import FINAL_DATES, SEMI_DATES
 
@@ -371,6 +372,11 @@ def test_committee_staff_read_the_live_table_and_record_their_committee_s_qualif
         (str(n), "qualified", "committee_quota") for n in field[:3]
     ]
     assert all(q.recorded for q in done.context["tables"][0].qualified)
+    # the recorded qualifications name their players, not the key of their numbers
+    recorded_list = text(done).split("Qualifications enregistrées", 1)[1]
+    for number in field[:3]:
+        player = Player.objects.get(licence_number=number)
+        assert f"{player.last_name.upper()} {player.first_name} ({number})" in recorded_list
 
 
 def test_recording_before_the_final_counts_is_refused_in_french(

@@ -293,3 +293,23 @@ def test_an_unknown_licence_is_named_and_the_next_step_is_to_correct_what_was_ty
     assert forms[0]["name_1"].value() == "Martin Paul"
     assert forms[11]["total"].value() == TOTALS[11]
     assert back.context["sessions"].forms[0]["deals"].value() == 20
+
+
+@pytest.mark.django_db
+def test_results_typed_by_licence_alone_reach_the_club_and_the_reviewer_with_names(
+    client, page, tournament, registry
+):
+    rows = [{"licence_1": 5001 + i, "total": total} for i, total in enumerate(TOTALS)]
+    checked = client.post(page, form_data(rows))
+    assert checked.status_code == 200, checked.content.decode()
+    sent = client.post(
+        f"/tournois/{tournament.pk}/resultats/",
+        {"action": "submit", "sha256": checked.context["sha256"]},
+    )
+    assert sent.status_code == 200
+    club_page = client.get(f"/tournois/{tournament.pk}/").content.decode()
+    client.force_login(registry.users["committee_staff"])
+    review = client.get(f"/bureau/homologation/{tournament.pk}/").content.decode()
+    for html in (club_page, review):
+        assert "JOUEUR1 Camille" in html  # the registry's name, not « (5001) » alone
+        assert "JOUEUR12 Camille" in html
