@@ -8,6 +8,7 @@ import csv
 import datetime as dt
 import io
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.staticfiles import finders
@@ -44,8 +45,9 @@ def test_every_page_links_a_favicon_that_is_served(client, registry):
     found = re.search(r'<link rel="icon" href="([^"]+)"', html)
     assert found is not None
     assert found.group(1).endswith("core/favicon.svg")
-    assert finders.find("core/favicon.svg") is not None
-    assert "<svg" in open(finders.find("core/favicon.svg"), encoding="utf-8").read()
+    icon = finders.find("core/favicon.svg")
+    assert icon is not None
+    assert "<svg" in Path(icon).read_text(encoding="utf-8")
 
 
 def test_the_public_reads_a_french_help_page_and_clubs_find_the_api_documentation(client, registry):
