@@ -18,10 +18,12 @@ def desk_name_of(user) -> str:
     if scope.national:
         return gettext("Federation desk")
     if scope.zone_ids:
-        names = Zone.objects.filter(pk__in=scope.zone_ids).order_by("number")
-        return gettext("Desk of the zone %(names)s") % {"names": ", ".join(z.name for z in names)}
-    names = Committee.objects.filter(pk__in=scope.committee_ids).order_by("number")
-    return gettext("Desk of the committee %(names)s") % {"names": ", ".join(c.name for c in names)}
+        zones = Zone.objects.filter(pk__in=scope.zone_ids).order_by("number")
+        return gettext("Desk of the zone %(names)s") % {"names": ", ".join(z.name for z in zones)}
+    committees = Committee.objects.filter(pk__in=scope.committee_ids).order_by("number")
+    return gettext("Desk of the committee %(names)s") % {
+        "names": ", ".join(c.name for c in committees)
+    }
 
 
 @register.simple_tag(takes_context=True)
