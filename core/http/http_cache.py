@@ -337,7 +337,7 @@ def public_read(
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @functools.wraps(view)
         def read(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-            if request.method != "GET":
+            if request.method not in ("GET", "HEAD"):  # HEAD: the GET's answer, no body
                 return view(request, *args, **kwargs)
             canonical_query(request, read_params)
             json_first, anon = html or _json_first(request), anonymous(request)
