@@ -341,6 +341,9 @@ def test_random_extra_parameters_are_neither_misses_nor_new_entries(api, client,
             assert getattr(again, "context", None) is None, path  # not rendered again
             assert again["ETag"] == first["ETag"], path
             assert b"cache-buster" not in again.content
+        head = reader.head(path, {**params, "x": "cache-buster"})  # HEAD: the GET's, no body
+        assert (head.status_code, head["ETag"]) == (200, first["ETag"]), path
+        assert getattr(head, "context", None) is None, path
         if keys is not None:  # local memory (the suite's default): no new entry
             assert len(cache._cache) == keys, path
 
