@@ -403,7 +403,8 @@ def test_a_form_posted_through_the_load_balancer_passes_the_csrf_check(deploymen
 def test_healthz_answers_over_plain_http_with_every_dependency_up(deployment):
     status, _, body = deployment.request("/healthz")
     assert status == 200
-    assert json.loads(body) == {"status": "ok", "database": "ok", "broker": "ok"}
+    roles = {"database": "ok", "broker": "ok", "cache": "ok", "store": "ok"}  # each configured
+    assert json.loads(body) == {"status": "ok", **roles}
 
 
 def test_each_redis_keeps_to_its_role(deployment):
