@@ -76,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
     "core.http.middleware.RefuseNulCharacters",  # a NUL in a URL never reaches PostgreSQL
+    "core.http.middleware.ReadYourWrites",  # a recent writer reads the primary (a replica's lag)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -140,6 +141,18 @@ if DATABASE_REPLICA_URL:
         DATABASE_REPLICA_URL, conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60"))
     )
 DATABASE_ROUTERS = ["core.db_router.PublicReadsRouter"]
+# A reader who has just written reads the primary for this many seconds (a signed cookie
+# set on every write answered; core/http/middleware.py::ReadYourWrites), so that a lagging
+# replica never hides their own write from them; 0: off.
+READ_YOUR_WRITES_S = int(os.environ.get("READ_YOUR_WRITES_S", "30"))
+# Logical backups (manage.py backup_database / restore_database, core/backups.py,
+# docs/backups.md): where, for how long (every backup of the last BACKUP_KEEP_DAYS days and
+# the first of each of the last BACKUP_KEEP_MONTHS months), and the PostgreSQL binaries
+# (empty: the server's major version's, found in /usr/lib/postgresql/<major>/bin or the PATH).
+BACKUP_DIR = os.environ.get("BACKUP_DIR", str(BASE_DIR / "var" / "backups"))
+BACKUP_KEEP_DAYS = int(os.environ.get("BACKUP_KEEP_DAYS", "7"))
+BACKUP_KEEP_MONTHS = int(os.environ.get("BACKUP_KEEP_MONTHS", "12"))
+BACKUP_PG_BIN_DIR = os.environ.get("BACKUP_PG_BIN_DIR", "")
 # Behind PgBouncer in transaction mode (docker-compose.yml): a server connection changes
 # between transactions, so no server-side cursors (iterator() would lose its cursor) and
 # no prepared statements (psycopg prepares none with prepare_threshold None).
