@@ -169,9 +169,10 @@ class Taken:
 
 
 def take(*, now: dt.datetime | None = None, directory: Path | None = None,
-         alias: str = "default") -> Taken:  # fmt: skip
-    """Dump the database into a new archive, then apply the retention."""
-    where = target(alias)
+         alias: str = "default", where: Target | None = None) -> Taken:  # fmt: skip
+    """Dump the database of ``alias`` (or ``where``) into a new archive, then apply the
+    retention to that database's backups."""
+    where = where or target(alias)
     directory = directory or backup_dir()
     directory.mkdir(parents=True, exist_ok=True)
     now = now or dt.datetime.now(dt.UTC)
@@ -220,12 +221,12 @@ def archive_version(pg_restore: Path, archive: Path) -> str:
     return match[1] if match else "?"
 
 
-def restore(archive: Path, *, alias: str = "default") -> Restored:
-    """Replay ``archive`` into the database of ``alias`` in one transaction, creating the
-    database if it does not exist."""
+def restore(archive: Path, *, alias: str = "default", where: Target | None = None) -> Restored:
+    """Replay ``archive`` into the database of ``alias`` (or ``where``) in one transaction,
+    creating the database if it does not exist."""
     if not archive.is_file():
         raise BackupError(f"No file {archive}.")
-    where = target(alias)
+    where = where or target(alias)
     major = server_major(where)
     pg_restore = binary("pg_restore", major)
     dumped_by = archive_version(pg_restore, archive)
