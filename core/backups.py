@@ -15,9 +15,10 @@ A restore (:func:`restore`) creates the database if it does not exist, then repl
 archive with ``pg_restore --clean --if-exists --single-transaction --exit-on-error``: the
 database is either the archive's, whole, or left as it was. The binaries are those of the
 server's major version (``BACKUP_PG_BIN_DIR``, else Debian's
-``/usr/lib/postgresql/<major>/bin``, else the ``PATH``): an older ``pg_dump`` refuses a newer
-server, an older ``pg_restore`` a newer archive, so both are checked first and refused with
-the versions named.
+``/usr/lib/postgresql/<major>/bin``, else the ``PATH``), checked first and refused with the
+versions named: ``pg_dump`` of that very version (an older one cannot dump the server, a
+newer one writes an archive the server cannot replay), ``pg_restore`` of that version or
+newer, and an archive of a newer ``pg_dump`` than the server is refused before anything.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ class Target:
 def target(alias: str = "default") -> Target:
     db = settings.DATABASES[alias]
     if "postgresql" not in db["ENGINE"]:
-        raise BackupError("Backups need PostgreSQL (DATABASE_URL): the SQLite file is copied as is.")
+        raise BackupError("Backups need PostgreSQL (DATABASE_URL); copy the SQLite file.")
     return Target(
         name=str(db["NAME"]),
         host=str(db.get("HOST") or "127.0.0.1"),
@@ -139,9 +140,11 @@ def server_major(where: Target) -> int:
     return int(row[0]) // 10000
 
 
-def binary(name: str, major: int) -> Path:
-    """``pg_dump`` or ``pg_restore`` for a server of ``major``, checked to be at least that
-    version (what ``pg_dump`` needs to dump it, ``pg_restore`` to read its archives)."""
+def binary(name: str, major: int, *, exact: bool = False) -> Path:
+    """The PostgreSQL program ``name`` for a server of ``major``, checked to be at least
+    that version (``pg_restore`` reads the archives of its own version and older ones), or
+    that very version (``exact``: ``pg_dump``, whose archive must restore on this server,
+    and a newer ``pg_dump`` writes commands an older server refuses)."""
     configured = str(getattr(settings, "BACKUP_PG_BIN_DIR", ""))
     candidates = [Path(configured) / name] if configured else []
     candidates.append(Path(f"/usr/lib/postgresql/{major}/bin/{name}"))
@@ -154,8 +157,9 @@ def binary(name: str, major: int) -> Path:
                           "BACKUP_PG_BIN_DIR.")  # fmt: skip
     version = subprocess.run([str(path), "--version"], capture_output=True, text=True,
                              check=True).stdout  # fmt: skip
-    if _major(version.split("(PostgreSQL)")[-1]) < major:
-        raise BackupError(f"{path} is {version.strip()}, older than the server ({major}): set "
+    found_major = _major(version.split("(PostgreSQL)")[-1])
+    if found_major < major or (exact and found_major != major):
+        raise BackupError(f"{path} is {version.strip()}, the server is PostgreSQL {major}: set "
                           f"BACKUP_PG_BIN_DIR to PostgreSQL {major}'s binaries.")  # fmt: skip
     return path
 
@@ -178,7 +182,7 @@ def take(*, now: dt.datetime | None = None, directory: Path | None = None,
     now = now or dt.datetime.now(dt.UTC)
     final = directory / f"{where.name}-{now.strftime(_STAMP)}{SUFFIX}"
     partial = final.with_name(final.name + ".partial")
-    pg_dump = binary("pg_dump", server_major(where))
+    pg_dump = binary("pg_dump", server_major(where), exact=True)
     started = time.monotonic()
     run = subprocess.run(
         [str(pg_dump), *where.args(), "--format=custom", "--file", str(partial), where.name],
@@ -231,8 +235,9 @@ def restore(archive: Path, *, alias: str = "default", where: Target | None = Non
     pg_restore = binary("pg_restore", major)
     dumped_by = archive_version(pg_restore, archive)
     if dumped_by != "?" and _major(dumped_by) > major:
+        newer = _major(dumped_by)
         raise BackupError(f"{archive} was written by pg_dump {dumped_by}, newer than the "
-                          f"server ({major}): restore it on PostgreSQL {_major(dumped_by)}.")  # fmt: skip
+                          f"server ({major}): restore it on PostgreSQL {newer}.")  # fmt: skip
     from psycopg import sql
 
     with where.connect("postgres") as conn:

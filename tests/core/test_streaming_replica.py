@@ -2,9 +2,10 @@
 (``pg_basebackup -R``) on spare ports, the demo restored on the primary, the site served
 by gunicorn with ``DATABASE_URL`` on the primary and ``DATABASE_REPLICA_URL`` on the
 standby. Public reads come from the standby and catch up with the primary within a
-bounded lag; a person who has just written reads their own write at once, from the
-primary (core/db_router.py, core/http/middleware.py::ReadYourWrites), even while the
-standby replays nothing (``pg_wal_replay_pause()``, the lag made as long as we like).
+bounded lag; a person who has just written (here: then signed out, reading as the
+public does) reads their own write at once, from the primary (core/db_router.py,
+core/http/middleware.py::ReadYourWrites), even while the standby replays nothing
+(``pg_wal_replay_pause()``: the lag made as long as we like).
 
 The PostgreSQL servers run as the ``postgres`` user when the suite runs as root (initdb
 refuses root); everything started here is stopped in ``finally``.
@@ -93,8 +94,8 @@ def primary_and_standby(demo_archive: DemoArchive) -> Iterator[tuple[Server, Ser
               "--no-sync", "-E", "UTF8", "--locale", "C.UTF-8"])  # fmt: skip
         _start(primary, pg_ctl, base)
         started.append(primary)
-        restore(demo_archive.archive, where=demo_archive.target(name="fft", port=str(primary.port),
-                                                                host="127.0.0.1", password=""))  # fmt: skip
+        on_primary = demo_archive.target(name="fft", host="127.0.0.1", port=str(primary.port))
+        restore(demo_archive.archive, where=on_primary)
         # the standby: a base backup of the primary, streaming from it (-R: standby.signal
         # and primary_conninfo), hot standby (the default) so that it serves reads
         _run([str(pg_basebackup), "-h", "127.0.0.1", "-p", str(primary.port), "-U", "postgres",
@@ -127,7 +128,7 @@ def site(primary_and_standby) -> Iterator[str]:
     gunicorn = Path(sys.executable).parent / "gunicorn"
     server = subprocess.Popen(
         [str(gunicorn), "config.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers",
-         "1", "--threads", "2", "--timeout", "120"],
+         "1", "--threads", "2", "--timeout", "120", "--graceful-timeout", "1"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
     address = f"http://127.0.0.1:{port}"
@@ -173,9 +174,7 @@ def _named(client: requests.Session, address: str, licence: int, club: int, seas
     return any(line["licence_number"] == licence for line in answer.json()["results"])
 
 
-def test_public_reads_follow_the_standby_and_a_writer_reads_their_write(
-    primary_and_standby, site
-):
+def test_public_reads_follow_the_standby_and_a_writer_reads_their_write(primary_and_standby, site):
     primary, standby = primary_and_standby
     licence, club, season = _joueur(primary)
     stranger = requests.Session()
@@ -200,7 +199,15 @@ def test_public_reads_follow_the_standby_and_a_writer_reads_their_write(
         f"SELECT name_hidden FROM federation_player WHERE licence_number = {licence}", "fft"
     ) == [(True,)]
 
-    assert not _named(player, site, licence, club, season)  # their own write, from the primary
+    # A signed-in reader's answers are built for them, from the primary; signed out, the
+    # player reads as the public does, but their own write at once, from the primary.
+    signed_out = player.post(
+        f"{site}/compte/deconnexion/", data={"csrfmiddlewaretoken": player.cookies["csrftoken"]},
+        timeout=30, allow_redirects=False,
+    )  # fmt: skip
+    assert signed_out.status_code == 302
+    assert "sessionid" not in player.cookies
+    assert not _named(player, site, licence, club, season)
     assert _named(stranger, site, licence, club, season)  # the public: the standby, behind
 
     standby.sql("SELECT pg_wal_replay_resume()")
