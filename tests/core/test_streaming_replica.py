@@ -125,10 +125,10 @@ def site(primary_and_standby) -> Iterator[str]:
         "DATABASE_URL": primary.url(), "DATABASE_REPLICA_URL": standby.url(),
         "CELERY_BROKER_URL": "", "READ_YOUR_WRITES_S": "60",
     }  # fmt: skip
-    gunicorn = Path(sys.executable).parent / "gunicorn"
     server = subprocess.Popen(
-        [str(gunicorn), "config.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers",
-         "1", "--threads", "2", "--timeout", "120", "--graceful-timeout", "1"],
+        [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind",
+         f"127.0.0.1:{port}", "--workers", "1", "--threads", "2", "--timeout", "120",
+         "--graceful-timeout", "1"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
     address = f"http://127.0.0.1:{port}"
