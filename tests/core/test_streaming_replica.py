@@ -13,6 +13,7 @@ refuses root); everything started here is stopped in ``finally``.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -21,12 +22,15 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
+from http.cookiejar import CookieJar
 from pathlib import Path
 
 import pytest
-import requests
 
 from core.backups import binary, restore
 from tests.core.conftest import ROOT, DemoArchive, admin_connection
@@ -44,6 +48,41 @@ def _free_port() -> int:
         with socket.socket() as probe:
             if probe.connect_ex(("127.0.0.1", port)) != 0:
                 return port
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None  # a redirect is the answer itself (its status is checked)
+
+
+class Browser:
+    """An HTTP client that keeps its cookies, as a browser does (standard library only)."""
+
+    def __init__(self) -> None:
+        self.jar = CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect()
+        )
+
+    def cookie(self, name: str) -> str | None:
+        return next((c.value for c in self.jar if c.name == name), None)
+
+    def send(self, method: str, url: str, *, form: dict | None = None, body: dict | None = None,
+             headers: dict | None = None, timeout: float = 30) -> tuple[int, bytes]:  # fmt: skip
+        data, kinds = None, {}
+        if form is not None:
+            data = urllib.parse.urlencode(form).encode()
+            kinds = {"Content-Type": "application/x-www-form-urlencoded"}
+        elif body is not None:
+            data, kinds = json.dumps(body).encode(), {"Content-Type": "application/json"}
+        request = urllib.request.Request(
+            url, data=data, method=method, headers={**kinds, **(headers or {})}
+        )
+        try:
+            with self.opener.open(request, timeout=timeout) as answer:
+                return answer.status, answer.read()
+        except urllib.error.HTTPError as refused:
+            return refused.code, refused.read()
 
 
 @dataclass
@@ -135,9 +174,9 @@ def site(primary_and_standby) -> Iterator[str]:
     try:
         for _ in range(600):  # gunicorn imports Django, then answers
             try:
-                if requests.get(f"{address}/healthz", timeout=30).status_code == 200:
+                if Browser().send("GET", f"{address}/healthz")[0] == 200:
                     break
-            except requests.ConnectionError:
+            except (urllib.error.URLError, ConnectionError):
                 assert server.poll() is None, server.stderr.read().decode()[-3000:]
                 time.sleep(0.1)
         yield address
@@ -162,51 +201,48 @@ def _joueur(primary: Server) -> tuple[int, int, str]:
     return licence, club, season
 
 
-def _named(client: requests.Session, address: str, licence: int, club: int, season: str) -> bool:
+def _named(client: Browser, address: str, licence: int, club: int, season: str) -> bool:
     """Whether the public ranking of ``club`` names the player ``licence`` (a hidden player
     appears without licence number)."""
-    answer = client.get(
-        f"{address}/api/pcn/ranking/",
-        params={"season": season, "kind": "official", "club": club, "page_size": 200},
-        timeout=30,
+    query = urllib.parse.urlencode(
+        {"season": season, "kind": "official", "club": club, "page_size": 200}
     )
-    assert answer.status_code == 200, answer.text
-    return any(line["licence_number"] == licence for line in answer.json()["results"])
+    status, body = client.send("GET", f"{address}/api/pcn/ranking/?{query}")
+    assert status == 200, body[:500]
+    return any(line["licence_number"] == licence for line in json.loads(body)["results"])
 
 
 def test_public_reads_follow_the_standby_and_a_writer_reads_their_write(primary_and_standby, site):
     primary, standby = primary_and_standby
     licence, club, season = _joueur(primary)
-    stranger = requests.Session()
+    stranger = Browser()
     assert _named(stranger, site, licence, club, season)
 
-    player = requests.Session()  # « joueur » signs in, then objects to appearing by name
-    player.get(f"{site}/compte/connexion/", timeout=30)
-    signed_in = player.post(
-        f"{site}/compte/connexion/",
-        data={"username": "joueur", "password": "demo-fft",
-              "csrfmiddlewaretoken": player.cookies["csrftoken"]},
-        timeout=30, allow_redirects=False,
-    )  # fmt: skip
-    assert signed_in.status_code == 302, signed_in.text[:500]
+    player = Browser()  # « joueur » signs in, then objects to appearing by name
+    player.send("GET", f"{site}/compte/connexion/")
+    signed_in = player.send("POST", f"{site}/compte/connexion/", form={
+        "username": "joueur", "password": "demo-fft",
+        "csrfmiddlewaretoken": player.cookie("csrftoken"),
+    })  # fmt: skip
+    assert signed_in[0] == 302, signed_in[1][:500]
     standby.sql("SELECT pg_wal_replay_pause()")  # the standby falls behind, as long as we like
-    hidden = player.put(
-        f"{site}/api/federation/players/{licence}/privacy/", json={"name_hidden": True},
-        headers={"X-CSRFToken": player.cookies["csrftoken"]}, timeout=30,
+    hidden = player.send(
+        "PUT", f"{site}/api/federation/players/{licence}/privacy/", body={"name_hidden": True},
+        headers={"X-CSRFToken": player.cookie("csrftoken")},
     )  # fmt: skip
-    assert hidden.status_code == 200, hidden.text
+    assert hidden[0] == 200, hidden[1][:500]
     assert primary.sql(
         f"SELECT name_hidden FROM federation_player WHERE licence_number = {licence}", "fft"
     ) == [(True,)]
 
     # A signed-in reader's answers are built for them, from the primary; signed out, the
     # player reads as the public does, but their own write at once, from the primary.
-    signed_out = player.post(
-        f"{site}/compte/deconnexion/", data={"csrfmiddlewaretoken": player.cookies["csrftoken"]},
-        timeout=30, allow_redirects=False,
+    signed_out = player.send(
+        "POST", f"{site}/compte/deconnexion/",
+        form={"csrfmiddlewaretoken": player.cookie("csrftoken")},
     )  # fmt: skip
-    assert signed_out.status_code == 302
-    assert "sessionid" not in player.cookies
+    assert signed_out[0] == 302
+    assert player.cookie("sessionid") is None
     assert not _named(player, site, licence, club, season)
     assert _named(stranger, site, licence, club, season)  # the public: the standby, behind
 
