@@ -90,6 +90,7 @@ def target(alias: str = "default") -> Target:
 @dataclass(frozen=True)
 class Backup:
     path: Path
+    database: str
     taken_at: dt.datetime
 
 
@@ -104,7 +105,7 @@ def backups(directory: Path | None = None) -> list[Backup]:
         match = _NAME.match(path.name)
         if match:
             taken = dt.datetime.strptime(match["stamp"], _STAMP).replace(tzinfo=dt.UTC)
-            found.append(Backup(path, taken))
+            found.append(Backup(path, match["db"], taken))
     return sorted(found, key=lambda b: b.taken_at)
 
 
@@ -193,7 +194,7 @@ def take(*, now: dt.datetime | None = None, directory: Path | None = None,
         raise BackupError(f"pg_dump failed: {run.stderr.strip()}")
     partial.replace(final)
     seconds = time.monotonic() - started
-    kept = [b for b in backups(directory) if b.path.name.startswith(f"{where.name}-")]
+    kept = [b for b in backups(directory) if b.database == where.name]
     gone = expired(
         (b.taken_at for b in kept), now=now,
         keep_days=int(settings.BACKUP_KEEP_DAYS), keep_months=int(settings.BACKUP_KEEP_MONTHS),
@@ -203,7 +204,7 @@ def take(*, now: dt.datetime | None = None, directory: Path | None = None,
         if b.taken_at in gone:
             b.path.unlink()
             deleted.append(b.path)
-    return Taken(Backup(final, now), final.stat().st_size, seconds, deleted)
+    return Taken(Backup(final, where.name, now), final.stat().st_size, seconds, deleted)
 
 
 @dataclass(frozen=True)

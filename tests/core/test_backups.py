@@ -129,12 +129,13 @@ def test_backup_then_retention(demo_archive, tmp_path, settings):
     for stamp in ("20260101T020000Z", "20261126T020000Z", "20261127T020000Z"):
         (tmp_path / f"{name}-{stamp}.dump").write_bytes(b"old")
     (tmp_path / "other-20260101T020000Z.dump").write_bytes(b"another database's")
+    (tmp_path / f"{name}-x-20260101T020000Z.dump").write_bytes(b"another database's")
     taken = take(now=_at("2026-11-28", 3), directory=tmp_path, where=demo_archive.target())
     assert taken.backup.path.read_bytes()[:5] == b"PGDMP"
     assert {p.name for p in tmp_path.iterdir()} == {
         # the first of November (the one month kept), the last two days
         f"{name}-20261126T020000Z.dump", f"{name}-20261127T020000Z.dump",
         f"{name}-20261128T030000Z.dump",
-        "other-20260101T020000Z.dump",
+        "other-20260101T020000Z.dump", f"{name}-x-20260101T020000Z.dump",
     }  # fmt: skip
     assert not list(Path(tmp_path).glob("*.partial"))
