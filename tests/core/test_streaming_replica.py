@@ -164,11 +164,12 @@ def site(primary_and_standby) -> Iterator[str]:
         "DATABASE_URL": primary.url(), "DATABASE_REPLICA_URL": standby.url(),
         "CELERY_BROKER_URL": "", "READ_YOUR_WRITES_S": "60",
     }  # fmt: skip
+    log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in finally, after gunicorn)
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind",
          f"127.0.0.1:{port}", "--workers", "1", "--threads", "2", "--timeout", "120",
          "--graceful-timeout", "1"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     address = f"http://127.0.0.1:{port}"
     try:
@@ -177,12 +178,15 @@ def site(primary_and_standby) -> Iterator[str]:
                 if Browser().send("GET", f"{address}/healthz")[0] == 200:
                     break
             except (urllib.error.URLError, ConnectionError):
-                assert server.poll() is None, server.stderr.read().decode()[-3000:]
+                if server.poll() is not None:
+                    log.seek(0)
+                    pytest.fail(f"gunicorn stopped: {log.read().decode()[-3000:]}")
                 time.sleep(0.1)
         yield address
     finally:
         server.terminate()
         server.wait(timeout=30)
+        log.close()
 
 
 def _joueur(primary: Server) -> tuple[int, int, str]:
