@@ -164,29 +164,31 @@ def site(primary_and_standby) -> Iterator[str]:
         "DATABASE_URL": primary.url(), "DATABASE_REPLICA_URL": standby.url(),
         "CELERY_BROKER_URL": "", "READ_YOUR_WRITES_S": "60",
     }  # fmt: skip
-    log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in finally, after gunicorn)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind",
-         f"127.0.0.1:{port}", "--workers", "1", "--threads", "2", "--timeout", "120",
-         "--graceful-timeout", "1"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    address = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(600):  # gunicorn imports Django, then answers
-            try:
-                if Browser().send("GET", f"{address}/healthz")[0] == 200:
-                    break
-            except (urllib.error.URLError, ConnectionError):
+    with tempfile.TemporaryFile() as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind",
+             f"127.0.0.1:{port}", "--workers", "1", "--threads", "2", "--timeout", "120",
+             "--graceful-timeout", "1"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        address = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(600):  # gunicorn imports Django, then answers
+                try:
+                    if Browser().send("GET", f"{address}/healthz")[0] == 200:
+                        break
+                except (urllib.error.URLError, ConnectionError):
+                    pass
                 if server.poll() is not None:
                     log.seek(0)
                     pytest.fail(f"gunicorn stopped: {log.read().decode()[-3000:]}")
                 time.sleep(0.1)
-        yield address
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-        log.close()
+            else:
+                pytest.fail("gunicorn did not answer /healthz")
+            yield address
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
 
 
 def _joueur(primary: Server) -> tuple[int, int, str]:
