@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, pgettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from competitions.championships.titles import titles as championship_titles
 from core.db_router import primary_reads
@@ -257,7 +257,7 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
     return context
 
 
-@require_GET
+@require_safe
 def ranking_page(request):
     """/classement/: the national ranking, with search and filters. A licence number
     searched leads to the player's page when there is one to show (before the cache)."""
@@ -284,7 +284,7 @@ def _national_page(request):
 
 
 @public_read("committee-page", read_versions.page_version, html=True)
-@require_GET
+@require_safe
 def committee_page(request, number: int):
     """/classement/comite/<n>/: the ranking of one committee's players."""
 
@@ -303,7 +303,7 @@ def committee_page(request, number: int):
 
 
 @public_read("club-page", read_versions.page_version, html=True)
-@require_GET
+@require_safe
 def club_page(request, number: int):
     """/classement/club/<n>/: the ranking of one club's players."""
 
@@ -367,7 +367,7 @@ def _places(record: selectors.PlayerRecord, season: Season) -> tuple[list[PlaceM
 
 
 @public_read("player-page", read_versions.page_version, html=True)
-@require_GET
+@require_safe
 def player_page(request, licence_number: int):
     """/classement/joueur/<licence>/: a player's place, series, points and tournaments."""
     try:
