@@ -149,7 +149,7 @@ DATABASE_ROUTERS = ["core.db_router.PublicReadsRouter"]
 # set on every write answered; core/http/middleware.py::ReadYourWrites), so that a lagging
 # replica never hides their own write from them; 0: off.
 READ_YOUR_WRITES_S = int(os.environ.get("READ_YOUR_WRITES_S", "30"))
-# Logical backups (manage.py backup_database / restore_database, core/backups.py,
+# Logical backups (manage.py backup_database / restore_database, core/management/backups.py,
 # docs/backups.md): where, for how long (every backup of the last BACKUP_KEEP_DAYS days and
 # the first of each of the last BACKUP_KEEP_MONTHS months), and the PostgreSQL binaries
 # (empty: the server's major version's, found in /usr/lib/postgresql/<major>/bin or the PATH).

@@ -37,7 +37,7 @@ class DemoArchive:
     password: str
 
     def target(self, **changes: str):
-        from core.backups import Target
+        from core.management.backups import Target
 
         where = {"name": self.database, "host": self.host, "port": self.port, "user": self.user,
                  "password": self.password, **changes}  # fmt: skip

@@ -1,5 +1,6 @@
-"""Backups and their restore (core/backups.py, manage.py backup_database / restore_database,
-docs/backups.md): the restore drill on the demo federation, the retention, the refusals."""
+"""Backups and their restore (core/management/backups.py, manage.py backup_database and
+restore_database, docs/backups.md): the restore drill on the demo federation, the
+retention, the refusals."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core.backups import BackupError, expired, restore
+from core.management.backups import BackupError, expired, restore
 from tests.core.conftest import DemoArchive, admin_connection, drop_database, run_django
 
 
@@ -70,7 +71,7 @@ def test_a_failed_restore_changes_nothing(demo_archive, tmp_path):
 def test_a_newer_archive_is_refused_before_anything(demo_archive, tmp_path):
     """pg_restore reads no archive of a newer pg_dump: refused, naming both versions,
     before the database is touched (here: not even created)."""
-    from core.backups import archive_version, binary
+    from core.management.backups import archive_version, binary
 
     with admin_connection(demo_archive) as conn:
         major = int(conn.execute("SHOW server_version_num").fetchone()[0]) // 10000
@@ -122,7 +123,7 @@ def test_retention_never_deletes_the_newest():
 def test_backup_then_retention(demo_archive, tmp_path, settings):
     """backup_database writes a whole archive under its final name and deletes what the
     retention lets go (only this database's backups)."""
-    from core.backups import take
+    from core.management.backups import take
 
     settings.BACKUP_KEEP_DAYS, settings.BACKUP_KEEP_MONTHS = 2, 1
     name = demo_archive.database

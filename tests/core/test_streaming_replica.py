@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from core.backups import binary, restore
+from core.management.backups import binary, restore
 from tests.core.conftest import ROOT, DemoArchive, admin_connection
 
 LAG_BOUND_S = 30  # how long a public read may take to show a write once the standby replays

@@ -1,10 +1,10 @@
 """``manage.py backup_database``: one ``pg_dump`` archive of the database in ``BACKUP_DIR``,
-then the retention (core/backups.py, docs/backups.md)."""
+then the retention (core/management/backups.py, docs/backups.md)."""
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from core.backups import BackupError, take
+from core.management.backups import BackupError, take
 
 
 class Command(BaseCommand):

@@ -1,5 +1,5 @@
 """``manage.py restore_database ARCHIVE``: the database as the archive holds it, in one
-transaction (core/backups.py, docs/backups.md)."""
+transaction (core/management/backups.py, docs/backups.md)."""
 
 from pathlib import Path
 
@@ -8,7 +8,7 @@ from django.core.cache import caches
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
 
-from core.backups import BackupError, restore, target
+from core.management.backups import BackupError, restore, target
 
 
 class Command(BaseCommand):
