@@ -33,6 +33,7 @@ from competitions.models import Allocation, ChampionshipTitle, EntryPlayer
 from core.errors import Conflict, PermissionDenied
 from core.tasks import send_on_commit
 from federation.access import Actor, scope_of
+from federation.player_locks import players_lock
 from federation.models import ArbiterAccreditation, Licence, Player, PlayerMerge, Season, User
 from federation.privacy import player_privacy_set
 from federation.rules.duplicates import (
@@ -225,12 +226,9 @@ def players_merge(*, kept: Player, merged: Player, by: Actor) -> PlayerMerge:
     (two licences in one season, …)."""
     if not scope_of(by).national:
         raise PermissionDenied("Only federation staff may merge player records.")
-    locked = {  # one statement, in id order: two merges of one record wait, never deadlock
-        p.pk: p
-        for p in Player.objects.select_for_update()
-        .filter(pk__in={kept.pk, merged.pk})
-        .order_by("pk")
-    }
+    # one statement, in id order, the lock a homologation takes too: two merges of one
+    # record, or a merge and a homologation naming it, wait for each other, never deadlock
+    locked = players_lock([kept.pk, merged.pk], exclusive=True)
     kept, merged = locked[kept.pk], locked[merged.pk]
     check_merge(_merge_facts(kept), _merge_facts(merged))
     seasons = _affected_seasons([kept.pk, merged.pk])
