@@ -212,3 +212,30 @@ def test_the_answers_of_writes_that_succeed_conform_to_the_schema(registry, toke
     _call("federation_staff", tokens, "GET", "/api/pcn/recomputes/{id}/", 200,
           path_parameters={"id": run["id"]})  # fmt: skip
     _call("federation_staff", tokens, "GET", "/api/pcn/recomputes/", 200)
+
+
+def test_every_operation_refuses_thousands_of_fields_in_its_schema(tokens):
+    """Over ``DATA_UPLOAD_MAX_NUMBER_FIELDS`` query parameters (and form fields, for an
+    operation that takes a body): Django refuses the request before any view, and the
+    answer is still one the schema documents (the API's JSON 400, not Django's page).
+    The form bodies are sent outside the schema (most operations read JSON only), so
+    their answers are checked here: a JSON refusal, never Django's HTML page."""
+    fields = {f"f{i}": "1" for i in range(1001)}
+    form = "&".join(f"{key}={value}" for key, value in fields.items())
+    headers = {"Authorization": f"Token {tokens['federation_staff']}"}
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        path_parameters = {p.name: 1 for p in operation.path_parameters}
+        case = operation.Case(path_parameters=path_parameters, query=fields)
+        assert case.call_and_validate(headers=headers, checks=CHECKS).status_code == 400
+        if operation.method.upper() in {"POST", "PUT", "PATCH"}:
+            case = operation.Case(path_parameters=path_parameters)
+            response = case.call(
+                headers={**headers, "Content-Type": "application/x-www-form-urlencoded"},
+                data=form,
+            )
+            # refused as soon as the body is read: 400 (or before, 403, 404, 415), never a page
+            assert 400 <= response.status_code < 500, (operation.label, response.text[:300])
+            assert response.headers["content-type"] == ["application/json"], operation.label
+            if response.status_code == 400:
+                assert response.json()["errors"][0]["code"] == "too_many_fields", operation.label
