@@ -81,9 +81,9 @@ def hidden_records_withheld(scope: Scope, player_ids: Iterable[int]) -> list[Pla
     if season is not None:
         clubs = {
             licence.player_id: licence.club
-            for licence in Licence.objects.filter(
-                player__in=hidden, season=season
-            ).select_related("club__committee")
+            for licence in Licence.objects.filter(player__in=hidden, season=season).select_related(
+                "club__committee"
+            )
         }
     return [
         player

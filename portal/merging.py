@@ -33,8 +33,8 @@ from competitions.models import Allocation, ChampionshipTitle, EntryPlayer
 from core.errors import Conflict, PermissionDenied
 from core.tasks import send_on_commit
 from federation.access import Actor, scope_of
-from federation.player_locks import players_lock
 from federation.models import ArbiterAccreditation, Licence, Player, PlayerMerge, Season, User
+from federation.player_locks import players_lock
 from federation.privacy import player_privacy_set
 from federation.rules.duplicates import (
     MergeFacts,

@@ -149,7 +149,7 @@ class ChampionshipListCreate(generics.ListAPIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
     @property
-    def pagination_class(self):  # type: ignore[override]
+    def pagination_class(self):
         """GET pages the championships; a POST answers those it made or found, all of them
         in one list (the schema, read per method, says so too)."""
         if getattr(self, "request", None) is not None and self.request.method == "POST":

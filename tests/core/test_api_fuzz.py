@@ -186,11 +186,13 @@ def test_the_answers_of_writes_that_succeed_conform_to_the_schema(registry, toke
     assert again == made  # the championships found again, not created twice
     championship = {c["kind"]: c["id"] for c in made}["individual"]
     regional = _call("committee_staff", tokens, "POST", "/api/championships/{id}/regionals/",
-                     201, path_parameters={"id": championship}, body={"committee": 1})["id"]  # fmt: skip
+                     201, path_parameters={"id": championship},
+                     body={"committee": 1})["id"]  # fmt: skip
     _call("committee_staff", tokens, "POST", "/api/championships/regionals/{id}/rules/", 201,
           path_parameters={"id": regional}, body={"rules": valid_rules("individual")})  # fmt: skip
-    _call("zone_staff", tokens, "POST", "/api/championships/regionals/{id}/rules/{version}/approve/",
-          200, path_parameters={"id": regional, "version": 1})  # fmt: skip
+    approve = "/api/championships/regionals/{id}/rules/{version}/approve/"
+    _call("zone_staff", tokens, "POST", approve, 200,
+          path_parameters={"id": regional, "version": 1})  # fmt: skip
     stage = _call("committee_staff", tokens, "POST", "/api/championships/{id}/stages/", 201,
                   path_parameters={"id": championship},
                   body={"kind": "regional_final", "date": "2027-03-13", "venue": "Lyon",
@@ -204,9 +206,10 @@ def test_the_answers_of_writes_that_succeed_conform_to_the_schema(registry, toke
                       "/api/championships/stages/{id}/entries/{number}/withdraw/", 200,
                       path_parameters={"id": stage, "number": 1})  # fmt: skip
     assert withdrawn["status"] == "withdrawn"
+    entries = [{"entry_id": "A", "members": [{"player": "a", "total": 40}]},
+               {"entry_id": "B", "members": [{"player": "b", "total": -40}]}]  # fmt: skip
     _call("anonymous", tokens, "POST", "/api/engine/standings/rank/", 200,
-          body={"entries": [{"entry_id": "A", "members": [{"player": "a", "total": 40}]},
-                            {"entry_id": "B", "members": [{"player": "b", "total": -40}]}]})  # fmt: skip
+          body={"entries": entries})  # fmt: skip
     run = _call("federation_staff", tokens, "POST", "/api/pcn/recomputes/", 202,
                 body={"season": registry.season.name, "kind": "full"})  # fmt: skip
     _call("federation_staff", tokens, "GET", "/api/pcn/recomputes/{id}/", 200,

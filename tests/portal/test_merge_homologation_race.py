@@ -161,4 +161,3 @@ def test_a_merge_racing_a_homologation_loses_no_points(
     total = PlayerSeasonTotal.objects.get(season=registry.season, player=kept)
     assert total.pcn == before + won
     assert not PlayerSeasonTotal.objects.filter(player=retired, pcn__gt=0).exists()
-

@@ -112,5 +112,7 @@ def retired_allocations(season: Any) -> list[str]:
             season=season, current=True, player__merged_into__isnull=False
         )
         .order_by("player__licence_number", "tournament_id")
-        .values_list("player__licence_number", "tournament_id", "player__merged_into__licence_number")
+        .values_list(
+            "player__licence_number", "tournament_id", "player__merged_into__licence_number"
+        )
     ]

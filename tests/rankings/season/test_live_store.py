@@ -278,6 +278,7 @@ def test_verify_live_ranking_reports_an_allocation_on_a_retired_record(
     assert f"{p[4].licence_number}: an allocation of tournament" in out.getvalue()
     assert "merged into 99001" in out.getvalue()
 
+
 def test_a_placement_or_an_unchanged_recompute_does_not_rebuild(
     live_store_redis, federation, add_tournament
 ):
