@@ -76,11 +76,18 @@ def _reset_connections(app) -> None:
 
 
 @pytest.fixture
-def celery_worker_process(transactional_db):
+def celery_worker_log(tmp_path) -> Path:
+    """The file the ``celery_worker_process`` fixture's worker writes its log to (INFO)."""
+    return tmp_path / "celery-worker.log"
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db, celery_worker_log):
     """A real `celery worker` subprocess on the test database, fed through Redis.
 
     The queue name is unique to this run so that no other worker on the machine
     takes our tasks. Tasks sent by the test go through the broker (not eagerly).
+    The worker's log goes to ``celery_worker_log``, shown with a failing test's output.
     """
     from config.celery import app as celery_app
 
@@ -95,9 +102,10 @@ def celery_worker_process(transactional_db):
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-               "--loglevel=WARNING", "--without-gossip", "--without-mingle",
+               "--loglevel=INFO", "--without-gossip", "--without-mingle",
                "--without-heartbeat", "-Q", queue, "-n", f"{queue}@%h"]  # fmt: skip
-    worker = subprocess.Popen(command, cwd=ROOT, env=env)
+    log_file = celery_worker_log.open("w")
+    worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
     # The app reads its settings under the CELERY_ namespace: those keys win.
     overrides = {
         "CELERY_BROKER_URL": broker,
@@ -124,6 +132,8 @@ def celery_worker_process(transactional_db):
             worker.wait(timeout=15)
         except subprocess.TimeoutExpired:
             worker.kill()
+        log_file.close()
+        sys.stderr.write(celery_worker_log.read_text(encoding="utf-8", errors="replace"))
         _reset_connections(celery_app)
 
 
