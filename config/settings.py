@@ -270,6 +270,7 @@ SPECTACULAR_SETTINGS = {
         "ChampionshipStageKindEnum": "competitions.models.ChampionshipStageKind",
         "SanctionKindEnum": "federation.models.SanctionKind",
         "NotificationKindEnum": "federation.models.NotificationKind",
+        "RecomputeKindEnum": "rankings.models.RecomputeKind",
         "BigPrizeFormulaEnum": ["24_deals", "25_deals"],  # competitions.rules.engine.big_prize
     },
 }

@@ -574,6 +574,19 @@ class RecomputeIn(serializers.Serializer):
     )
 
 
+class RecomputeRunOut(serializers.ModelSerializer):
+    """A recompute run as :func:`run_out` writes it (documents the answers, writes nothing)."""
+
+    season = serializers.CharField(source="season.name")
+    snapshot = serializers.IntegerField(source="snapshot_id", allow_null=True)
+
+    class Meta:
+        model = RecomputeRun
+        fields = ["id", "season", "kind", "status", "phase", "done", "total", "players",
+                  "requested_at", "started_at", "finished_at", "snapshot",
+                  "before_season_end_reason", "error"]  # fmt: skip
+
+
 def run_out(run: RecomputeRun) -> dict:
     return {
         "id": run.pk,
@@ -602,14 +615,21 @@ class RecomputesView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(operation_id="pcn_recomputes_list", responses={200: OBJECT_LIST})
+    @extend_schema(operation_id="pcn_recomputes_list", responses={200: RecomputeRunOut(many=True)})
     def get(self, request):
         if not scope_of(request.user).is_staff:
             raise PermissionDenied(_("Only staff may follow the recomputes."))
         runs = RecomputeRun.objects.select_related("season")[:50]
         return Response([run_out(r) for r in runs])
 
-    @extend_schema(request=RecomputeIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=RecomputeIn,
+        responses={
+            202: OpenApiResponse(
+                RecomputeRunOut, description="Queued: the run, to follow at …/recomputes/<id>/."
+            )
+        },
+    )
     def post(self, request):
         body = RecomputeIn(data=request.data)
         body.is_valid(raise_exception=True)
@@ -628,7 +648,7 @@ class RecomputeView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=RecomputeRunOut)
     def get(self, request, pk: int):
         if not scope_of(request.user).is_staff:
             raise PermissionDenied(_("Only staff may follow the recomputes."))
