@@ -105,16 +105,20 @@ def celery_routing(prefix: str) -> dict:
     }
 
 
-def start_celery_worker(prefix: str, name: str, **env: str) -> subprocess.Popen:
+def start_celery_worker(
+    prefix: str, name: str, kinds: tuple[str, ...] | None = None, **env: str
+) -> subprocess.Popen:
     """A real ``celery worker`` subprocess on the test database consuming every queue
-    of ``settings.CELERY_QUEUES_BY_KIND`` under ``prefix``, answering pings as
-    ``name@host``; ``env``: settings of its own (``RECOMPUTE_HEARTBEAT_S``…)."""
+    of ``settings.CELERY_QUEUES_BY_KIND`` (or those of ``kinds``: ``("asof",)``) under
+    ``prefix``, answering pings as ``name@host``; ``env``: settings of its own
+    (``RECOMPUTE_HEARTBEAT_S``…)."""
     from django.conf import settings
 
     from config.celery import app as celery_app
 
     own = settings.CELERY_QUEUE_PREFIX
-    queues = ",".join(prefix + name[len(own) :] for name in settings.CELERY_QUEUES_BY_KIND)
+    every = [queue[len(own) :] for queue in settings.CELERY_QUEUES_BY_KIND]
+    queues = ",".join(prefix + kind for kind in every if kinds is None or kind in kinds)
     environment = {
         **os.environ,
         "DATABASE_URL": _database_url(),
@@ -171,13 +175,13 @@ def celery_broker(transactional_db):
 
 @pytest.fixture
 def start_worker(celery_broker):
-    """A factory: ``start_worker(name, **env)`` starts another real worker consuming every
-    queue of this run (``env``: its own settings); each is stopped after the test unless
-    the test killed it."""
+    """A factory: ``start_worker(name, kinds=None, **env)`` starts another real worker
+    consuming every queue of this run, or those of ``kinds`` (``env``: its own settings);
+    each is stopped after the test unless the test killed it."""
     started: list[subprocess.Popen] = []
 
-    def start(name: str, **env: str) -> subprocess.Popen:
-        worker = start_celery_worker(celery_broker, f"{celery_broker}{name}", **env)
+    def start(name: str, kinds: tuple[str, ...] | None = None, **env: str) -> subprocess.Popen:
+        worker = start_celery_worker(celery_broker, f"{celery_broker}{name}", kinds, **env)
         started.append(worker)
         return worker
 
