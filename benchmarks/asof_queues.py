@@ -57,7 +57,7 @@ MODE = "redis"  # the live ranking in Redis, as in production
 
 
 def start(layout: str) -> list[subprocess.Popen]:
-    env = {**latency.children_env(MODE), "CACHE_URL": latency.REDIS_URL}
+    env = {**latency.children_env(MODE), "CACHE_URL": latency.REDIS_URL, "LOG_LEVEL": "ERROR"}
     venv = Path(sys.executable).parent
     groups = (
         [[queue] for queue in settings.CELERY_QUEUES_BY_KIND]
