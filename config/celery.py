@@ -8,7 +8,7 @@ import logging
 import os
 
 from celery import Celery
-from celery.signals import worker_ready
+from celery.signals import setup_logging, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -22,6 +22,20 @@ app.set_default()
 app.autodiscover_tasks()
 
 log = logging.getLogger(__name__)
+
+
+@setup_logging.connect
+def use_the_project_logging(loglevel=None, **kwargs) -> None:
+    """Workers and beat log as the web processes do (``settings.LOGGING``: JSON lines
+    in production, each with the request id of the task's request), at the level given
+    on the command line (``--loglevel``), instead of Celery's own handlers and format."""
+    from logging.config import dictConfig
+
+    from django.conf import settings
+
+    dictConfig(settings.LOGGING)
+    if loglevel:
+        logging.getLogger().setLevel(loglevel)
 
 
 @worker_ready.connect

@@ -16,6 +16,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from core.digits import ascii_digits
+from core.observability.logs import FORMATS as LOG_FORMATS
+from core.observability.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -73,6 +75,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # first: every request gets its id, its log line and its metrics, whatever answers it
+    "core.observability.requests.ObserveRequests",
     "django.middleware.security.SecurityMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
     "core.http.middleware.RefuseNulCharacters",  # a NUL in a URL never reaches PostgreSQL
@@ -88,7 +92,7 @@ MIDDLEWARE = [
 ]
 
 if not DEBUG:  # under gunicorn the app serves its collected static files itself
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    MIDDLEWARE.insert(2, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -428,12 +432,42 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL  # the sender of the errors mailed to ADMINS
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("UPLOAD_MAX_BYTES", str(20 * 1024 * 1024)))
 FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-}
+# Logs (core/observability/logs.py): JSON lines in production, text in development; each
+# line of a request or of a task it sent carries the request's id (docs/observability.md).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "") or ("text" if DEBUG else "json")
+if LOG_FORMAT not in LOG_FORMATS:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be json or text, got {LOG_FORMAT!r}")
+LOGGING = logging_config(log_format=LOG_FORMAT, level=os.environ.get("LOG_LEVEL", "INFO"))
+
+# Metrics (config/metrics.py): GET /metrics answers only with `Authorization: Bearer
+# <METRICS_TOKEN>`; without a token configured it does not exist (404).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+if METRICS_TOKEN and len(METRICS_TOKEN) < 32:
+    raise ImproperlyConfigured(
+        "METRICS_TOKEN must be at least 32 characters "
+        '(python -c "import secrets; print(secrets.token_urlsafe(32))")'
+    )
+# Several gunicorn workers: each keeps its counts in files in this directory, a scrape sums
+# them (prometheus-client's multiprocess mode, docs/observability.md). Read by
+# prometheus-client itself from the environment; made here if absent, so that a path that
+# cannot be a directory stops the start instead of the first request.
+_PROMETHEUS_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+if _PROMETHEUS_DIR:
+    try:
+        os.makedirs(_PROMETHEUS_DIR, exist_ok=True)
+    except OSError as exc:
+        raise ImproperlyConfigured(
+            f"PROMETHEUS_MULTIPROC_DIR must be a directory this process can write in, "
+            f"got {_PROMETHEUS_DIR!r} ({exc})"
+        ) from exc
+
+# Error reports to Sentry (or a compatible service) when SENTRY_DSN is set: unhandled
+# exceptions of requests and tasks, tagged with the request id; no personal data sent.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(dsn=SENTRY_DSN, send_default_pii=False, traces_sample_rate=0.0)
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
@@ -442,7 +476,8 @@ if not DEBUG:
 # set DJANGO_SECURE_PROXY_SSL_HEADER=1 (the proxy sets X-Forwarded-Proto: https) or the
 # redirect loops; `manage.py check --deploy` is clean with the defaults.
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the container healthcheck speaks plain HTTP
+# the container healthcheck and the metrics scraper, inside the network, speak plain HTTP
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 SECURE_HSTS_SECONDS = int(
     os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "0" if DEBUG else str(365 * 24 * 3600))
 )

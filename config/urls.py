@@ -14,6 +14,7 @@ from competitions.urls import (
     tournament_urlpatterns,
 )
 from config.health import health
+from config.metrics import metrics
 
 admin.site.site_header = "Fédération Française de Tarot – donnes libres"
 admin.site.site_title = "FFT donnes libres"
@@ -23,6 +24,7 @@ urlpatterns = [
     path("", include("portal.urls")),
     path("compte/", include("federation.page_urls")),
     path("healthz", health, name="health"),
+    path("metrics", metrics, name="metrics"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("tournois/", include("competitions.tournaments.page_urls")),

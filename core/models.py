@@ -28,6 +28,9 @@ class OutboxMessage(models.Model):
     claimed_until = models.DateTimeField(_("claimed until"), null=True, blank=True)
     attempts = models.PositiveIntegerField(_("attempts"), default=0)
     last_error = models.TextField(_("last error"), blank=True)
+    # The id of the request that asked for the task (core/observability/context.py): the
+    # task's message carries it to the worker, however late the row is sent.
+    request_id = models.CharField(_("request id"), max_length=128, blank=True, default="")
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -15,7 +15,9 @@ and sent after the commit. When the broker is unreachable the send fails, the fa
 is logged, the caller's request still succeeds (its write committed) and the row stays
 unsent; the sweep (:func:`outbox_send_pending`: the ``core.send_outbox`` beat task every
 minute, ``manage.py send_outbox``, and every worker at start-up) sends it later, oldest
-first. A sender claims a row with a compare-and-set ``update()`` before sending, so two
+first. The row keeps the id of the request that asked for the task, and the task's
+message carries it whenever the row is sent (``core/observability/task_signals.py``).
+A sender claims a row with a compare-and-set ``update()`` before sending, so two
 sweepers never send the same row; a claim left by a dead sender expires after
 ``CLAIM_FOR``. Delivery is at least once: the tasks are idempotent.
 
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -40,8 +43,11 @@ from celery import shared_task
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
+from prometheus_client.core import Metric
 
 from core.models import OutboxMessage
+from core.observability.context import current_request_id, request_bound
+from core.observability.metrics import gauge
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +75,9 @@ def send_on_commit(
         transaction.on_commit(lambda: send_now(task_name, *args, countdown=countdown, **kwargs))
         return
     message = OutboxMessage.objects.create(
-        task=task_name, args=list(args), kwargs=kwargs, countdown=countdown
-    )
+        task=task_name, args=list(args), kwargs=kwargs, countdown=countdown,
+        request_id=current_request_id() or "",
+    )  # fmt: skip
     transaction.on_commit(lambda: outbox_send(message.pk))
 
 
@@ -119,7 +126,10 @@ def outbox_send(message_id: int) -> Literal["sent", "failed", "taken"]:
         return "taken"
     message = OutboxMessage.objects.get(pk=message_id)
     try:
-        send_now(message.task, *message.args, countdown=_remaining(message, now), **message.kwargs)
+        with request_bound(message.request_id or None):  # its message carries the request's id
+            send_now(
+                message.task, *message.args, countdown=_remaining(message, now), **message.kwargs
+            )
     except Exception as exc:  # the broker is down or refused it: the sweep retries
         log.warning(
             "could not send task %s (outbox #%s, attempt %s); left for the sweep",
@@ -166,6 +176,43 @@ def outbox_send_pending(*, limit: int = 1000) -> Sweep:
     if sent or failed:
         log.info("outbox sweep: %s sent, %s failed, %s left", sent, failed, left)
     return Sweep(sent=sent, failed=failed, left=left)
+
+
+BACKLOG_COUNT_CAP = 100_000  # the backlog is counted up to this many rows (a bounded read)
+
+
+@dataclass(frozen=True)
+class Backlog:
+    unsent: int  # at most BACKLOG_COUNT_CAP
+    oldest: dt.datetime | None  # when the oldest unsent row was written
+
+
+def outbox_backlog() -> Backlog:
+    """The rows not sent yet and the oldest one's time, both read through the partial
+    index of unsent rows (``outbox_unsent``): the sent rows kept for a week are not read."""
+    unsent = OutboxMessage.objects.filter(sent_at__isnull=True)
+    count = unsent.order_by()[:BACKLOG_COUNT_CAP].count()
+    oldest = unsent.order_by("created_at", "id").values_list("created_at", flat=True).first()
+    return Backlog(count, oldest)
+
+
+def outbox_gauges() -> Iterator[Metric]:
+    """The backlog as gauges, read at scrape time (``config/metrics.py``)."""
+    backlog = outbox_backlog()
+    unsent = gauge(
+        "fft_outbox_unsent",
+        f"Outbox rows (tasks asked for by committed transactions) not sent to the broker "
+        f"yet, counted up to {BACKLOG_COUNT_CAP}.",
+    )
+    unsent.add_metric([], backlog.unsent)
+    yield unsent
+    age = gauge(
+        "fft_outbox_oldest_unsent_age_seconds",
+        "Age of the oldest outbox row not sent yet (0 when every row was sent).",
+    )
+    oldest = backlog.oldest
+    age.add_metric([], max(0.0, (timezone.now() - oldest).total_seconds()) if oldest else 0.0)
+    yield age
 
 
 @shared_task(name="core.send_outbox")

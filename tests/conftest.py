@@ -106,11 +106,16 @@ def celery_routing(prefix: str) -> dict:
 
 
 def start_celery_worker(
-    prefix: str, name: str, kinds: tuple[str, ...] | None = None, **env: str
+    prefix: str,
+    name: str,
+    kinds: tuple[str, ...] | None = None,
+    log: Path | None = None,
+    **env: str,
 ) -> subprocess.Popen:
     """A real ``celery worker`` subprocess on the test database consuming every queue
     of ``settings.CELERY_QUEUES_BY_KIND`` (or those of ``kinds``: ``("asof",)``) under
-    ``prefix``, answering pings as ``name@host``; ``env``: settings of its own
+    ``prefix``, answering pings as ``name@host``; ``log``: the file it writes its log to
+    (INFO), else its warnings go to the test's output; ``env``: settings of its own
     (``RECOMPUTE_HEARTBEAT_S``…)."""
     from django.conf import settings
 
@@ -129,9 +134,16 @@ def start_celery_worker(
         **env,
     }
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-               "--loglevel=WARNING", "--without-gossip", "--without-mingle",
-               "--without-heartbeat", "-Q", queues, "-n", f"{name}@%h"]  # fmt: skip
-    worker = subprocess.Popen(command, cwd=ROOT, env=environment)
+               f"--loglevel={'INFO' if log else 'WARNING'}", "--without-gossip",
+               "--without-mingle", "--without-heartbeat",
+               "-Q", queues, "-n", f"{name}@%h"]  # fmt: skip
+    if log is None:
+        worker = subprocess.Popen(command, cwd=ROOT, env=environment)
+    else:
+        with log.open("w") as log_file:  # the child keeps its own descriptor
+            worker = subprocess.Popen(
+                command, cwd=ROOT, env=environment, stdout=log_file, stderr=subprocess.STDOUT
+            )
     deadline = time.monotonic() + 30
     while not celery_app.control.ping(destination=[f"{name}@{os.uname().nodename}"], timeout=0.5):
         if worker.poll() is not None or time.monotonic() > deadline:
@@ -191,16 +203,24 @@ def start_worker(celery_broker):
 
 
 @pytest.fixture
-def celery_worker_process(celery_broker):
+def celery_worker_log(tmp_path) -> Path:
+    """The file the ``celery_worker_process`` fixture's worker writes its log to (INFO)."""
+    return tmp_path / "celery-worker.log"
+
+
+@pytest.fixture
+def celery_worker_process(celery_broker, celery_worker_log):
     """A real `celery worker` subprocess on the test database, fed through Redis, consuming
     every queue (``settings.CELERY_QUEUES_BY_KIND``) under this run's prefix. Tasks sent
-    by the test go through the broker (not eagerly)."""
+    by the test go through the broker (not eagerly). The worker's log goes to
+    ``celery_worker_log``, shown with a failing test's output."""
     name = celery_broker.rstrip("-")
-    worker = start_celery_worker(celery_broker, name)
+    worker = start_celery_worker(celery_broker, name, log=celery_worker_log)
     try:
         yield CeleryWorker(f"{name}@{os.uname().nodename}", celery_broker, worker)
     finally:
         stop_celery_worker(worker)
+        sys.stderr.write(celery_worker_log.read_text(encoding="utf-8", errors="replace"))
 
 
 @pytest.fixture

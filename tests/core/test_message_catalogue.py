@@ -30,7 +30,7 @@ from pathlib import Path
 from core.messages import french_catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
-AREAS = ("core", "federation", "competitions", "rankings", "portal")
+AREAS = ("core", "federation", "competitions", "rankings", "portal", "config")
 
 #: Constructors of a problem, and the positions of their ``code`` and ``params`` arguments.
 PROBLEM_ARGUMENTS = {"Problem": (1, 3), "LineProblem": (2, 4)}

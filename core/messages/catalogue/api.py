@@ -1,7 +1,7 @@
 """What the API reads before any rule (:mod:`core.json_body`, :mod:`core.http.parsers`,
 :mod:`core.http.middleware`, :mod:`core.settings_reader`), the API's own refusals
-(:mod:`competitions.api`) and the tournaments' homologation
-(:mod:`competitions.tournaments.homologation`)."""
+(:mod:`competitions.api`), the tournaments' homologation
+(:mod:`competitions.tournaments.homologation`) and the metrics endpoint (``config/metrics.py``)."""
 
 FRENCH: dict[str, str] = {
     # --- the request's body --------------------------------------------------------------------
@@ -18,6 +18,8 @@ FRENCH: dict[str, str] = {
     # --- the API's own refusals ----------------------------------------------------------------
     "invalid": "If-Match doit être l’ETag d’une révision, par exemple « 3 ».",
     "mismatch": "La révision du corps de la requête et celle de l’en-tête If-Match diffèrent.",
+    # --- the metrics endpoint (config/metrics.py) ----------------------------------------------
+    "metrics_unauthorised": "Un jeton de métriques valide est requis.",
     # --- homologation of a tournament ----------------------------------------------------------
     "stale_revision": "La révision {reviewed} a été examinée, mais la dernière révision est la {latest} : examinez la révision {latest} avant d’homologuer.",
     "not_submitted": "Seuls des résultats déposés peuvent être homologués ou refusés (état : {status}).",
