@@ -41,7 +41,7 @@ from typing import Any, Literal
 from celery import current_app as app
 from celery import shared_task
 from django.db import transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, Q
 from django.utils import timezone
 from prometheus_client.core import Metric
 
@@ -79,13 +79,6 @@ def send_on_commit(
         request_id=current_request_id() or "",
     )  # fmt: skip
     transaction.on_commit(lambda: outbox_send(message.pk))
-
-
-def sent_since(task_name: str, since: dt.datetime, **args: Any) -> QuerySet[OutboxMessage]:
-    """The outbox rows of ``task_name`` written since ``since`` (sent or not: what was
-    asked of the workers), filtered on their positional arguments by index
-    (``sent_since(name, since, **{"args__0": 7})``). Empty when tasks run in-process."""
-    return OutboxMessage.objects.filter(task=task_name, created_at__gte=since, **args)
 
 
 def send_now(task_name: str, /, *args: Any, countdown: float | None = None, **kwargs: Any):

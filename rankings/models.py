@@ -447,3 +447,25 @@ class RecomputeRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.season} ({self.get_status_display()})"
+
+
+class AsOfAsk(models.Model):
+    """A day of a season whose ranking as of that day a reader asked for and a worker has
+    not computed yet (``rankings/season/as_of.py``: at most ``AS_OF_QUEUED_MAX`` per
+    season; the worker deletes it once the day is computed)."""
+
+    season = models.ForeignKey(
+        Season, verbose_name=_("season"), on_delete=models.CASCADE, related_name="+"
+    )
+    day = models.DateField(_("day"))
+    asked_at = models.DateTimeField(_("asked at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("ranking as of a day asked")
+        verbose_name_plural = _("rankings as of a day asked")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "day"], name="one_as_of_ask_per_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season_id} {self.day.isoformat()}"

@@ -43,10 +43,11 @@ from django.utils import timezone
 
 from competitions.models import Allocation, Tournament
 from core.problems import Problem, RuleViolation
-from core.tasks import send_on_commit, sent_since, tasks_run_inline
+from core.tasks import send_on_commit, tasks_run_inline
 from federation.models import Season
 from federation.selectors import current_season
 from rankings.models import (
+    AsOfAsk,
     ManualPlacement,
     RankingEntry,
     RankingKind,
@@ -188,33 +189,26 @@ def ranking_as_of_for_reader(*, season: Season, day: dt.date) -> RankingSnapshot
     raise RankingBeingComputed(day)
 
 
-def queued_days(season: Season) -> set[dt.date]:
-    """The season's days whose computation was asked of the workers (the outbox rows of
-    ``rankings.as_of_days``, sent or not, since the broker's visibility timeout: an older
-    ask was lost with its worker, or redelivered) and not stored since the ask."""
+def _asks(season: Season):
+    """The season's asks still pending: an ask older than the broker's visibility timeout
+    was lost (its task failed for good, or its worker died and it was redelivered)."""
     since = timezone.now() - dt.timedelta(
         seconds=settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
     )
-    asked: dict[dt.date, dt.datetime] = {}
-    for args, at in sent_since("rankings.as_of_days", since, args__0=season.pk).values_list(
-        "args", "created_at"
-    ):
-        for text in args[1]:
-            day = dt.date.fromisoformat(text)
-            asked[day] = max(at, asked.get(day, at))
-    if not asked:
-        return set()
-    stored = RankingSnapshot.objects.filter(
-        season=season, kind=RankingKind.AS_OF, as_of__in=list(asked)
-    ).values_list("as_of", "computed_at")
-    return set(asked) - {day for day, at in stored if day is not None and at >= asked[day]}
+    return AsOfAsk.objects.filter(season=season, asked_at__gte=since)
+
+
+def queued_days(season: Season) -> set[dt.date]:
+    """The season's days whose computation a reader asked for and no worker has done yet."""
+    return set(_asks(season).values_list("day", flat=True))
 
 
 def as_of_ask(*, season: Season, day: dt.date) -> None:
     """Have a worker compute the season's ranking as of ``day`` (sent on commit), unless
     it is queued already; refused (:class:`AsOfQueueFull`) while ``AS_OF_QUEUED_MAX``
     days of the season are queued. Counted and asked under the season's ask lock: two
-    readers at once never queue one more than the bound."""
+    readers at once never queue one more than the bound. The worker deletes the ask once
+    the day is computed (:func:`as_of_days_compute`)."""
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
@@ -224,6 +218,8 @@ def as_of_ask(*, season: Season, day: dt.date) -> None:
             return
         if len(queued) >= settings.AS_OF_QUEUED_MAX:
             raise AsOfQueueFull(season, day, len(queued))
+        AsOfAsk.objects.filter(season=season, day=day).delete()  # an expired ask
+        AsOfAsk.objects.create(season=season, day=day)
         send_on_commit("rankings.as_of_days", season.pk, [day.isoformat()])
 
 
@@ -509,6 +505,7 @@ def as_of_days_compute(*, season_id: int, days: list[str]) -> int:
         day = dt.date.fromisoformat(text)
         if season.start_date <= day <= season.end_date:
             ranking_as_of(season=season, day=day)
+            AsOfAsk.objects.filter(season=season, day=day).delete()  # a reader's, if any
             done += 1
     if _latest_as_of(season) != latest:
         refresh_statistics()

@@ -15,6 +15,7 @@ from config.celery import app as celery_app
 from core.models import OutboxMessage
 from core.tasks import send_on_commit
 from federation.models import Season
+from rankings.models import AsOfAsk
 from rankings.season.as_of import PARIS
 from rankings.season.locks import AS_OF
 from rankings.season.recompute import full_recompute
@@ -225,6 +226,7 @@ def test_anonymous_readers_of_unstored_days_never_queue_more_than_the_bound(
         assert "déjà en cours de calcul" in answers[-1].content.decode()  # the page's
         asked = OutboxMessage.objects.filter(task="rankings.as_of_days")
         assert asked.count() == bound
+        assert AsOfAsk.objects.count() == bound
         assert api.get(f"/api/pcn/ranking/?as_of={DAYS[0].isoformat()}").status_code == 202
         assert asked.count() == bound  # a queued day asked again: nothing more
         assert wait_for(lambda: _asof_messages(celery_worker_process.prefix) == bound)
@@ -235,6 +237,7 @@ def test_anonymous_readers_of_unstored_days_never_queue_more_than_the_bound(
         return api.get(f"/api/pcn/ranking/?as_of={day.isoformat()}").status_code == 200
 
     assert wait_for(lambda: all(stored(day) for day in DAYS[:bound]), timeout=60)
+    assert wait_for(lambda: not AsOfAsk.objects.exists())  # the worker's done with them
     assert api.get(f"/api/pcn/ranking/?as_of={DAYS[-1].isoformat()}").status_code == 202
     assert OutboxMessage.objects.filter(task="rankings.as_of_days").count() == bound + 1
 
