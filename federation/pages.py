@@ -15,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from federation.access import scope_of
 from federation.login_limits import address_paused, password_reset_allowed
@@ -23,14 +23,18 @@ from federation.models import Player
 from federation.privacy import player_privacy_set
 
 
-@require_GET
+@require_safe
 @login_required
 def my_space(request):
-    """Redirects to the space of the person's broadest role; an account with no role and
-    no licence gets a page saying so (and how to change their password)."""
+    """Redirects to the work of the person's broadest role: federation staff to their
+    desk, zone and committee staff to their homologation queue, club managers to their
+    tournaments, a player to their ranking page; an account with no role and no licence
+    gets a page saying so (and how to change their password)."""
     scope = scope_of(request.user)
     if scope.national:
         return redirect("desk-home")
+    if scope.is_staff:
+        return redirect("desk-homologation")
     if scope.manages_anything:
         return redirect("my-tournaments")
     if scope.player_id is not None:

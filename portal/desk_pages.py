@@ -17,7 +17,7 @@ from django.core.exceptions import PermissionDenied as PageForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from competitions.tournaments.review import QueueFilter, homologation_queue
 from core.digits import ascii_digits
@@ -31,7 +31,7 @@ from portal.merging import likely_duplicate_pairs, players_merge
 SHOWN = 200  # pairs on the page; the count says how many there are
 
 
-@require_GET
+@require_safe
 @login_required
 def desk_home(request):
     scope = scope_of(request.user)
@@ -46,7 +46,7 @@ def _federation_staff(request) -> None:
         raise PageForbidden
 
 
-@require_GET
+@require_safe
 @login_required
 def duplicates(request):
     _federation_staff(request)

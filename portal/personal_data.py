@@ -65,12 +65,23 @@ def own_player(by: Actor) -> Player:
 
 
 def _iso(value: Any) -> Any:
+    """The document as JSON holds it: dates and moments as ISO 8601 text, all the way down."""
+    if isinstance(value, dict):
+        return {key: _iso(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_iso(item) for item in value]
     return value.isoformat() if hasattr(value, "isoformat") else value
 
 
 def personal_data(*, player: Player, by: Actor) -> dict[str, Any]:
     """The document of everything held about ``player`` (checked: see
-    :func:`may_read_personal_data`)."""
+    :func:`may_read_personal_data`), as the API and the JSON download give it."""
+    return _iso(personal_data_values(player=player, by=by))
+
+
+def personal_data_values(*, player: Player, by: Actor) -> dict[str, Any]:
+    """The same document with its values as they are (dates, moments, yes/no), for the
+    readable page and the CSV download to write for a person."""
     if not may_read_personal_data(by, player):
         raise _refused()
     number = player.licence_number
@@ -87,18 +98,18 @@ def personal_data(*, player: Player, by: Actor) -> dict[str, Any]:
     )
     recorder = player.name_hidden_changed_by_id
     return {
-        "generated_at": _iso(timezone.now()),
+        "generated_at": timezone.now(),
         "identity": {
             "licence_number": number,
             "last_name": player.last_name,
             "first_name": player.first_name,
-            "birth_date": _iso(player.birth_date),
+            "birth_date": player.birth_date,
             "email": player.email,
             "phone": player.phone,
         },
         "privacy": {
             "name_hidden": player.name_hidden,
-            "recorded_at": _iso(player.name_hidden_changed_at),
+            "recorded_at": player.name_hidden_changed_at,
             "recorded_by": (
                 None
                 if recorder is None
@@ -111,8 +122,8 @@ def personal_data(*, player: Player, by: Actor) -> dict[str, Any]:
             {
                 "username": a.username,
                 "email": a.email,
-                "joined": _iso(a.date_joined),
-                "last_login": _iso(a.last_login),
+                "joined": a.date_joined,
+                "last_login": a.last_login,
                 "roles": [
                     {"role": r.role, "scope": str(r.zone or r.committee or r.club or "")}
                     for r in a.roles.all()
@@ -121,8 +132,7 @@ def personal_data(*, player: Player, by: Actor) -> dict[str, Any]:
             for a in accounts
         ],
         "api_tokens": [
-            {"token_key": t.token_key, "created": _iso(t.created), "expiry": _iso(t.expiry)}
-            for t in tokens
+            {"token_key": t.token_key, "created": t.created, "expiry": t.expiry} for t in tokens
         ],
         "licences": [
             {
@@ -130,7 +140,7 @@ def personal_data(*, player: Player, by: Actor) -> dict[str, Any]:
                 "club": lic.club.number,
                 "club_name": lic.club.name,
                 "committee": lic.club.committee.number,
-                "issued_on": _iso(lic.issued_on),
+                "issued_on": lic.issued_on,
             }
             for lic in player.licences.select_related("season", "club__committee").order_by(
                 "season__start_date"
@@ -145,10 +155,10 @@ def personal_data(*, player: Player, by: Actor) -> dict[str, Any]:
         "sanctions": [
             {
                 "kind": s.kind,
-                "starts": _iso(s.starts),
-                "ends": _iso(s.ends),
+                "starts": s.starts,
+                "ends": s.ends,
                 "reason": s.reason,
-                "recorded_at": _iso(s.created_at),
+                "recorded_at": s.created_at,
             }
             for s in player.sanctions.order_by("starts")
         ],
@@ -156,7 +166,7 @@ def personal_data(*, player: Player, by: Actor) -> dict[str, Any]:
             {
                 "tournament": r.revision.tournament_id,
                 "name": r.revision.tournament.name,
-                "date": _iso(r.revision.tournament.date),
+                "date": r.revision.tournament.date,
                 "name_as_submitted": r.name,
                 "entry": r.entry.number,
                 "place": r.entry.place,
@@ -169,7 +179,7 @@ def personal_data(*, player: Player, by: Actor) -> dict[str, Any]:
             {
                 "tournament": a.tournament_id,
                 "name": a.tournament.name,
-                "date": _iso(a.tournament.date),
+                "date": a.tournament.date,
                 "season": a.season.name,
                 "place": a.place,
                 "pcn": a.pcn,
@@ -191,7 +201,7 @@ def personal_data(*, player: Player, by: Actor) -> dict[str, Any]:
                 "season": e.snapshot.season.name,
                 "kind": e.snapshot.kind,
                 "snapshot": e.snapshot_id,
-                "computed_at": _iso(e.snapshot.computed_at),
+                "computed_at": e.snapshot.computed_at,
                 "place": e.place,
                 "total_pcn": e.total_pcn,
                 "total_pp": e.total_pp,

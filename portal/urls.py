@@ -11,6 +11,7 @@ from portal.api.personal_data import MyData, PlayerData
 
 urlpatterns = [
     path("", pages.home, name="home"),
+    path("aide/", pages.help_page, name="help-page"),
     path("compte/mes-donnees/", pages.my_data_page, name="my-data-page"),
     path("bureau/", include("portal.desk_urls")),
     path("api/federation/me/data/", MyData.as_view(), name="my-data"),

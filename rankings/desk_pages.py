@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from core.errors import Conflict, ServiceError
 from core.messages import error_message, problem_message
@@ -45,7 +45,7 @@ def _season(request):
     return season
 
 
-@require_GET
+@require_safe
 @login_required
 def ranking_desk(request):
     scope = _staff(request)
@@ -152,7 +152,7 @@ def run_start(request, kind: str):
     return render(request, "desk/run_confirm.html", context, status=400 if early_error else 200)
 
 
-@require_GET
+@require_safe
 @login_required
 def run_progress(request, pk: int):
     _staff(request)
@@ -160,7 +160,7 @@ def run_progress(request, pk: int):
     return JsonResponse(desk_reads.run_progress_data(run))
 
 
-@require_GET
+@require_safe
 @login_required
 def publish_comparison(request):
     scope = _staff(request)

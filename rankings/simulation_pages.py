@@ -9,7 +9,7 @@ from django import forms
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from competitions.models import TournamentFormat
 from core.messages import problem_message
@@ -70,7 +70,7 @@ class SimulationForm(forms.Form):
     )
 
 
-@require_GET
+@require_safe
 def simulation_page(request):
     """/classement/simulation/: « Et si… »."""
     season = selectors.season_named(request.GET.get("saison"))

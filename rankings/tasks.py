@@ -6,6 +6,8 @@
   the same transaction); then a live-ranking refresh a moment later (coalescing a
   burst of homologations): without Redis the snapshot, with Redis the licence changes.
 - ``refresh_live_ranking(season_id)``: bring the live ranking up to date.
+- ``rebuild_live_store(season_id)``: the live store rebuilt after a reader found it
+  lost, damaged or ahead of the database (asked once: ``live_store.rebuild_ask``).
 - ``run_recompute(run_id)``: a full recompute or an official ranking run.
 - ``recompute_season(season_id)``: a full recompute asked by the system.
 - ``nightly_ranking()``: Celery beat, every night (``CELERY_BEAT_SCHEDULE``).
@@ -29,11 +31,17 @@ from smtplib import SMTPException
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
+from redis.exceptions import ConnectionError as StoreUnreachable
+from redis.exceptions import TimeoutError as StoreTimeout
 
 from federation.models import Season
 from rankings.models import RecomputeKind
 from rankings.season.as_of import as_of_days_compute, as_of_nightly_compute
-from rankings.season.live_ranking import live_ranking_refresh, live_totals_update
+from rankings.season.live_ranking import (
+    live_ranking_refresh,
+    live_store_restore,
+    live_totals_update,
+)
 from rankings.season.locks import SeasonBusy
 from rankings.season.recompute import (
     RunBusy,
@@ -44,11 +52,18 @@ from rankings.season.recompute import (
 )
 from rankings.season.step_notices import step_notices_plan, step_notices_send
 
-# Retried: database connection errors, and a season's writer lock that stayed busy
-# longer than ADVISORY_LOCK_TIMEOUT_MS (another writer is still at work).
+# Retried: database connection errors, a season's writer lock that stayed busy longer
+# than ADVISORY_LOCK_TIMEOUT_MS (another writer is still at work), the live store
+# unreachable.
 RETRY = {
     "acks_late": True,
-    "autoretry_for": (OperationalError, InterfaceError, SeasonBusy),
+    "autoretry_for": (
+        OperationalError,
+        InterfaceError,
+        SeasonBusy,
+        StoreUnreachable,
+        StoreTimeout,
+    ),
     "retry_backoff": True,
     "max_retries": 5,
 }
@@ -70,6 +85,11 @@ def refresh_season_totals(season_id: int, player_ids: list[int]) -> int:
 def refresh_live_ranking(season_id: int) -> int | None:
     snapshot = live_ranking_refresh(season=Season.objects.get(pk=season_id))
     return snapshot.pk if snapshot is not None else None
+
+
+@shared_task(name="rankings.rebuild_live_store", **RETRY)
+def rebuild_live_store(season_id: int) -> str:
+    return live_store_restore(season=Season.objects.get(pk=season_id)).gen
 
 
 @shared_task(name="rankings.run_recompute", bind=True, **RETRY)

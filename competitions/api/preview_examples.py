@@ -78,9 +78,9 @@ EXAMPLES = [
                 {
                     "field": "entries[3].players[0].licence_number",
                     "code": "unknown_licence_number",
-                    "message": "Le numéro de licence 7777777 (JOUEUR 4) n’existe pas dans le "
-                    "fichier des licenciés\xa0: corrigez-le, ou laissez la case vide pour un "
-                    "joueur non licencié (classé, sans points).",
+                    "message": "Licence 7777777 (JOUEUR 4) inconnue\xa0: ce numéro n’est pas "
+                    "dans le fichier des licenciés\xa0; corrigez-le, ou laissez la case vide "
+                    "pour un joueur non licencié (classé, sans points).",
                 }
             ]
         },

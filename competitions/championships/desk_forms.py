@@ -27,52 +27,49 @@ STAGES = 4
 """Stage rows of the rules form (a committee publishes one to four stages)."""
 BRACKETS = 3
 """Rows of each stage's table (by number of entries present at the first session)."""
+SESSIONS = 3
+"""Sessions of each table row (a row of plain fields each)."""
 
 REGIONAL_KINDS = [(k.value, k.label) for k in REGIONAL_STAGE_KINDS]
-SESSION = re.compile(r"^\s*(\d+)\s*(?::\s*(\d+)\s*)?(?::\s*(\d+(?:[.,]\d+)?)\s*)?$")
 
 
-def _sessions_text(sessions: Sequence[dict]) -> str:
-    """A table row's sessions as the form shows them: ``20, 20:16:2``."""
-    parts = []
-    for s in sessions:
-        text = str(s["deals"])
-        divisor = s.get("points_divisor", 1.0) or 1.0
-        if s.get("entries") is not None or divisor != 1.0:
-            text += f":{s.get('entries') or ''}"
-        if divisor != 1.0:
-            text += f":{divisor:g}".replace(".", ",")
-        parts.append(text)
-    return ", ".join(parts)
+SESSION_FIELDS = ("deals", "entries", "divisor")
+"""A session's plain fields in a table row: its deals, the entries kept for it (empty:
+all), what their points are divided by (empty: 1)."""
 
 
-def _parse_sessions(text: str) -> list[dict]:
-    """``20, 20:16:2`` → two sessions: 20 deals; 20 deals, 16 entries, points divided by 2."""
+def _sessions_initial(prefix: str, sessions: Sequence[dict]) -> dict:
+    """A table row's sessions as the form's initial values, one row of fields each."""
+    initial: dict = {}
+    for k, session in enumerate(sessions[:SESSIONS]):
+        divisor = session.get("points_divisor", 1.0) or 1.0
+        initial |= {
+            f"{prefix}_k{k}_deals": session["deals"],
+            f"{prefix}_k{k}_entries": session.get("entries"),
+            f"{prefix}_k{k}_divisor": None if divisor == 1.0 else divisor,
+        }
+    return initial
+
+
+def _sessions(data: dict, prefix: str) -> list[dict]:
+    """A table row's sessions from its fields (a session without deals is left out)."""
     sessions = []
-    for part in text.split(","):
-        if not part.strip():
+    for k in range(SESSIONS):
+        deals = data.get(f"{prefix}_k{k}_deals")
+        if deals is None:
             continue
-        match = SESSION.match(part)
-        if match is None:
-            raise forms.ValidationError(
-                _(
-                    "Write each session as deals[:entries[:divisor]], separated by commas "
-                    "(e.g. 20, 20:16:2); “%(part)s” is not."
-                ),
-                params={"part": part.strip()},
-            )
-        deals, entries, divisor = match.groups()
-        session: dict = {"deals": int(deals)}
-        if entries:
-            session["entries"] = int(entries)
-        if divisor:
-            session["points_divisor"] = float(divisor.replace(",", "."))
+        session: dict = {"deals": deals}
+        if data.get(f"{prefix}_k{k}_entries") is not None:
+            session["entries"] = data[f"{prefix}_k{k}_entries"]
+        if data.get(f"{prefix}_k{k}_divisor") is not None:
+            session["points_divisor"] = float(data[f"{prefix}_k{k}_divisor"])
         sessions.append(session)
     return sessions
 
 
 LOCATION = re.compile(
     r"^(?:regional_rules\.)?stages\[(\d+)\](?:\.(\w+))?(?:\[(\d+)\])?(?:\.(\w+))?"
+    r"(?:\[(\d+)\])?(?:\.(\w+))?"
 )
 
 
@@ -107,11 +104,25 @@ class RegionalRulesForm(forms.Form):
                 self.fields[f"s{i}_b{j}_max"] = forms.IntegerField(
                     label=gettext_lazy("to (empty: no limit)"), required=False, min_value=0
                 )
-                self.fields[f"s{i}_b{j}_sessions"] = forms.CharField(
-                    label=gettext_lazy("sessions (deals[:entries[:divisor]], …)"),
-                    required=False,
-                    max_length=200,
-                )
+                for k in range(SESSIONS):
+                    prefix = f"s{i}_b{j}_k{k}"
+                    self.fields[f"{prefix}_deals"] = forms.IntegerField(
+                        label=_("session %(number)s: deals") % {"number": k + 1},
+                        required=False,
+                        min_value=1,
+                    )
+                    self.fields[f"{prefix}_entries"] = forms.IntegerField(
+                        label=_("entries kept (empty: all)"),
+                        required=False,
+                        min_value=1,
+                    )
+                    self.fields[f"{prefix}_divisor"] = forms.DecimalField(
+                        label=_("points divided by (empty: 1)"),
+                        required=False,
+                        min_value=1,
+                        decimal_places=2,
+                        localize=True,
+                    )
 
     def stage_groups(self) -> list[dict]:
         """The bound fields by stage and table row, for the template."""
@@ -120,7 +131,13 @@ class RegionalRulesForm(forms.Form):
                 "number": i + 1,
                 "fields": [self[f"s{i}_{name}"] for name in ("name", "kind", "start", "end")],
                 "brackets": [
-                    [self[f"s{i}_b{j}_{name}"] for name in ("min", "max", "sessions")]
+                    {
+                        "fields": [self[f"s{i}_b{j}_{name}"] for name in ("min", "max")],
+                        "sessions": [
+                            [self[f"s{i}_b{j}_k{k}_{name}"] for name in SESSION_FIELDS]
+                            for k in range(SESSIONS)
+                        ],
+                    }
                     for j in range(BRACKETS)
                 ],
             }
@@ -144,21 +161,9 @@ class RegionalRulesForm(forms.Form):
                 initial |= {
                     f"s{i}_b{j}_min": bracket.get("min_entries"),
                     f"s{i}_b{j}_max": bracket.get("max_entries"),
-                    f"s{i}_b{j}_sessions": _sessions_text(bracket.get("sessions", [])),
                 }
+                initial |= _sessions_initial(f"s{i}_b{j}", bracket.get("sessions", []))
         return initial
-
-    def clean(self):
-        data = super().clean()
-        for i in range(STAGES):
-            for j in range(BRACKETS):
-                name = f"s{i}_b{j}_sessions"
-                if data.get(name):
-                    try:
-                        data[f"{name}_parsed"] = _parse_sessions(data[name])
-                    except forms.ValidationError as error:
-                        self.add_error(name, error)
-        return data
 
     def document(self) -> dict:
         """The rules document the service checks (stages without a name left out); the
@@ -173,7 +178,7 @@ class RegionalRulesForm(forms.Form):
             brackets: list[dict] = []
             for j in range(BRACKETS):
                 minimum = data.get(f"s{i}_b{j}_min")
-                sessions = data.get(f"s{i}_b{j}_sessions_parsed")
+                sessions = _sessions(data, f"s{i}_b{j}")
                 if minimum is None and not sessions:
                     continue
                 self.bracket_rows[(len(stages), len(brackets))] = j
@@ -202,7 +207,7 @@ class RegionalRulesForm(forms.Form):
         match = LOCATION.match(location)
         if match is None:
             return None
-        stage, attribute, index, sub = match.groups()
+        stage, attribute, index, sub, session, session_field = match.groups()
         if int(stage) >= len(self.stage_rows):
             return None
         i = self.stage_rows[int(stage)]
@@ -212,8 +217,12 @@ class RegionalRulesForm(forms.Form):
             j = self.bracket_rows.get((int(stage), int(index)))
             if j is None:
                 return f"s{i}_name"
-            column = {"min_entries": "min", "max_entries": "max"}.get(sub or "", "sessions")
-            return f"s{i}_b{j}_{column}"
+            column = {"min_entries": "min", "max_entries": "max"}.get(sub or "")
+            if column is not None:
+                return f"s{i}_b{j}_{column}"
+            k = min(int(session or 0), SESSIONS - 1)
+            name = {"entries": "entries", "points_divisor": "divisor"}.get(session_field or "")
+            return f"s{i}_b{j}_k{k}_{name or 'deals'}"
         return f"s{i}_name"
 
     def locate(self, problems: Sequence[Problem]) -> None:

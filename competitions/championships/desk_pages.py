@@ -19,7 +19,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from competitions import homologation
 from competitions.championships import (
@@ -59,6 +59,7 @@ from competitions.tournaments.desk_pages import refusal_text
 from core.errors import Conflict, ServiceError
 from core.errors import PermissionDenied as Refused
 from core.export_formats import export_response
+from core.http.confirmation import unconfirmed
 from core.messages import problem_message
 from core.problems import RuleViolation
 from federation.access import Scope, scope_of
@@ -109,7 +110,7 @@ def _regional(request, pk: int):
 # The season and a championship
 
 
-@require_GET
+@require_safe
 @login_required
 def championships_home(request):
     scope = _staff(request)
@@ -183,7 +184,7 @@ def _championship_page(request, championship: Championship, *, status: int = 200
     return render(request, "desk/championships/championship.html", context, status=status)
 
 
-@require_GET
+@require_safe
 @login_required
 def championship_page(request, pk: int):
     return _championship_page(request, _championship(pk))
@@ -363,7 +364,7 @@ def _stage_page(request, scope, stage, *, status: int = 200, **extra):
     return render(request, "desk/championships/stage.html", context, status=status)
 
 
-@require_GET
+@require_safe
 @login_required
 def stage_page(request, pk: int):
     scope, stage = _stage(request, pk)
@@ -410,6 +411,21 @@ def stage_enter(request, pk: int):
 def entry_withdraw(request, pk: int, number: int):
     scope, stage = _stage(request, pk)
     entry = get_object_or_404(ChampionshipEntry, stage=stage, number=number)
+    if not entries.may_enter_stage(scope, stage):
+        raise PageForbidden
+    asked = unconfirmed(
+        request,
+        title=_("Withdraw entry %(number)s?") % {"number": number},
+        text=_(
+            "Entry %(number)s will no longer play this stage: its players lose their place "
+            "in it. Entering them again is a new entry, if the entries are still open."
+        )
+        % {"number": number},
+        button=_("Confirm: withdraw entry %(number)s") % {"number": number},
+        back=reverse("desk-stage", kwargs={"pk": pk}),
+    )
+    if asked is not None:
+        return asked
     try:
         entries.entry_withdraw(entry=entry, by=request.user)
     except Refused as refusal:
@@ -494,7 +510,7 @@ def seating_draw(request, pk: int):
     return redirect("desk-stage", pk=pk)
 
 
-@require_GET
+@require_safe
 @login_required
 def seating_print(request, pk: int):
     _scope, stage = _stage(request, pk)
@@ -509,7 +525,7 @@ def seating_print(request, pk: int):
 FORMATS = ("csv", "xlsx", "pdf")
 
 
-@require_GET
+@require_safe
 @login_required
 def stage_export(request, pk: int, what: str, file_format: str):
     """``resultats`` (the homologated results) or ``qualifies`` (who it qualifies now),
@@ -568,7 +584,7 @@ def _qualification_page(request, championship: Championship, *, status: int = 20
     )
 
 
-@require_GET
+@require_safe
 @login_required
 def qualification_page(request, pk: int):
     return _qualification_page(request, _championship(pk))

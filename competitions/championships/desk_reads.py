@@ -127,6 +127,14 @@ class Qualified:
     recorded: bool
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """A recorded qualification and its players, by name (its key holds their numbers)."""
+
+    qualification: Qualification
+    players: list[Player | str]
+
+
 @dataclass
 class CommitteeTable:
     """One committee's part of the live qualification: its quota, its regional final,
@@ -139,7 +147,7 @@ class CommitteeTable:
     open_places: list[tuple[OpenPlaces, list[list[Player | str]]]] = field(default_factory=list)
     problems: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
-    recorded: list[Qualification] = field(default_factory=list)
+    recorded: list[Recorded] = field(default_factory=list)
 
     @property
     def problem_rows(self) -> list[tuple[str, str]]:
@@ -173,6 +181,13 @@ def committee_tables(scope: Scope, status: ChampionshipQualification) -> list[Co
         recorded_by.setdefault(row.committee.number, []).append(row)  # type: ignore[union-attr]  # filtered on committee
     national = status.national
     names = {**status.players, **tied_players(status)}
+    recorded_numbers = {
+        int(n) for rows in recorded_by.values() for r in rows for n in r.key.split("-")
+    }
+    names.update(
+        (p.licence_number, p)
+        for p in Player.objects.filter(licence_number__in=recorded_numbers - set(names))
+    )
     keys_recorded = {
         (row.committee.number, row.key)  # type: ignore[union-attr]  # filtered on committee
         for rows in recorded_by.values()
@@ -204,7 +219,10 @@ def committee_tables(scope: Scope, status: ChampionshipQualification) -> list[Co
         mine = (f"regional_finals.{text}.", f"quotas.{text}", f"regionals.{text}")
         table.problems = [p for p in status.problems if p.field.startswith(mine)]
         table.warnings = [p for p in status.warnings if p.field.startswith(mine)]
-        table.recorded = recorded_by.get(number, [])
+        table.recorded = [
+            Recorded(row, _players(names, row.key.split("-")))
+            for row in recorded_by.get(number, [])
+        ]
         tables.append(table)
     return tables
 

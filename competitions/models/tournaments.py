@@ -341,6 +341,17 @@ class ResultPlayer(models.Model):
     def __str__(self) -> str:
         return f"{self.licence_number or '—'} {self.name}".strip()
 
+    @property
+    def shown_name(self) -> str:
+        """The name staff and the organiser read: the one submitted, else (results typed
+        by licence number alone) the registry's « NAME First name »; load ``player``
+        with the line."""
+        if self.name:
+            return self.name
+        if self.player_id is not None and self.player is not None:
+            return f"{self.player.last_name.upper()} {self.player.first_name}"
+        return ""
+
 
 class ResultPenalty(models.Model):
     """A penalty in points recorded by the arbiter against a player."""

@@ -12,7 +12,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from competitions.public import ical, selectors
 from competitions.public.labels import organiser_name, status_labels
@@ -53,7 +53,7 @@ def _rows(tournaments) -> list[dict]:
     ]
 
 
-@require_GET
+@require_safe
 def calendar_page(request):
     """/calendrier/: declared and played tournaments by season, committee, club, format,
     month and status, 50 a page."""
@@ -145,7 +145,7 @@ def calendar_page(request):
     return render(request, "competitions/public/calendar.html", context)
 
 
-@require_GET
+@require_safe
 def tournament_page(request, pk: int):
     """/calendrier/tournoi/<id>/: a tournament's public facts, and its ranking once
     homologated."""
@@ -183,7 +183,7 @@ def _ranking_preview(season: Season, *, committee=None, club=None) -> dict:
     }
 
 
-@require_GET
+@require_safe
 def club_page(request, number: int):
     """/clubs/<n>/: a club's committee, address, playing times, tournaments of the
     season and the top of its ranking."""
@@ -204,7 +204,7 @@ def club_page(request, number: int):
     return render(request, "competitions/public/club.html", context)
 
 
-@require_GET
+@require_safe
 def committee_page(request, number: int):
     """/comites/<n>/: a committee's clubs, its calendar of the season and the top of
     its ranking."""
@@ -240,7 +240,7 @@ def _feed_response(request, name: str, tournaments, filename: str) -> HttpRespon
     return response
 
 
-@require_GET
+@require_safe
 def committee_feed(request, number: int):
     """/calendrier/comite/<n>.ics: the committee's tournaments (its own and its clubs')."""
     committee = selectors.committee_numbered(number)
@@ -251,7 +251,7 @@ def committee_feed(request, number: int):
     return _feed_response(request, name, tournaments, f"comite-{committee.number:02d}.ics")
 
 
-@require_GET
+@require_safe
 def club_feed(request, number: int):
     """/calendrier/club/<n>.ics: the club's tournaments."""
     club = selectors.club_numbered(number)

@@ -69,6 +69,21 @@ def tournaments_covered(scope: Scope, filters: TournamentFilters) -> QuerySet[To
     return found.order_by("-date", "name", "pk")
 
 
+WAITING_SHOWN = 20
+"""Tournaments waiting for the organiser shown at the top of « Mes tournois »."""
+
+
+def tournaments_waiting(scope: Scope, today: dt.date) -> list[Tournament]:
+    """What waits for the organiser, oldest first: a tournament played (before ``today``)
+    and still only declared (its results to send), or whose results were refused (to
+    correct and send again). One query, at most :data:`WAITING_SHOWN`."""
+    waiting = Q(status=TournamentStatus.DECLARED, date__lt=today) | Q(
+        status=TournamentStatus.REFUSED
+    )
+    found = selectors.tournaments().filter(covered_by(scope)).filter(waiting)
+    return list(found.order_by("date", "pk")[:WAITING_SHOWN])
+
+
 @dataclass(frozen=True)
 class Event:
     """One step of a tournament's story."""

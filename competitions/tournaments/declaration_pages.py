@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from competitions.models import OrganizerKind, TournamentFormat
 from competitions.rulebooks import rulebook_in_force
+from competitions.rules.engine.seating import PlacementMethod
 from competitions.rules.rulebook import EventKind, Organizer, Rulebook
 from competitions.tournaments import club_space, declaration
 from core.errors import ServiceError
@@ -39,8 +40,17 @@ FIELDS = {
     "arbiter_licence_number": "arbiter_licence_number",
     "arbiter_plays": "arbiter_plays",
     "planned_sessions": "planned_sessions",
-    "placements": "placements",
+    "placements": None,  # the whole sequence: the form's own error
 }
+
+PLACEMENT_ROWS = 12
+"""Positions whose placement the form offers (the arbiter's announcement; the service
+takes more, from the API)."""
+PLACEMENT_CHOICES = [
+    (PlacementMethod.FFT_MOVEMENT.value, _("FFT movement")),
+    (PlacementMethod.RANDOM.value, _("Random placement")),
+    (PlacementMethod.BEST_AGAINST_BEST.value, _("Best scores with the best")),
+]
 
 
 def organisers_of(scope: Scope) -> list[tuple[str, list[tuple[str, str]]]]:
@@ -90,20 +100,36 @@ class DeclarationForm(forms.Form):
     planned_sessions = forms.IntegerField(
         label=_("Number of sessions"), min_value=1, max_value=20, initial=1
     )
-    placements = forms.CharField(
-        label=_("Placement of each position"),
-        required=False,
-        max_length=4000,
-        help_text=_(
-            "Optional, as the arbiter announces them: one per position, separated by commas: "
-            "fft_movement (FFT movement), random (random placement), best_against_best (best "
-            "scores with the best)."
-        ),
-    )
 
     def __init__(self, *args, organisers, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["organiser"].choices = organisers  # type: ignore[attr-defined]
+        for position in range(1, PLACEMENT_ROWS + 1):
+            self.fields[f"placement_{position}"] = forms.ChoiceField(
+                label=_("Position %(number)s: placement") % {"number": position},
+                choices=[("", "—"), *PLACEMENT_CHOICES],
+                required=False,
+                help_text=_("Optional: the placements the arbiter announces, position by position.")
+                if position == 1
+                else "",
+            )
+
+    def placements(self) -> tuple[str, ...]:
+        """The placements chosen, position by position, up to the last one chosen."""
+        chosen = [self.cleaned_data.get(f"placement_{p}", "") for p in range(1, PLACEMENT_ROWS + 1)]
+        while chosen and not chosen[-1]:
+            chosen.pop()
+        return tuple(chosen)
+
+    def clean(self):
+        data = super().clean()
+        for position, value in enumerate(self.placements(), start=1):
+            if not value:
+                self.add_error(
+                    f"placement_{position}",
+                    _("Choose this position's placement: a later position has one."),
+                )
+        return data
 
     def declaration(self) -> declaration.Declaration:
         data = self.cleaned_data
@@ -118,16 +144,19 @@ class DeclarationForm(forms.Form):
             arbiter_licence_number=data["arbiter_licence_number"],
             arbiter_plays=data["arbiter_plays"],
             planned_sessions=data["planned_sessions"],
-            placements=tuple(
-                word.strip() for word in data.get("placements", "").split(",") if word.strip()
-            ),
+            placements=self.placements(),
         )
 
     def add_problems(self, problems: tuple[Problem, ...]) -> None:
         """The service's refusals, each on its field, in the active language."""
         for problem in problems:
-            name = problem.field.partition("[")[0]  # placements[2] is the placements field
-            self.add_error(FIELDS.get(problem.field, FIELDS.get(name)), problem_message(problem))
+            name, _sep, index = problem.field.partition("[")
+            if name == "placements" and index[:-1].isdecimal():  # placements[2]: position 3
+                position = int(index[:-1]) + 1
+                field = f"placement_{position}" if position <= PLACEMENT_ROWS else None
+            else:
+                field = FIELDS.get(problem.field, FIELDS.get(name))
+            self.add_error(field, problem_message(problem))
 
 
 @dataclass(frozen=True)

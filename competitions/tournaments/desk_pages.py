@@ -18,7 +18,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from competitions import homologation
 from competitions.models import Tournament, TournamentFormat, TournamentStatus
@@ -105,7 +105,7 @@ def _status_of(error: Exception) -> int:
     return 409 if isinstance(error, Conflict) else 403
 
 
-@require_GET
+@require_safe
 @login_required
 def queue(request):
     scope = _staff(request)
@@ -157,7 +157,7 @@ def _number(value: str | None) -> int | None:
     return int(value) if value and value.isascii() and value.isdigit() else None
 
 
-@require_GET
+@require_safe
 @login_required
 def tournament_review(request, pk: int):
     return _tournament_page(request, _reviewable(request, pk))

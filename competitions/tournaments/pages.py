@@ -8,6 +8,7 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from competitions.models import TournamentFormat, TournamentStatus
@@ -78,6 +79,8 @@ def my_tournaments(request):
     context = {
         "form": form,
         "page": page,
+        "waiting": club_space.tournaments_waiting(scope, timezone.localdate()),
+        "filtered": any(request.GET.get(name) for name in form.fields),
         "query": query.urlencode(),
         "may_declare": scope.manages_anything,
         "staff_desk": scope.is_staff,  # a link to the staff desk (/bureau/)

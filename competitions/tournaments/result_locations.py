@@ -2,7 +2,7 @@
 
 The API keeps the machine path of each problem (``lines[16].score``,
 ``entries[3].players[0].positions[2].table``); a person reads « ligne 16, colonne
-« score » », « entrée 4 (DUPONT Jean), séance 1, position 2, table 3 », « feuille de
+« score » », « inscrit 4 (DUPONT Jean), séance 1, position 2, table 3 », « feuille de
 marque de la séance 1, position 2, table 3, donne 3 ». The entry numbers, names,
 sessions and tables are read from the submission as it was sent (``sent``: the
 decoded JSON, when the submission was JSON), so the words match what the secretary

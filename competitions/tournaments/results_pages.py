@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -61,15 +62,34 @@ def _session_key(tournament: Tournament) -> str:
     return f"results-upload-{tournament.pk}"
 
 
-def _keep(request, tournament: Tournament, content: bytes, source: str) -> str:
-    """Keep the uploaded file on the server until it is sent; its SHA-256."""
+def _keep(
+    request, tournament: Tournament, content: bytes, source: str, *, typed: bool = False
+) -> str:
+    """Keep the uploaded file (or the typed results' document) on the server until it
+    is sent; its SHA-256."""
     sha256 = hashlib.sha256(content).hexdigest()
     request.session[_session_key(tournament)] = {
         "sha256": sha256,
         "source": source,
         "content": base64.b64encode(content).decode("ascii"),
+        "typed": typed,
     }
     return sha256
+
+
+def _typed(request, tournament: Tournament) -> bool:
+    """Whether the results kept for this tournament were typed in the form (then the
+    next step offered is to correct what was typed, not to choose a file)."""
+    return bool((request.session.get(_session_key(tournament)) or {}).get("typed"))
+
+
+def kept_typed_document(request, tournament: Tournament) -> dict | None:
+    """The typed results kept for this tournament (the document the form built), to
+    give the form back as it was typed; ``None`` when none is kept."""
+    kept = request.session.get(_session_key(tournament))
+    if not kept or not kept.get("typed"):
+        return None
+    return json.loads(base64.b64decode(kept["content"]))
 
 
 def _kept(request, tournament: Tournament) -> tuple[bytes, str, str] | None:
@@ -110,6 +130,8 @@ def upload_results(request, pk: int):
         context["expired"] = True
         return render(request, TEMPLATE, context, status=400)
     content, source, sha256 = kept
+    if _typed(request, tournament):
+        context.update(form=None, typed=True)
     if action == "submit":
         return _submitted(request, tournament, context, content, source, sha256)
     return _checked(request, tournament, context, content, source, sha256, _confirmed(request))
@@ -119,8 +141,8 @@ def check_kept(request, tournament: Tournament, content: bytes, source: str):
     """Keep a document built elsewhere (the typed results form) and answer as for an
     uploaded file: the report with its name confirmations, or the preview whose
     « Envoyer ces résultats » sends it through this page."""
-    context: dict = {"tournament": tournament, "form": ResultsUploadForm()}
-    sha256 = _keep(request, tournament, content, source)
+    context: dict = {"tournament": tournament, "form": None, "typed": True}
+    sha256 = _keep(request, tournament, content, source, typed=True)
     return _checked(request, tournament, context, content, source, sha256, [])
 
 

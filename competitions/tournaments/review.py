@@ -14,10 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Count, JSONField, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, JSONField, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from competitions.models import ResultRevision, Tournament, TournamentStatus
+from competitions.models import ResultPlayer, ResultRevision, Tournament, TournamentStatus
 from competitions.rulebooks import rulebook_in_force
 from competitions.rules.homologation import check_homologation
 from competitions.rules.rulebook import Rulebook
@@ -146,7 +146,11 @@ def revision_review(
     """The revision's ranking with each licensed player's PCN and PP under the season's
     rulebook in force, the conditions of chapter 5 (and ``more_conditions``: a
     championship stage's, under the same rulebook) and the warnings; writes nothing."""
-    entries = list(revision.entries.prefetch_related("players").order_by("place", "number"))
+    entries = list(
+        revision.entries.prefetch_related(
+            Prefetch("players", ResultPlayer.objects.select_related("player"))
+        ).order_by("place", "number")
+    )
     review = Review(
         revision=revision,
         entries=[],
@@ -170,7 +174,7 @@ def revision_review(
         players = []
         for p in entry.players.all():
             pcn, pp = points.get(p.player_id, (None, None)) if p.player_id else (None, None)
-            players.append(PlayerRow(p.licence_number, p.name, p.licensed, pcn, pp))
+            players.append(PlayerRow(p.licence_number, p.shown_name, p.licensed, pcn, pp))
         review.entries.append(
             EntryRow(entry.number, entry.place, entry.total, entry.abandoned, tuple(players))
         )
@@ -202,9 +206,10 @@ class RevisionDiff:
 
 def _entry_facts(revision: ResultRevision) -> dict[int, tuple[int, int, str]]:
     facts = {}
-    for entry in revision.entries.prefetch_related("players"):
+    lines = ResultPlayer.objects.select_related("player")
+    for entry in revision.entries.prefetch_related(Prefetch("players", lines)):
         players = ", ".join(
-            f"{p.name} ({p.licence_number})" if p.licence_number else p.name
+            f"{p.shown_name} ({p.licence_number})" if p.licence_number else p.shown_name
             for p in sorted(entry.players.all(), key=lambda p: p.pk)
         )
         facts[entry.number] = (entry.place, entry.total, players)

@@ -42,7 +42,7 @@ def revision_ranking(revision, *, public: bool = False) -> list[dict]:
                     player=p.player, licence_number=p.licence_number, name_as_submitted=p.name
                 )
                 if public
-                else PublicIdentity(p.name, p.licence_number)
+                else PublicIdentity(p.shown_name, p.licence_number)
             )
             players.append(
                 {

@@ -29,7 +29,7 @@ from competitions.models import Tournament
 from competitions.rules.engine.standings import Entry, MemberResult, RankingMode, rank
 from competitions.rules.results.document import FORMAT_VERSION, MAX_COUNT, MAX_NAME_LENGTH
 from competitions.tournaments import access, club_space, selectors, submission
-from competitions.tournaments.results_pages import check_kept
+from competitions.tournaments.results_pages import check_kept, kept_typed_document
 from core.messages import problem_message
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
@@ -148,6 +148,10 @@ class SessionForm(forms.Form):
         return TypedSession(**data)
 
 
+PLAYER_FIELDS = ("licence", "not_licensed", "name")
+"""Each player's fields in a row, ``<field>_<k>`` for the k-th player."""
+
+
 class EntryForm(forms.Form):
     """One row: an entry's players, total, place (the player fields are added per format)."""
 
@@ -221,19 +225,75 @@ def entry_form_class(fmt: Format) -> type[EntryForm]:
     return type(f"{fmt.value.title()}EntryForm", (EntryForm,), {"team_size": TEAM_SIZE[fmt]})
 
 
-def _formsets(tournament: Tournament, data, rows: int):
+MORE_ROWS = 10
+"""Rows « Plus de lignes » adds, what is typed kept."""
+
+
+def _formsets(tournament: Tournament, data, rows: int, kept: Kept | None = None):
+    """The two formsets: bound to ``data`` (a check), or given back as typed (``kept``:
+    the rows typed, then ``rows`` empty ones), or empty."""
     fmt = Format(tournament.format)
     sessions = forms.formset_factory(
         SessionForm, extra=0, min_num=1, max_num=20, validate_min=True, validate_max=True
     )(
         data,
         prefix="sessions",
-        initial=None if data else [{"tables_of_three": 0}] * tournament.planned_sessions,
+        initial=kept.sessions
+        if kept
+        else None
+        if data
+        else [{"tables_of_three": 0}] * tournament.planned_sessions,
     )
     entries = forms.formset_factory(
         entry_form_class(fmt), extra=rows, max_num=MAX_ROWS, validate_max=True
-    )(data, prefix="entries")
+    )(data, prefix="entries", initial=kept.entries if kept else None)
     return sessions, entries
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What was typed, as the forms' initial values."""
+
+    sessions: list[dict]
+    entries: list[dict]
+
+
+def kept_from_post(data, team_size: int) -> Kept:
+    """The rows as the form posted them, typed or not (« Plus de lignes »)."""
+
+    def rows(prefix: str, names: list[str]) -> list[dict]:
+        count = data.get(f"{prefix}-TOTAL_FORMS", "")
+        count = min(int(count), MAX_ROWS) if count.isdecimal() else 0
+        return [
+            {name: data.get(f"{prefix}-{i}-{name}", "") for name in names} for i in range(count)
+        ]
+
+    players = [f"{field}_{k}" for k in range(1, team_size + 1) for field in PLAYER_FIELDS]
+    return Kept(
+        rows("sessions", list(SessionForm.base_fields)),
+        rows("entries", [*EntryForm.base_fields, *players]),
+    )
+
+
+def kept_from_document(document: dict) -> Kept:
+    """The form as it was typed, from the document it built (back from the check)."""
+    entries = []
+    for entry in document.get("entries", []):
+        row = {
+            "total": entry.get("total"),
+            "place": entry.get("place"),
+            "abandoned": entry.get("abandoned", False),
+        }
+        for k, player in enumerate(entry.get("players", []), start=1):
+            row[f"licence_{k}"] = player.get("licence_number")
+            row[f"not_licensed_{k}"] = player.get("licence_number") is None
+            row[f"name_{k}"] = player.get("name", "")
+        entries.append(row)
+    sessions = [
+        {name: session.get(name, 0) for name in SessionForm.base_fields}
+        for session in document.get("sessions", [])
+    ]
+    return Kept(sessions, entries)
 
 
 _LOCATED = re.compile(r"^(sessions|entries)\[(\d+)\]")
@@ -281,8 +341,18 @@ def type_results(request, pk: int):
         raise PermissionDenied
     fmt = Format(tournament.format)
     data = request.POST.copy() if request.method == "POST" else None
-    sessions, entries = _formsets(tournament, data, _rows(request, fmt))
     context: dict = {"tournament": tournament, "team_size": TEAM_SIZE[fmt]}
+    if data is not None and "more_rows" in data:
+        kept = kept_from_post(data, TEAM_SIZE[fmt])
+        sessions, entries = _formsets(tournament, None, MORE_ROWS, kept)
+        context.update(sessions=sessions, entries=entries)
+        return render(request, "competitions/type_results.html", context)
+    document = kept_typed_document(request, tournament) if "reprendre" in request.GET else None
+    if document is not None:
+        kept = kept_from_document(document)
+        sessions, entries = _formsets(tournament, None, MORE_ROWS, kept)
+    else:
+        sessions, entries = _formsets(tournament, data, _rows(request, fmt))
     status = 200
     if data is not None:
         valid = sessions.is_valid() & entries.is_valid()

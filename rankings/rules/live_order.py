@@ -75,3 +75,29 @@ def licence_of(value: str | bytes) -> int:
 def place_from(ahead: int) -> int:
     """A place from the number of players strictly ahead (ties share the place)."""
     return ahead + 1
+
+
+LEX_OFFSET = 1 << 53
+"""Added to a score to write it as 16 digits that sort as the scores do."""
+
+
+def lex_member(value: int, licence_number: int) -> str:
+    """A player in a set ordered by its members' bytes (every score 0): their score as
+    16 digits, then their member, so that the bytes order is the core's order, ties
+    by licence number included, and a range of scores is a range of bytes."""
+    return f"{value + LEX_OFFSET:016d}:{member(licence_number)}"
+
+
+def lex_licence(value: str) -> int:
+    """The licence number back from :func:`lex_member`."""
+    return int(value.rsplit(":", 1)[1])
+
+
+def lex_low(value: int | None) -> str:
+    """The bytes-order bound from score ``value`` on (None: from the first)."""
+    return "-" if value is None else f"[{value + LEX_OFFSET:016d}"
+
+
+def lex_high(value: int | None) -> str:
+    """The bytes-order bound up to score ``value`` included (None: to the last)."""
+    return "+" if value is None else f"({value + 1 + LEX_OFFSET:016d}"

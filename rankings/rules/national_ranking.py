@@ -294,6 +294,36 @@ def step_criteria(policy: SeriesPolicy, ranked_count: int, player_count: int) ->
     return StepCriteria(policy, _index_of(policy), tuple(criteria), tuple(cutoffs))
 
 
+def points_step_index(criteria: StepCriteria, total_pcn: int, place: int, total_pp: int) -> int:
+    """Rule 3: the ladder index of the highest step whose criterion is met (0: the lowest
+    step, which every player reaches)."""
+    for index, min_pcn, last_place, min_pp in criteria.by_step:
+        if total_pcn >= min_pcn and place <= last_place and total_pp >= min_pp:
+            return index
+    return 0
+
+
+def season_step_index(
+    standing: PlayerStanding, policy: SeriesPolicy, index_of: dict[str, int]
+) -> int:
+    """Rule 4's start: the ladder index of the step held during the season (the entry
+    step, or the previous step dropped per missed season)."""
+    if standing.previous_step is None:
+        return index_of[policy.entry_step]
+    return max(
+        index_of[standing.previous_step] - policy.returning_drop_steps * standing.missed_seasons,
+        0,
+    )
+
+
+def demotion_floor(season_index: int, policy: SeriesPolicy) -> int:
+    """Rule 4: the lowest ladder index a player holding ``season_index`` may end on (0:
+    no limit)."""
+    if policy.max_demotion_steps is None:
+        return 0
+    return max(season_index - policy.max_demotion_steps, 0)
+
+
 def entry_for(
     standing: PlayerStanding,
     places: Places,
@@ -311,25 +341,13 @@ def entry_for(
         carried_pcn, carried_pp = carried
     total_pcn = standing.season_pcn + carried_pcn
     total_pp = standing.season_pp + carried_pp
-    place = places.overall
-    points_index = 0
-    for index, min_pcn, last_place, min_pp in criteria.by_step:
-        if total_pcn >= min_pcn and place <= last_place and total_pp >= min_pp:
-            points_index = index
-            break
+    points_index = points_step_index(criteria, total_pcn, places.overall, total_pp)
     # 4. the step held during the season, and the demotion limit.
-    if standing.previous_step is None:
-        season_index = index_of[policy.entry_step]
-    else:
-        season_index = max(
-            index_of[standing.previous_step]
-            - policy.returning_drop_steps * standing.missed_seasons,
-            0,
-        )
+    season_index = season_step_index(standing, policy, index_of)
     final_index, source = points_index, StepSource.POINTS
-    max_demotion = policy.max_demotion_steps
-    if max_demotion is not None and season_index - max_demotion > points_index:
-        final_index, source = season_index - max_demotion, StepSource.DEMOTION_LIMIT
+    floor = demotion_floor(season_index, policy)
+    if floor > points_index:
+        final_index, source = floor, StepSource.DEMOTION_LIMIT
     # 5. manual placement.
     reason = None
     if placement is not None:
@@ -347,7 +365,7 @@ def entry_for(
         carried_pp=carried_pp,
         total_pcn=total_pcn,
         total_pp=total_pp,
-        place=place,
+        place=places.overall,
         place_in_committee=places.in_committee,
         place_in_club=places.in_club,
         season_step=ladder[season_index].code,

@@ -25,14 +25,19 @@ lock: no change is lost, and a burst of homologations costs one or two refreshes
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+from typing import Any
+
 from django.db import transaction
+from redis.exceptions import RedisError
 
 from federation.models import Season
 from rankings.models import RankingEntry, RankingKind, RankingSnapshot, SeasonRanking
 from rankings.season import live_store
 from rankings.season.locks import season_writer_lock, try_refresh_lock
 from rankings.season.ranking_state import season_ranking
-from rankings.season.snapshots import compute, load_inputs, write_snapshot
+from rankings.season.snapshots import compute, load_inputs, refresh_statistics, write_snapshot
 from rankings.season.standings import (
     WHOLE_SEASON_ABOVE,
     RegistryDrift,
@@ -41,6 +46,8 @@ from rankings.season.standings import (
     registry_drift_repaired,
     standings_write,
 )
+
+log = logging.getLogger(__name__)
 
 
 def _up_to_date(season_id: int) -> bool:
@@ -73,8 +80,7 @@ def _refresh_once(season: Season) -> RankingSnapshot | None:
         state.save(update_fields=["live", "live_version"])
     if old is not None:
         discard_provisional(old)
-    # No ANALYZE here: the entries of a provisional snapshot are read through the
-    # (snapshot, …) indexes whatever the statistics say.
+    refresh_statistics()  # the new snapshot's rows known to the planner
     return snapshot
 
 
@@ -94,16 +100,38 @@ def live_totals_update(*, season: Season, player_ids: list[int]) -> StandingsWri
     ids = sorted(set(player_ids))
     with transaction.atomic():
         season_writer_lock(season.pk)
-        if live_store.enabled():
-            live_store.sync(season=season)  # a placement's version, say, not yet recorded
+        store = live_store.enabled()
+        if store:
+            store = _store_write(live_store.sync, season=season)  # a placement's version, say
         before = season_ranking(season.pk).inputs_version
         written = standings_write(season=season, player_ids=ids)
-        if live_store.enabled():
-            if len(ids) > WHOLE_SEASON_ABOVE:
-                live_store.rebuild(season=season)
-            else:
-                live_store.apply(season=season, player_ids=ids, version_before=before)
+        if store and len(ids) > WHOLE_SEASON_ABOVE:
+            _store_write(live_store.rebuild, season=season)
+        elif store:
+            _store_write(live_store.apply, season=season, player_ids=ids, version_before=before)
     return written
+
+
+def _store_write(write: Callable[..., object], **kwargs: Any) -> bool:
+    """A write of the live store; when the store is unreachable, False and the standings
+    are written all the same (the database is the source of truth): the store is then
+    behind, and the refresh sent after (retried while the store is unreachable) or the
+    next homologation rebuilds it."""
+    try:
+        write(**kwargs)
+    except RedisError:
+        log.warning("the live ranking's store is unreachable: standings written without it",
+                    exc_info=True)  # fmt: skip
+        return False
+    return True
+
+
+def live_store_restore(*, season: Season) -> live_store.Meta:
+    """The store brought back after a reader found it lost, damaged or ahead of the
+    database (``live_store.restore``, one transaction under the writer lock): the task
+    ``rankings.rebuild_live_store``, queue ``live``."""
+    with transaction.atomic():
+        return live_store.restore(season=season)
 
 
 def _sync_store(season: Season, drift: RegistryDrift) -> None:

@@ -15,19 +15,19 @@ from __future__ import annotations
 
 import datetime as dt
 import heapq
+import logging
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Q
+from redis.exceptions import RedisError
 
 from core.digits import ascii_digits
 from federation.access import Scope
 from federation.models import Club, Committee, Player, Season
 from rankings.models import (
-    ManualPlacement,
     RankingEntry,
     RankingSnapshot,
     SeasonRanking,
@@ -35,16 +35,11 @@ from rankings.models import (
 )
 from rankings.rules.live_order import RANKED_MAX_SCORE, key_of, licence_of, member, place_from
 from rankings.rules.live_order import score as order_score
-from rankings.rules.national_ranking import (
-    Places,
-    compute_ranking,
-    entry_for,
-    step_criteria,
-)
+from rankings.rules.national_ranking import Places, entry_for, step_criteria
 from rankings.rules.national_ranking import RankingEntry as CoreLine
-from rankings.rules.series import ManualPlacement as Placement
 from rankings.rules.series import SeriesPolicy
-from rankings.season import live_store
+from rankings.season import live_store, statement_ranking
+from rankings.season.live_series import SeriesMembers, season_placements
 from rankings.season.live_store import Meta, StoredPlayer
 from rankings.season.ranking import (
     ENTRY_COLUMNS,
@@ -59,6 +54,10 @@ from rankings.season.ranking import (
     policy_rules,
 )
 from rankings.season.search import COUNT_CAP, SearchCount, count_of, named_among, player_matches
+from rankings.season.snapshots import compute, load_inputs
+from rankings.season.statement_ranking import StatementRanking
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -167,8 +166,11 @@ class LiveRanking:
                 )  # fmt: skip
 
     def step_moves(self, official: RankingSnapshot | None, scope: Scope) -> StepMoves:
-        """Its steps need every place: the whole ranking is computed by the core (once per
-        live version, :func:`full_ranking`)."""
+        """Its steps need every place: counted by the database, the ranking computed in
+        place (``statement_ranking.py``); elsewhere by the pure core, for this call."""
+        if statement_ranking.possible():
+            in_place = StatementRanking(self.season, self.inputs_version)
+            return in_place.step_moves(official, scope)
         ladder = {code: index for index, code in enumerate(self.step_labels())}
         committees = None
         if not scope.national:
@@ -185,7 +187,8 @@ class LiveRanking:
             else {}
         )
         players = up = down = same = new = 0
-        for entry in full_ranking(self):
+        inputs = load_inputs(season=self.season, inputs_version=self.inputs_version)
+        for entry in compute(inputs).entries:
             if committees is not None and entry.committee not in committees:
                 continue
             players += 1
@@ -322,8 +325,8 @@ class LiveEntries:
       players of the store share: the count capped, the page found by walking the
       season's order (:func:`named_in_order`) rather than scoring every match;
     - a series within a committee or club: the group's lines, filtered;
-    - a series over the whole country: the full computation by the pure core,
-      once per live version per process (:func:`full_ranking`).
+    - a series over the whole country: a range of each band set of the store
+      (``rankings/season/live_series.py``): counts and ranges, the page's lines only.
     """
 
     def __init__(self, ranking: LiveRanking, filters: RankingFilter) -> None:
@@ -331,6 +334,16 @@ class LiveEntries:
         self._matching: list[int] | None = None
         self._wide: bool | None = None
         self._lines: dict[int, LiveEntry] = {}
+        self._series: SeriesMembers | None = None
+
+    def _national_series(self) -> SeriesMembers | None:
+        """A series filter alone (no committee, club or search): read from the bands."""
+        f = self.filters
+        if not f.series or f.committee is not None or f.club is not None or f.query.strip():
+            return None
+        if self._series is None:
+            self._series = SeriesMembers(self.ranking, f.series)
+        return self._series
 
     def _group(self) -> tuple[int | None, int | None, bool]:
         f = self.filters
@@ -377,9 +390,8 @@ class LiveEntries:
                 entries = [e for e in lines(self.ranking, candidates) if self._keep(e)]
                 self._lines = {e.licence_number: e for e in entries}
                 found = [e.licence_number for e in entries]
-        else:  # a series over the whole country
-            series = self.filters.series
-            found = [e.player for e in full_ranking(self.ranking) if e.series == series]
+        else:  # a series over the whole country (its pages are read by _national_series)
+            found = self._national_series().page(0, self.ranking.player_count)  # type: ignore[union-attr]
         self._matching = found
         return found
 
@@ -395,8 +407,15 @@ class LiveEntries:
         judged from the first :data:`WIDE_SEARCH` players of the registry it names
         (when there are fewer, they are every match: kept, ordered)."""
         if self._wide is None:
-            first = name_matches(self._name_only(), WIDE_SEARCH)
+            probe = min(WIDE_SEARCH, COUNT_CAP + WIDE_MARGIN)
+            first = name_matches(self._name_only(), probe)
             scored = ordered(self.ranking, first)
+            if len(first) == probe and len(scored) > COUNT_CAP:
+                self._wide = True  # more than the cap already among the first named
+                return True
+            if len(first) == probe < WIDE_SEARCH:
+                first = name_matches(self._name_only(), WIDE_SEARCH)
+                scored = ordered(self.ranking, first)
             self._wide = len(first) == WIDE_SEARCH and len(scored) > COUNT_CAP
             if len(first) < WIDE_SEARCH:
                 self._matching = scored
@@ -412,6 +431,8 @@ class LiveEntries:
         return SearchCount(self._exact_count(), False)
 
     def _exact_count(self) -> int:
+        if (series := self._national_series()) is not None:
+            return series.count()
         if self._ranged():
             committee, club, clash = self._group()
             if clash:
@@ -432,6 +453,8 @@ class LiveEntries:
                 return []
             key = group_key(self.ranking, committee, club)
             entries = lines(self.ranking, members_page(key, start, size))
+        elif (series := self._national_series()) is not None:
+            entries = lines(self.ranking, series.page(start, size))
         else:
             walked = None
             if self._name_only() and self._is_wide():  # the first matches in order
@@ -444,28 +467,37 @@ class LiveEntries:
         return with_names(entries)
 
 
-def live_ranking(season: Season, state: SeasonRanking | None = None) -> LiveRanking:
-    """The season's live ranking; the store is rebuilt from the database first when it
-    has no generation for the season, or is ahead of the database (a rolled-back write,
-    a restored database)."""
+def live_ranking(season: Season, state: SeasonRanking | None = None) -> LiveRanking | None:
+    """The season's live ranking read from the store; None when the store cannot answer
+    it — no generation for the season (lost, flushed), one missing members (evicted),
+    one ahead of the database (a rolled-back write, a restored database), or the store
+    unreachable. A rebuild is then asked of a worker (once, however many readers ask:
+    ``live_store.rebuild_ask``) and the caller reads the database meanwhile
+    (``rankings/season/engines.py``); no reader rebuilds or waits for the writer lock."""
     state = state or SeasonRanking.objects.filter(season=season).first()
     inputs_version = state.inputs_version if state else 0
-    meta = live_store.read_meta(season.pk)
-    if meta is None or meta.version > inputs_version:
-        with transaction.atomic():  # under the writer lock: one rebuild, others wait and reuse it
-            meta = live_store.sync(season=season)
-    pipe = live_store.client().pipeline(transaction=False)
-    pipe.zcard(meta.key("all"))
-    pipe.zcount(meta.key("all"), "-inf", RANKED_MAX_SCORE)
-    player_count, ranked_count = pipe.execute()
-    return LiveRanking(
-        season=season,
-        meta=meta,
-        policy=SeriesPolicyVersion.objects.get(pk=meta.policy_id),
-        player_count=player_count,
-        ranked_count=ranked_count,
-        inputs_version=inputs_version,
-    )
+    try:
+        meta = live_store.read_meta(season.pk)
+        if meta is not None and meta.version <= inputs_version:
+            pipe = live_store.client().pipeline(transaction=False)
+            pipe.zcard(meta.key("all"))
+            pipe.zcount(meta.key("all"), "-inf", RANKED_MAX_SCORE)
+            pipe.hlen(meta.key("p"))
+            player_count, ranked_count, lines_kept = pipe.execute()
+            if live_store.whole(meta, player_count, lines_kept):
+                return LiveRanking(
+                    season=season,
+                    meta=meta,
+                    policy=SeriesPolicyVersion.objects.get(pk=meta.policy_id),
+                    player_count=player_count,
+                    ranked_count=ranked_count,
+                    inputs_version=inputs_version,
+                )
+        live_store.rebuild_ask(season.pk)
+    except RedisError:
+        log.warning("the live ranking's store is unreachable: read from the database",
+                    exc_info=True)  # fmt: skip
+    return None
 
 
 def lines(ranking: LiveRanking, licences: Sequence[int]) -> list[LiveEntry]:
@@ -485,13 +517,7 @@ def lines(ranking: LiveRanking, licences: Sequence[int]) -> list[LiveEntry]:
         if p.standing.club is not None:
             pipe.zcount(meta.key(f"k:{p.standing.club}"), "-inf", below)
     counts = iter(pipe.execute())
-    placements = {
-        number: Placement(number, step, reason)
-        for number, step, reason in ManualPlacement.objects.filter(
-            season_id=ranking.season.pk,
-            player__licence_number__in=[p.standing.player for p in stored],
-        ).values_list("player__licence_number", "step", "reason")
-    }
+    placements = season_placements(ranking)
     criteria = step_criteria(ranking.rules(), ranking.ranked_count, ranking.player_count)
     found = []
     for p in stored:
@@ -508,10 +534,16 @@ def lines(ranking: LiveRanking, licences: Sequence[int]) -> list[LiveEntry]:
 
 
 def with_names(entries: list[LiveEntry]) -> list[LiveEntry]:
-    """Attach the player, committee and club rows (three queries)."""
+    """Attach the player, club and committee rows (two queries: the clubs with their
+    committee; a third only for a player whose committee is not their club's)."""
     players = Player.objects.in_bulk([e.stored.player_id for e in entries])
-    committees = Committee.objects.in_bulk({e.line.committee for e in entries})
-    clubs = Club.objects.in_bulk({e.line.club for e in entries if e.line.club is not None})
+    clubs = Club.objects.select_related("committee").in_bulk(
+        {e.line.club for e in entries if e.line.club is not None}
+    )
+    committees = {club.committee_id: club.committee for club in clubs.values()}
+    missing = {e.line.committee for e in entries} - committees.keys()
+    if missing:
+        committees.update(Committee.objects.in_bulk(missing))
     for e in entries:
         e.player = players.get(e.stored.player_id)
         e.committee = committees.get(e.line.committee)
@@ -558,6 +590,9 @@ WIDE_SEARCH = 2_000
 """A search by name alone whose first this many players named hold more than the
 search's count cap in the store is answered by :func:`named_in_order` (a common name,
 two letters): its count is capped without reading every match."""
+WIDE_MARGIN = 100
+"""A common name is first judged from ``COUNT_CAP`` + this many players named (more than
+the cap of them in the store: wide), and from :data:`WIDE_SEARCH` only when not."""
 WALK_LIMIT = 20_000
 """The most members of the season's sorted set :func:`named_in_order` expects to read."""
 WALK_CHUNK = (500, 5_000)
@@ -589,33 +624,6 @@ def named_in_order(ranking: LiveRanking, text: str, needed: int) -> list[int] | 
         if len(licences) < chunk:  # the end of the ranking: every match is found
             break
     return found[:needed]
-
-
-_FULL: dict[tuple[int, str], list[CoreLine]] = {}
-
-
-def full_ranking(ranking: LiveRanking) -> list[CoreLine]:
-    """Every line, by the pure core over the store's standings (for the reads a sorted
-    set cannot answer: a series filter over the whole country, the desk's comparison).
-    Computed once per live version in a process."""
-    cache_key = (ranking.season.pk, ranking.version)
-    cached = _FULL.get(cache_key)
-    if cached is not None:
-        return cached
-    raw = live_store.client().hgetall(ranking.meta.key("p"))
-    standings = [StoredPlayer.decode(licence_of(m), r).standing for m, r in raw.items()]
-    known = {s.player for s in standings}
-    placements = [
-        Placement(number, step, reason)
-        for number, step, reason in ManualPlacement.objects.filter(season_id=ranking.season.pk)
-        .order_by("player__licence_number")
-        .values_list("player__licence_number", "step", "reason")
-        if number in known
-    ]
-    entries = list(compute_ranking(standings, ranking.rules(), placements).entries)
-    _FULL.clear()
-    _FULL[cache_key] = entries
-    return entries
 
 
 def merged_members(ranking: LiveRanking, keys: list[str], chunk: int) -> Iterator[int]:

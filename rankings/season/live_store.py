@@ -7,6 +7,10 @@ manual placements). This store holds, per season and *generation*:
 - ``all``: one sorted set of every licensee; ``c:<committee id>`` and ``k:<club id>``:
   one per committee and per club. Score and member are the pure encoding of
   ``rankings/rules/live_order.py`` (the core's order, ties by licence number);
+- ``b:<band>``: one set per band of ``rankings/rules/live_series.py`` (the series of
+  the player's demotion floor and the PP thresholds they meet), its members ordered by
+  their bytes (``live_order.lex_member``: score, then licence): a series of the whole
+  country is a range of each (``rankings/season/live_series.py``);
 - ``p``: a hash licence → the player's ``PlayerStanding`` (as the core reads it,
   previous step already mapped to the policy's ladder), tournaments and score;
 - ``meta`` (outside the generation): ``gen``, ``version`` (the
@@ -48,9 +52,11 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from core.tasks import send_on_commit
 from federation.models import Player, Season
 from rankings.models import SeasonStanding
-from rankings.rules.live_order import member, score
+from rankings.rules.live_order import lex_member, member, score
+from rankings.rules.live_series import band_of
 from rankings.rules.national_ranking import PlayerStanding, order_key, player_totals
 from rankings.rules.series import SeriesPolicy
 from rankings.season.locks import season_writer_lock
@@ -60,6 +66,9 @@ from rankings.season.snapshots import _mapped_step
 
 OLD_GENERATION_TTL_S = 60
 CHUNK = 5000
+LAYOUT = "2"
+"""The keys a generation holds (``meta`` records it): a store written with other keys
+(an older release's) reads as lost and is rebuilt."""
 
 
 def enabled() -> bool:
@@ -68,9 +77,16 @@ def enabled() -> bool:
     return bool(getattr(settings, "RANKING_STORE_URL", ""))
 
 
+CONNECT_TIMEOUT_S = 2.0
+"""How long a connection to the store may take before the store counts as unreachable
+(its readers then read the database: ``rankings/season/engines.py``)."""
+
+
 @lru_cache(maxsize=4)
 def _client_for(url: str) -> Any:
-    return redis.Redis.from_url(url, decode_responses=True)
+    return redis.Redis.from_url(
+        url, decode_responses=True, socket_connect_timeout=CONNECT_TIMEOUT_S
+    )
 
 
 def client() -> Any:
@@ -94,6 +110,7 @@ class Meta:
     version: int
     policy_id: int
     updated: dt.datetime
+    players: int = -1  # the standings the checksum counted (-1: unknown)
 
     @property
     def prefix(self) -> str:
@@ -105,14 +122,16 @@ class Meta:
 
 def read_meta(season_id: int) -> Meta | None:
     raw = client().hgetall(meta_key(season_id))
-    if not raw or "gen" not in raw:
+    if not raw or "gen" not in raw or raw.get("layout") != LAYOUT:
         return None
+    sums = json.loads(raw.get("sums") or "null")
     return Meta(
         season_id,
         raw["gen"],
         int(raw["version"]),
         int(raw["policy"]),
         dt.datetime.fromisoformat(raw["updated"]),
+        int(sums[0]) if sums else -1,
     )
 
 
@@ -147,6 +166,14 @@ class StoredPlayer:
             s.previous_pcn, s.previous_pp, s.missed_seasons,
             self.player_id * (s.season_pcn + 1) + s.season_pp * 7 + (s.club or 0) * 13,
         ]  # fmt: skip
+
+    def band(self, policy: SeriesPolicy, index_of: dict[str, int]) -> str:
+        """The band set that holds this player (``rankings/rules/live_series.py``)."""
+        total_pp = player_totals(self.standing, policy, index_of)[3]
+        return band_of(self.standing, policy, index_of, total_pp)
+
+    def lex(self) -> str:
+        return lex_member(self.score, self.standing.player)
 
     @classmethod
     def decode(cls, licence: int, raw: str) -> StoredPlayer:
@@ -253,12 +280,14 @@ def rebuild(*, season: Season) -> Meta:
     groups: dict[str, dict[str, int]] = defaultdict(dict)
     everyone: dict[str, int] = {}
     lines: dict[str, str] = {}
+    index_of = ladder_index(policy)
     for p in players:
         m = member(p.standing.player)
         everyone[m] = p.score
         groups[f"c:{p.standing.committee}"][m] = p.score
         if p.standing.club is not None:
             groups[f"k:{p.standing.club}"][m] = p.score
+        groups[f"b:{p.band(policy, index_of)}"][p.lex()] = 0
         lines[m] = p.encode()
     commands: list[list[str]] = []
     _zadd_commands(commands, base + "all", everyone)
@@ -281,11 +310,16 @@ def rebuild(*, season: Season) -> Meta:
             "policy": policy_version.pk,
             "updated": now.isoformat(),
             "sums": json.dumps(_total(players)),
+            "layout": LAYOUT,
         },
     )
     if old and old != gen:
         _expire_generation(redis_client, prefix(season.pk, old))
-    return Meta(season.pk, gen, state.inputs_version, policy_version.pk, now)
+    return Meta(season.pk, gen, state.inputs_version, policy_version.pk, now, len(players))
+
+
+def ladder_index(policy: SeriesPolicy) -> dict[str, int]:
+    return {step.code: index for index, step in enumerate(policy.ladder)}
 
 
 def _zadd_commands(commands: list[list[str]], key: str, scores: dict[str, int]) -> None:
@@ -300,7 +334,7 @@ def _zadd_commands(commands: list[list[str]], key: str, scores: dict[str, int]) 
 def _send_bulk(redis_client: Any, commands: list[list[str]]) -> None:
     """Send many commands packed at once (redis-py's own packing costs ~8 µs an
     argument: seconds for a season's 600,000); raises on the first error reply."""
-    connection = redis_client.connection_pool.get_connection("ZADD")
+    connection = redis_client.connection_pool.get_connection()
     try:
         for start in range(0, len(commands), 64):
             batch = commands[start : start + 64]
@@ -349,6 +383,7 @@ def apply(*, season: Season, player_ids: Iterable[int], version_before: int) -> 
     now = timezone.now()
     sums = json.loads(redis_client.hget(meta_key(season.pk), "sums") or "[]") or [0] * 10
     pipe = redis_client.pipeline(transaction=True)
+    index_of = ladder_index(policy)
     for m, raw in zip(members, old_lines, strict=True):
         licence = int(m)
         old = StoredPlayer.decode(licence, raw) if raw else None
@@ -357,6 +392,7 @@ def apply(*, season: Season, player_ids: Iterable[int], version_before: int) -> 
             if part is not None:
                 sums = [a + sign * b for a, b in zip(sums, part.sums(), strict=True)]
         if old is not None:
+            pipe.zrem(meta.key(f"b:{old.band(policy, index_of)}"), old.lex())
             if new is None or new.standing.committee != old.standing.committee:
                 pipe.zrem(meta.key(f"c:{old.standing.committee}"), m)
             if old.standing.club is not None and (
@@ -368,6 +404,7 @@ def apply(*, season: Season, player_ids: Iterable[int], version_before: int) -> 
             pipe.hdel(meta.key("p"), m)
             continue
         pipe.zadd(meta.key("all"), {m: new.score})
+        pipe.zadd(meta.key(f"b:{new.band(policy, index_of)}"), {new.lex(): 0})
         pipe.zadd(meta.key(f"c:{new.standing.committee}"), {m: new.score})
         if new.standing.club is not None:
             pipe.zadd(meta.key(f"k:{new.standing.club}"), {m: new.score})
@@ -381,7 +418,7 @@ def apply(*, season: Season, player_ids: Iterable[int], version_before: int) -> 
         },
     )
     pipe.execute()
-    return Meta(season.pk, meta.gen, state.inputs_version, meta.policy_id, now)
+    return Meta(season.pk, meta.gen, state.inputs_version, meta.policy_id, now, int(sums[0]))
 
 
 def sync(*, season: Season) -> Meta:
@@ -406,7 +443,55 @@ def sync(*, season: Season) -> Meta:
     redis_client.hset(
         meta_key(season.pk), mapping={"version": state.inputs_version, "updated": now.isoformat()}
     )
-    return Meta(season.pk, meta.gen, state.inputs_version, meta.policy_id, now)
+    return Meta(season.pk, meta.gen, state.inputs_version, meta.policy_id, now, meta.players)
+
+
+def damaged(meta: Meta) -> bool:
+    """Whether the generation lost members since it was written (an evicting Redis):
+    its season's set or its hash no longer holds every standing its checksum counted."""
+    pipe = client().pipeline(transaction=False)
+    pipe.zcard(meta.key("all"))
+    pipe.hlen(meta.key("p"))
+    held, lines = pipe.execute()
+    return not whole(meta, held, lines)
+
+
+def whole(meta: Meta, held: int, lines: int) -> bool:
+    """Whether a generation whose season's set holds ``held`` members and whose hash
+    ``lines`` lines still holds every standing its checksum counted."""
+    return meta.players < 0 or held == lines == meta.players
+
+
+def restore(*, season: Season) -> Meta:
+    """Bring a lost, damaged or stale store back to the database (under the writer
+    lock, in the caller's transaction): a rebuild when it has no generation, a damaged
+    one or one ahead of the database, else :func:`sync`. Then readers may ask again
+    (:func:`rebuild_ask`)."""
+    season_writer_lock(season.pk)
+    meta = read_meta(season.pk)
+    meta = rebuild(season=season) if meta is None or damaged(meta) else sync(season=season)
+    client().delete(rebuild_asked_key(season.pk))
+    return meta
+
+
+REBUILD_ASKED_TTL_S = 120
+"""A rebuild asked of a worker is asked again after this long if the store is still not
+back (a worker lost on the way)."""
+
+
+def rebuild_asked_key(season_id: int) -> str:
+    return f"fft:rank:{season_id}:rebuild-asked"
+
+
+def rebuild_ask(season_id: int) -> bool:
+    """Ask a worker to rebuild the season's store (task ``rankings.rebuild_live_store``,
+    sent after the caller's commit); once however many readers ask at the same time: the
+    first to set the store's marker (``SET NX``, for :data:`REBUILD_ASKED_TTL_S`) sends
+    it. Whether this call sent it."""
+    if not client().set(rebuild_asked_key(season_id), "1", nx=True, ex=REBUILD_ASKED_TTL_S):
+        return False
+    send_on_commit("rankings.rebuild_live_store", season_id)
+    return True
 
 
 def clear(season_id: int) -> None:

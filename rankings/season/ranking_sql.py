@@ -62,7 +62,7 @@ from rankings.season.live_ranking import discard_provisional, live_ranking_refre
 from rankings.season.locks import season_writer_lock, try_refresh_lock
 from rankings.season.ranking_state import season_ranking
 from rankings.season.series_policies import series_policy_in_force
-from rankings.season.snapshots import ENTRY_COLUMNS
+from rankings.season.snapshots import ENTRY_COLUMNS, refresh_statistics
 from rankings.season.standings import registry_drift, registry_drift_repaired, standings_write
 
 ENTRY = RankingEntry._meta.db_table
@@ -160,10 +160,16 @@ def _fraction(value: Any) -> tuple[int, int]:
 
 
 def ranking_statement(
-    policy: SeriesPolicy, *, select_only: bool = False, standings: str = STANDING
+    policy: SeriesPolicy,
+    *,
+    select_only: bool = False,
+    standings: str = STANDING,
+    search_names: bool = True,
 ) -> RankingStatement:
     """The statement writing a snapshot's entries from the season's standings, for
-    this policy. ``select_only``: the ``SELECT`` alone (tests, benchmarks).
+    this policy. ``select_only``: the ``SELECT`` alone (tests, benchmarks, and the
+    ranking read in place, ``rankings/season/statement_ranking.py``, which passes
+    ``search_names=False``: the folded names left empty, searches use the players').
     ``standings``: the standings' table, or a subquery with its columns (the ranking
     as of a date, ``rankings/season/as_of.py``, sums the allocations homologated by then)."""
     policy.validate()
@@ -200,6 +206,8 @@ def ranking_statement(
         )
 
     tie = "total_pcn DESC, total_pp DESC" if policy.pp_breaks_ties else "total_pcn DESC"
+    folded_first = fold_first_sql("(p.last_name || ' ' || p.first_name)") if search_names else "''"
+    folded_rest = fold_rest_sql("st.folded") if search_names else "''"
 
     # points step: the highest criterion met (national_ranking.compute_ranking, step 3)
     criteria = []
@@ -239,7 +247,7 @@ def ranking_statement(
                s.missed_seasons, m.prev_idx,
                (%(nums)s::bigint[])[m.prev_idx + 1] AS num,
                (%(dens)s::bigint[])[m.prev_idx + 1] AS den,
-               {fold_first_sql("(p.last_name || ' ' || p.first_name)")} AS folded
+               {folded_first} AS folded
         FROM {standings} s
         JOIN {PLAYER} p ON p.id = s.player_id
         CROSS JOIN LATERAL (SELECT {" ".join(mapped)} AS prev_idx) m
@@ -271,7 +279,7 @@ def ranking_statement(
            st.place, st.place_in_committee, st.place_in_club,
            (%(codes)s::text[])[st.season_idx + 1], (%(codes)s::text[])[st.points_idx + 1],
            (%(codes)s::text[])[f.idx + 1], (%(series)s::int[])[f.idx + 1], f.source,
-           COALESCE(mp.reason, ''), {fold_rest_sql("st.folded")}
+           COALESCE(mp.reason, ''), {folded_rest}
     FROM stepped st
     LEFT JOIN {PLACEMENT} mp ON mp.season_id = %(season)s AND mp.player_id = st.player_id
     CROSS JOIN LATERAL (
@@ -447,7 +455,7 @@ def live_ranking_by_sql(*, season: Season) -> RankingSnapshot | None:
         return live_ranking_refresh(season=season)  # raises the core's problems
     if old is not None:
         discard_provisional(old)
-    # No ANALYZE, as in live_ranking: a provisional snapshot is read through its indexes.
+    refresh_statistics()  # as in live_ranking: the new snapshot known to the planner
     return snapshot
 
 

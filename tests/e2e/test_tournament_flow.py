@@ -135,7 +135,8 @@ def test_committee_staff_see_their_clubs_tournament_and_no_other_committee_does(
 
     staff = open_window("phone", "committee-staff")  # on the go, on a phone
     sign_in(staff, "committee_staff", PASSWORD)
-    expect(staff.page).to_have_url(re.compile(r"/tournois/$"))
+    expect(staff.page).to_have_url(re.compile(r"/bureau/homologation/$"))  # their work
+    staff.page.goto("/tournois/")
     row = staff.page.get_by_role("row").filter(has_text="Open de Lyon")
     expect(row).to_contain_text("Tarot Club de Lyon")
     expect(row).to_contain_text("résultats transmis")
@@ -148,7 +149,8 @@ def test_committee_staff_see_their_clubs_tournament_and_no_other_committee_does(
 
     stranger = open_window("desktop", "other-committee-staff")
     sign_in(stranger, "bretagne", PASSWORD)
-    expect(stranger.page).to_have_url(re.compile(r"/tournois/$"))
+    expect(stranger.page).to_have_url(re.compile(r"/bureau/homologation/$"))
+    stranger.page.goto("/tournois/")
     expect(stranger.page.get_by_role("heading", level=1)).to_have_text("Mes tournois")
     expect(stranger.page.get_by_text("Open de Lyon")).to_have_count(0)
     stranger.shot("3-comite-2-ne-le-voit-pas")

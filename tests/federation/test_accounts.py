@@ -26,8 +26,8 @@ def sign_in(client: Client, username: str, password: str = "x", **extra):
     ("role", "space"),
     [
         ("club_manager", "/tournois/"),
-        ("committee_staff", "/tournois/"),
-        ("zone_staff", "/tournois/"),
+        ("committee_staff", "/bureau/homologation/"),
+        ("zone_staff", "/bureau/homologation/"),
         ("federation_staff", "/bureau/"),
         ("player", "/classement/joueur/1001/"),
         ("arbiter", "/classement/joueur/1002/"),  # a licensed player with no role

@@ -90,7 +90,10 @@ def test_home_page_for_a_visitor(client, registry):
     assert 'action="/classement/"' in html
     assert "Se connecter" in html
     assert 'href="/compte/connexion/"' in html
-    assert 'href="/api/docs/"' in html  # the API docs, from the footer
+    assert (
+        'href="/aide/"' in html
+    )  # the public's help, from the footer (the API docs: the club space)
+    assert 'href="/api/docs/"' not in html
     assert "Aucun tournoi n’a encore été homologué" in html
     assert "Aucun classement n’a encore été calculé" in html
 

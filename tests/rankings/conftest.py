@@ -136,7 +136,7 @@ def live_store_redis(settings):
     (``TEST_RANKING_STORE_URL``, else ``TEST_CELERY_BROKER_URL``), emptied before and after."""
     import os
 
-    from rankings.season import live_reads, live_store
+    from rankings.season import live_store
 
     url = os.environ.get("TEST_RANKING_STORE_URL") or os.environ.get(
         "TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/14"
@@ -145,14 +145,12 @@ def live_store_redis(settings):
     clear_live_store(url)
     yield live_store.client()
     clear_live_store(url)
-    live_reads._FULL.clear()
 
 
 def clear_live_store(url: str | None = None) -> None:
     """Forget every season's live store (a test's database rolls back, Redis does not)."""
-    from rankings.season import live_reads, live_store
+    from rankings.season import live_store
 
     redis_client = live_store._client_for(url) if url else live_store.client()
     for key in redis_client.scan_iter(match="fft:rank:*", count=1000):
         redis_client.unlink(key)
-    live_reads._FULL.clear()

@@ -114,7 +114,7 @@ FRENCH: dict[str, str] = {
     "player_suspended": "Licence {licence}\xa0: le joueur est suspendu jusqu’au {until} inclus\xa0; un joueur suspendu ne peut pas participer le {as_of}.",
     # --- results: divided scores against the published table ---
     "results_division_too_large": "Les scores reportés dans la séance {session} sont divisés par {divisor}\xa0; ils peuvent l’être au plus par {maximum}.",
-    "divided_without_eliminations": "Les scores reportés dans la séance {session} sont divisés alors que {eliminated} entrées sur {field} ({share}) sont éliminées\xa0; diviser demande d’en éliminer au moins {required}.",
-    "session_field_differs_from_plan": "{entries} entrées ont joué la séance {session}\xa0; le tableau publié en garde {planned} pour {field} entrées.",
+    "divided_without_eliminations": "Les scores reportés dans la séance {session} sont divisés alors que {eliminated} inscrits sur {field} ({share}) sont éliminés\xa0; diviser demande d’en éliminer au moins {required}.",
+    "session_field_differs_from_plan": "{entries} inscrits ont joué la séance {session}\xa0; le tableau publié en garde {planned} pour {field} inscrits.",
     "points_divisor_differs_from_plan": "Les scores reportés dans la séance {session} sont divisés par {divisor}\xa0; le tableau publié les divise par {planned}.",
 }

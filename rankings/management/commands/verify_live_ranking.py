@@ -57,6 +57,13 @@ class Command(BaseCommand):
                 ).entries
             }
             ranking = live_reads.live_ranking(season, state)
+            if ranking is None:  # lost, damaged or ahead: brought back first
+                live_store.restore(season=season)
+                ranking = live_reads.live_ranking(season, state)
+            if ranking is None:
+                raise CommandError("The live store cannot answer for this season.")
+            policy = ranking.rules()
+            index_of = live_store.ladder_index(policy)
             key = ranking.meta.key("all")
             numbers = live_reads.merged_members(ranking, [key], CHUNK)
             seen: set[int] = set()
@@ -69,6 +76,7 @@ class Command(BaseCommand):
                     groups[f"c:{line.committee}"] += 1
                     if line.club is not None:
                         groups[f"k:{line.club}"] += 1
+                    groups[f"b:{entry.stored.band(policy, index_of)}"] += 1
                     want = expected.get(entry.licence_number)
                     if want is None:
                         differences.append(f"{entry.licence_number}: in the store only")

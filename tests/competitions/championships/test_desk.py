@@ -19,6 +19,7 @@ from competitions.models import (
     StagePenalty,
     StageSeating,
 )
+from federation.models import Player
 from tests.competitions.championships.results_documents import results
 from tests.competitions.championships.rules_documents import FINAL_DATES, SEMI_DATES
 
@@ -145,13 +146,14 @@ def rules_form(kind: str = "individual", minimum: int = 20) -> dict:
         "s0_start": semi[0],
         "s0_end": semi[1],
         "s0_b0_min": "1",
-        "s0_b0_sessions": "12",
+        "s0_b0_k0_deals": "12",
         "s1_name": "Finale régionale",
         "s1_kind": "regional_final",
         "s1_start": final[0],
         "s1_end": final[1],
         "s1_b0_min": str(minimum),
-        "s1_b0_sessions": "20, 20",
+        "s1_b0_k0_deals": "20",
+        "s1_b0_k1_deals": "20",
         "note": "Règlement 2026",
         "action": "publish",
     }
@@ -169,11 +171,14 @@ def test_committee_staff_publish_rules_through_the_form_every_problem_on_its_fie
     url = f"{DESK}regionaux/{regional.pk}/reglement/"
     assert client.get(url).status_code == 200
 
-    wrong = rules_form(minimum=12) | {"s0_end": "2027-03-15", "s1_b0_sessions": "20, vingt"}
+    page = text(client.get(url))
+    assert "donnes[:" not in page  # plain fields, no notation
+    assert "20:16:2" not in page
+    wrong = rules_form(minimum=12) | {"s0_end": "2027-03-15", "s1_b0_k1_deals": "vingt"}
     refused = client.post(url, wrong)
     assert refused.status_code == 400
     form = refused.context["form"]
-    assert "s1_b0_sessions" in form.errors  # "vingt" is not a number of deals
+    assert "s1_b0_k1_deals" in form.errors  # "vingt" is not a number of deals
     assert not RegionalRulesVersion.objects.filter(regional=regional).exists()
 
     wrong = rules_form(minimum=12) | {"s0_end": "2027-03-15"}
@@ -275,10 +280,16 @@ def test_entries_are_checked_at_once_and_every_refusal_explained(client, registr
     assert "entries" in malformed.context["entry_form"].errors
     assert client.post(f"{DESK}stades/{stage}/inscrire/", {"entries": "1001"}).status_code == 302
     assert ChampionshipEntry.objects.filter(stage_id=stage).count() == 1
-    # withdrawn through the service
-    assert client.post(f"{DESK}stades/{stage}/inscrits/1/retirer/").status_code == 302
+    # withdrawn through the service, once confirmed (the first click only asks)
+    asked = client.post(f"{DESK}stades/{stage}/inscrits/1/retirer/")
+    assert asked.status_code == 200
+    assert "Retirer l’inscrit 1\u00a0?" in text(asked) or "Retirer l’inscrit 1 ?" in text(asked)
+    assert 'name="confirmed" value="1"' in asked.content.decode()
+    assert ChampionshipEntry.objects.get(stage_id=stage).status != "withdrawn"
+    withdraw = {"confirmed": "1"}
+    assert client.post(f"{DESK}stades/{stage}/inscrits/1/retirer/", withdraw).status_code == 302
     assert ChampionshipEntry.objects.get(stage_id=stage).status == "withdrawn"
-    again = client.post(f"{DESK}stades/{stage}/inscrits/1/retirer/")
+    again = client.post(f"{DESK}stades/{stage}/inscrits/1/retirer/", withdraw)
     assert again.status_code == 409
 
 
@@ -361,6 +372,11 @@ def test_committee_staff_read_the_live_table_and_record_their_committee_s_qualif
         (str(n), "qualified", "committee_quota") for n in field[:3]
     ]
     assert all(q.recorded for q in done.context["tables"][0].qualified)
+    # the recorded qualifications name their players, not the key of their numbers
+    recorded_list = text(done).split("Qualifications enregistrées", 1)[1]
+    for number in field[:3]:
+        player = Player.objects.get(licence_number=number)
+        assert f"{player.last_name.upper()} {player.first_name} ({number})" in recorded_list
 
 
 def test_recording_before_the_final_counts_is_refused_in_french(
@@ -457,7 +473,7 @@ def _urls(championships, finals, regional_pk):
         (f"{DESK}regionaux/{regional_pk}/reglement/", rules_form()),
         (f"{DESK}regionaux/{regional_pk}/reglement/1/aval/", {}),
         (f"{DESK}stades/{stage}/inscrire/", {"entries": "1001"}),
-        (f"{DESK}stades/{stage}/inscrits/1/retirer/", {}),
+        (f"{DESK}stades/{stage}/inscrits/1/retirer/", {"confirmed": "1"}),
         (f"{DESK}stades/{stage}/retards/", {"licence_number": "1001", "minutes": "20",
                                             "reason": "Retard", "forfeit": "on"}),
         (f"{DESK}stades/{stage}/placement/", {}),

@@ -154,11 +154,11 @@ def test_the_list_is_paginated_in_a_bounded_number_of_queries(
     for i in range(60):
         make(registry, f"Tournoi {i:02d}", club=101 + (i % 2), date=dt.date(2026, 9, 1 + i % 28))
     client.force_login(registry.users["committee_staff"])
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(10):  # 8, what waits, the desk's name (one each)
         first = client.get("/tournois/")
     assert len(first.context["page"].object_list) == 25
     assert first.context["page"].paginator.count == 60
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(10):
         last = client.get("/tournois/?club=101&page=2")
     assert len(last.context["page"].object_list) == 5
     assert 'href="?club=101&amp;page=1"' in last.content.decode()

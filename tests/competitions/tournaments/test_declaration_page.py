@@ -126,31 +126,37 @@ def test_a_player_without_role_may_not_declare(client, registry):
     assert not Tournament.objects.exists()
 
 
+def placed(*methods: str) -> dict[str, str]:
+    """The form's placement fields, position by position."""
+    return {f"placement_{n}": method for n, method in enumerate(methods, start=1)}
+
+
 def test_the_placement_of_each_position_is_declared_and_checked(client, registry):
-    """Chapter 2: the placements the arbiter announces; a sequence the text forbids is a
-    form error in French on its field, and nothing is declared."""
+    """Chapter 2: the placements the arbiter announces, chosen in French position by
+    position (no code to type); a sequence the text forbids is a form error in French on
+    the position's field, and nothing is declared."""
     client.force_login(registry.users["club_manager"])
+    page = client.get(URL).content.decode()
+    assert "Mouvement FFT" in page
+    assert "fft_movement," not in page
     response = client.post(
-        URL, declaration(placements="fft_movement, fft_movement, random, best_against_best")
+        URL,
+        declaration(**placed("fft_movement", "fft_movement", "random", "best_against_best")),
     )
     assert response.status_code == 302
     assert Tournament.objects.get().placements == [
         "fft_movement", "fft_movement", "random", "best_against_best"
     ]  # fmt: skip
-    response = client.post(
-        URL, declaration(name="Open 2", placements="random, fft_movement, tirage")
-    )
+    response = client.post(URL, declaration(name="Open 2", **placed("random", "", "random")))
     assert response.status_code == 400
-    errors = response.context["form"].errors["placements"]
-    assert errors == [
-        "Position 3\u00a0: «\u00a0tirage\u00a0» n’est pas une mise en place\u00a0; au choix\u00a0: "
-        "fft_movement, random, best_against_best."
+    assert response.context["form"].errors["placement_2"] == [
+        "Choisissez la mise en place de cette position\u00a0: une position suivante en a une."
     ]
     response = client.post(
-        URL, declaration(name="Open 2", placements="fft_movement, random, fft_movement")
+        URL, declaration(name="Open 2", **placed("fft_movement", "random", "fft_movement"))
     )
     assert response.status_code == 400
-    assert response.context["form"].errors["placements"] == [
+    assert response.context["form"].errors["placement_3"] == [
         "La position 3 ne peut pas revenir au mouvement FFT\u00a0: la position 2 a suivi un autre "
         "placement, après lequel le mouvement FFT ne peut pas reprendre."
     ]

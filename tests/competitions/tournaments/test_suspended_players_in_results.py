@@ -49,7 +49,7 @@ def test_a_suspended_player_is_flagged_in_french(
         {
             "field": "entries[2].players[0].licence_number",
             "code": "suspended_player_in_results",
-            "message": "Licence 5003 (entrée 3)\xa0: le joueur était suspendu le jour du tournoi, "
+            "message": "Licence 5003 (inscrit 3)\xa0: le joueur était suspendu le jour du tournoi, "
             "jusqu’au 2027-05-31 inclus\xa0; un joueur suspendu ne peut pas jouer.",
         }
     ]

@@ -249,3 +249,67 @@ def test_a_table_of_five_with_a_mort_is_typed(client, page, tournament):
     response = client.post(page, data)
     codes = [p["code"] for p in response.context["sessions"].forms[0].problems]
     assert "first_session_players_mismatch" in codes
+
+
+@pytest.mark.django_db
+def test_more_rows_keeps_what_is_typed(client, page):
+    rows = twelve_rows()[:3]
+    rows[1]["place"] = 2
+    response = client.post(page, form_data(rows, action="more_rows"))
+    assert response.status_code == 200
+    forms = response.context["entries"].forms
+    assert len(forms) == ROWS + 10  # every row typed or offered, then ten more
+    assert [f["licence_1"].value() for f in forms[:3]] == ["5001", "5002", "5003"]
+    assert forms[0]["name_1"].value() == "Joueur1 Camille"
+    assert forms[1]["place"].value() == "2"
+    assert response.context["sessions"].forms[0]["tables"].value() == "3"
+    html = response.content.decode()
+    assert 'value="Joueur1 Camille"' in html
+    assert "errorlist" not in html  # asking for rows is no check
+    assert not ResultRevision.objects.exists()
+
+
+@pytest.mark.django_db
+def test_an_unknown_licence_is_named_and_the_next_step_is_to_correct_what_was_typed(
+    client, page, tournament
+):
+    rows = twelve_rows()
+    rows[0] = {"licence_1": 99999, "total": TOTALS[0]}  # typed without a name
+    response = client.post(page, form_data(rows))
+    assert response.status_code == 400
+    texts = [p["text"] for p in response.context["entries"].forms[0].problems]
+    assert texts[0].startswith("Licence 99999 inconnue\u00a0:")
+    assert "(?)" not in response.content.decode()
+
+    rows[0] = {"licence_1": 5001, "name_1": "Martin Paul", "total": TOTALS[0]}  # to confirm
+    checked = client.post(page, form_data(rows))
+    html = checked.content.decode()
+    assert "Corriger la saisie" in html
+    assert "Choisir un autre fichier" not in html
+    assert "Choisir le fichier" not in html
+    back = client.get(f"{page}?reprendre=1")  # the form as it was typed
+    forms = back.context["entries"].forms
+    assert [f["licence_1"].value() for f in forms[:12]] == [5001 + i for i in range(12)]
+    assert forms[0]["name_1"].value() == "Martin Paul"
+    assert forms[11]["total"].value() == TOTALS[11]
+    assert back.context["sessions"].forms[0]["deals"].value() == 20
+
+
+@pytest.mark.django_db
+def test_results_typed_by_licence_alone_reach_the_club_and_the_reviewer_with_names(
+    client, page, tournament, registry
+):
+    rows = [{"licence_1": 5001 + i, "total": total} for i, total in enumerate(TOTALS)]
+    checked = client.post(page, form_data(rows))
+    assert checked.status_code == 200, checked.content.decode()
+    sent = client.post(
+        f"/tournois/{tournament.pk}/resultats/",
+        {"action": "submit", "sha256": checked.context["sha256"]},
+    )
+    assert sent.status_code == 200
+    club_page = client.get(f"/tournois/{tournament.pk}/").content.decode()
+    client.force_login(registry.users["committee_staff"])
+    review = client.get(f"/bureau/homologation/{tournament.pk}/").content.decode()
+    for html in (club_page, review):
+        assert "JOUEUR1 Camille" in html  # the registry's name, not « (5001) » alone
+        assert "JOUEUR12 Camille" in html

@@ -112,7 +112,7 @@ def test_three_mistakes_in_a_french_excel_file_are_listed_at_once_in_french(
         f"{NBSP}» dans le fichier des licenciés, pas de «{NBSP}{mistakes.written_name}{NBSP}»"
     ) in page
     assert "totalisent +10 au lieu de 0" in page
-    assert "est classée à la place 3, mais son total la classe à la place 2" in page
+    assert "est classé à la place 3, mais son total le classe à la place 2" in page
     assert "Line " not in page
     assert "lines[" not in page
     assert ResultRevision.objects.count() == 0

@@ -20,6 +20,7 @@ from rankings.season.manual_placements import manual_placement_remove, manual_pl
 from rankings.season.recompute import full_recompute
 from rankings.season.snapshot_ranking import SnapshotRanking
 from rankings.season.snapshots import compute, load_inputs
+from rankings.season.statement_ranking import StatementRanking
 from tests.rankings.conftest import clear_live_store
 from tests.rankings.season.test_standings_replay import apply_event, event, publish_previous
 
@@ -51,6 +52,25 @@ def read_live(season) -> dict[int, tuple]:
         (e.place, e.licence_number) for e in rows
     )
     return {e.licence_number: tuple(getattr(e.line, f) for f in FIELDS) for e in rows}
+
+
+def read_in_place(season) -> dict[int, tuple]:
+    """What readers see while the store cannot answer: the ranking computed in place by
+    the database, paged through the selectors."""
+    ranking = selectors.ranking_for_season(season, selectors.LIVE)
+    assert isinstance(ranking, StatementRanking)
+    entries = ranking.entries(selectors.RankingFilter())
+    rows = []
+    for start in range(0, entries.count().value, 7):
+        rows += entries.page(start, 7)
+    names = {"player": "licence_number", "committee": "committee_id", "club": "club_id"}
+    return {
+        e.licence_number: tuple(
+            (e.manual_reason or None) if f == "manual_reason" else getattr(e, names.get(f, f))
+            for f in FIELDS
+        )
+        for e in rows
+    }
 
 
 ELISES = {3002, 3004, 3006, 3008, 3010, 3012, 3014, 3016, 3018, 3020}  # "Élise" players
@@ -135,12 +155,21 @@ def test_a_lost_or_stale_store_is_rebuilt(live_store_redis, federation, add_tour
     add_tournament(season, points, club=registry.clubs[101], arbiter=p[2])
     tasks.refresh_season_totals(season.pk, [p[5].pk])
     expected = full(season)
-    clear_live_store()  # Redis flushed
+    clear_live_store()  # Redis flushed: read from the database, a rebuild asked
+    assert read_in_place(season) == expected
+    tasks.rebuild_live_store(season.pk)
     assert read_live(season) == expected
-    # a store ahead of the database (a rolled-back write) is rebuilt by the next reader
+    # a store ahead of the database (a rolled-back write): the same
     meta = live_store.read_meta(season.pk)
     live_store_redis.hset(live_store.meta_key(season.pk), "version", meta.version + 5)
     live_store_redis.hset(meta.key("p"), "000000009999", "1|1||0|0|0|0||0|0|0")
+    assert read_in_place(season) == expected
+    tasks.rebuild_live_store(season.pk)
+    assert read_live(season) == expected
+    # a generation that lost members (an evicting Redis): the same
+    live_store_redis.zrem(live_store.read_meta(season.pk).key("all"), live_store.member(3004))
+    assert read_in_place(season) == expected
+    tasks.rebuild_live_store(season.pk)
     assert read_live(season) == expected
     # a store behind (a change it never saw) is rebuilt by the next writer
     live_store_redis.hset(live_store.meta_key(season.pk), "version", 0)

@@ -92,7 +92,8 @@ def _check_player(check: CheckRun, entry: EntryResult, player: PlayerResult, whe
             f"Licence number {who(player)} is not in the registry: correct it, or leave it "
             f"empty for a player without a licence (ranked, no points).",
             licence_number=number,
-            name=player.name or "?",
+            name=player.name,
+            as_named=f" ({player.name})" if player.name else "",
         )
         return
     _check_name(check, player, number, where)
@@ -103,7 +104,8 @@ def _check_player(check: CheckRun, entry: EntryResult, player: PlayerResult, whe
             f"Player {who(player)} has no licence for the tournament's season: ranked, but "
             f"will get no points.",
             licence_number=number,
-            name=player.name or "?",
+            name=player.name,
+            as_named=f" ({player.name})" if player.name else "",
         )
 
 
