@@ -115,6 +115,6 @@ def available(cache: Any) -> bool | None:
     if not isinstance(cache, RedisCache):
         return None
     try:
-        return bool(cache._cache.get_client(write=False).ping())  # type: ignore[attr-defined]
+        return bool(cache._cache.get_client(write=False).ping())
     except RedisError:
         return False

@@ -1,6 +1,7 @@
-"""Every queue the application sends tasks to has a worker in docker-compose.yml: the
-queues are read from the settings as the workers' environment makes them (a fresh
-process, `.env.example` as the env_file), the workers' from their ``-Q``."""
+"""Every queue the application sends tasks to has a worker in docker-compose.yml, and
+every worker a queue: the queues are read from the settings as the workers' environment
+makes them (a fresh process, `.env.example` as the env_file), the workers' from their
+``-Q``."""
 
 from __future__ import annotations
 
@@ -41,3 +42,13 @@ def test_a_worker_consumes_every_queue_the_tasks_are_sent_to():
     routed = set(json.loads(read.stdout))
     assert routed, "no queue read"
     assert not routed - set(consumed), f"queues without a worker: {sorted(routed - set(consumed))}"
+    assert not set(consumed) - routed, f"workers on no queue: {sorted(set(consumed) - routed)}"
+
+
+def test_the_workers_follow_the_queue_prefix():
+    env_file = read_env_file(ENV_EXAMPLE) | {"CELERY_QUEUE_PREFIX": "fft-"}
+    queues = set()
+    for service in services(env_file).values():
+        if "worker" in service.command:
+            queues.add(service.command[service.command.index("-Q") + 1])
+    assert queues == {"fft-live", "fft-publication", "fft-asof", "fft-email", "fft-celery"}
