@@ -22,8 +22,9 @@ l'annonceur n'a pas d'autre atout »): ``k`` cards shown are ``k`` trumps or mor
 refused when, wherever the excuse may be, the poignées shown break the inequality. At the
 default sizes this refuses exactly: a chelem against a poignée of 12 cards or more (13 at
 3 players, the 4-player double and triple, the 5-player triple: 11 trumps at least, and
-11 + 11 > 21), and a chelem against two poignées of the losing side (at 4 and 5 players:
-10 + 10, one with the excuse, leaves the winner 2 trumps, fewer than 10).
+11 + 11 > 21), and a chelem against two poignées of the losing side (4 players 10 + 10:
+19 trumps at least, leaving the winner 2, fewer than 10; 5 players any two, the smallest
+8 + 8 leaving 6, fewer than 8).
 See ``docs/engine-scoring.md``.
 """
 
@@ -39,17 +40,20 @@ def chelem_allows_poignees(
     winning: Sequence[int],
     *,
     excuse_may_be_with_losers: bool = True,
+    excuse_may_be_with_winners: bool = True,
 ) -> bool:
     """Whether some deal gives the winning side every trick with these poignées shown.
 
     ``losing`` and ``winning``: the cards each poignée of that side showed (trumps, the
     excuse standing in for one). ``excuse_may_be_with_losers`` is false when the deal's
-    count shows that no losing player held the excuse (then no losing poignée holds it).
+    count shows that no losing player held the excuse (then no losing poignée holds it);
+    ``excuse_may_be_with_winners`` likewise for the winning side.
     """
     placements: list[tuple[int, int] | None] = [None]  # (side, index) of the excuse's poignée
     if excuse_may_be_with_losers:
         placements += [(0, i) for i in range(len(losing))]
-    placements += [(1, i) for i in range(len(winning))]
+    if excuse_may_be_with_winners:
+        placements += [(1, i) for i in range(len(winning))]
     for placement in placements:
         losers = [k - (placement == (0, i)) for i, k in enumerate(losing)]
         winners = [k - (placement == (1, i)) for i, k in enumerate(winning)]

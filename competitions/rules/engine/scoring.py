@@ -263,7 +263,7 @@ def deal_problems(
         _check_counts(size, contract, chelem_by, oudlers, points, report)
     if chelem_by is not None and taker is not None and poignees_valid and deal.poignees:
         attack = {taker, deal.called_partner}
-        _check_chelem_against_poignees(deal.poignees, attack, chelem_by, oudlers, report)
+        _check_chelem_against_poignees(deal.poignees, attack, chelem_by, contract, oudlers, report)
     return problems
 
 
@@ -784,22 +784,30 @@ def _check_chelem_against_poignees(
     poignees: tuple[Poignee, ...],
     attack: set[Orientation | None],
     chelem_by: Side,
+    contract: Contract | None,
     oudlers: int | None,
     report: Report,
 ) -> None:
     """The side that took every trick beat every trump of the other side (chelem_trumps)."""
     attack_shown = [p.trumps for p in poignees if Orientation(p.seat) in attack]
     defence_shown = [p.trumps for p in poignees if Orientation(p.seat) not in attack]
+    # Where the excuse was, from the attack's count (card_counts): on an attack's chelem
+    # the 3 oudlers mean no defender held it, fewer (but on a garde contre, whose chien the
+    # defence keeps) that a defender did; on a defence's chelem no oudler means the attack
+    # never held it, one (but on a garde sans, whose chien may hold oudlers) that it did.
     if chelem_by is Side.ATTACK:
         losing, winning = defence_shown, attack_shown
-        # an attack's chelem with the 3 oudlers: no defender held the excuse
-        excuse_with_losers = oudlers != 3
+        with_losers = oudlers != 3
+        with_winners = oudlers == 3 or contract is Contract.GARDE_CONTRE
     else:
         losing, winning = attack_shown, defence_shown
-        # a defence's chelem leaves the attack no oudler unless it held the excuse
-        excuse_with_losers = oudlers != 0
+        with_losers = oudlers != 0
+        with_winners = oudlers == 0 or contract is Contract.GARDE_SANS
     if not losing or chelem_allows_poignees(
-        losing, winning, excuse_may_be_with_losers=excuse_with_losers
+        losing,
+        winning,
+        excuse_may_be_with_losers=with_losers,
+        excuse_may_be_with_winners=with_winners,
     ):
         return
     loser = "defence" if chelem_by is Side.ATTACK else "attack"

@@ -75,7 +75,14 @@ def witness_exists(deal: Deal) -> bool:
     # 3 oudlers to an attack's chelem: the attack's pile has the excuse; no oudler to the
     # attack on a defence's chelem: the attack never held it
     excuse_with_losers = deal.oudlers != (3 if chelem_by == ATTACK else 0)
-    holders = [None, *win]
+    # fewer than 3 oudlers to an attack's chelem: a defender kept the excuse (but on a garde
+    # contre, whose chien the defence keeps); one oudler to the attack on a defence's chelem:
+    # the attack held the excuse (but on a garde sans, whose chien counts for the attack)
+    if chelem_by == ATTACK:
+        with_winners = deal.oudlers == 3 or deal.contract == Contract.GARDE_CONTRE
+    else:
+        with_winners = deal.oudlers == 0 or deal.contract == Contract.GARDE_SANS
+    holders = [None, *(win if with_winners else [])]
     if excuse_with_losers:
         holders += lose
     for holder in holders:
