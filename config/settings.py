@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -80,6 +81,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
     "core.http.middleware.RefuseNulCharacters",  # a NUL in a URL never reaches PostgreSQL
+    "core.http.middleware.ReadYourWrites",  # a recent writer reads the primary (a replica's lag)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -144,6 +146,18 @@ if DATABASE_REPLICA_URL:
         DATABASE_REPLICA_URL, conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60"))
     )
 DATABASE_ROUTERS = ["core.db_router.PublicReadsRouter"]
+# A reader who has just written reads the primary for this many seconds (a signed cookie
+# set on every write answered; core/http/middleware.py::ReadYourWrites), so that a lagging
+# replica never hides their own write from them; 0: off.
+READ_YOUR_WRITES_S = int(os.environ.get("READ_YOUR_WRITES_S", "30"))
+# Logical backups (manage.py backup_database / restore_database, core/management/backups.py,
+# docs/backups.md): where, for how long (every backup of the last BACKUP_KEEP_DAYS days and
+# the first of each of the last BACKUP_KEEP_MONTHS months), and the PostgreSQL binaries
+# (empty: the server's major version's, found in /usr/lib/postgresql/<major>/bin or the PATH).
+BACKUP_DIR = os.environ.get("BACKUP_DIR", str(BASE_DIR / "var" / "backups"))
+BACKUP_KEEP_DAYS = int(os.environ.get("BACKUP_KEEP_DAYS", "7"))
+BACKUP_KEEP_MONTHS = int(os.environ.get("BACKUP_KEEP_MONTHS", "12"))
+BACKUP_PG_BIN_DIR = os.environ.get("BACKUP_PG_BIN_DIR", "")
 # Behind PgBouncer in transaction mode (docker-compose.yml): a server connection changes
 # between transactions, so no server-side cursors (iterator() would lose its cursor) and
 # no prepared statements (psycopg prepares none with prepare_threshold None).
@@ -155,9 +169,18 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # How long a ranking writer waits for a season's advisory lock before giving up (busy,
 # retry later) instead of waiting forever behind a long recompute (rankings/season/locks.py).
 ADVISORY_LOCK_TIMEOUT_MS = int(os.environ.get("ADVISORY_LOCK_TIMEOUT_MS", "60000"))
-# A recompute run with no progress for this long lost its worker: its redelivered task
-# reclaims it, the sweep marks it failed (rankings/season/recompute.py). Above the lock timeout.
-RECOMPUTE_STALE_AFTER_S = int(os.environ.get("RECOMPUTE_STALE_AFTER_S", "600"))
+# A running recompute's worker renews its run's heartbeat every RECOMPUTE_HEARTBEAT_S
+# (a thread of its own, whatever the run is doing); a run whose heartbeat is older than
+# RECOMPUTE_STALE_AFTER_S lost its worker: the sweep (every RECOMPUTE_SWEEP_S, beat) or
+# the next request queues it again (rankings/season/recompute.py). Lost at the latest
+# STALE_AFTER + SWEEP seconds after its worker died: two minutes with the defaults.
+RECOMPUTE_HEARTBEAT_S = float(os.environ.get("RECOMPUTE_HEARTBEAT_S", "30"))
+RECOMPUTE_STALE_AFTER_S = int(os.environ.get("RECOMPUTE_STALE_AFTER_S", "90"))
+RECOMPUTE_SWEEP_S = float(os.environ.get("RECOMPUTE_SWEEP_S", "30"))
+# The ranking as of a day not stored yet: at most this many computations of a season
+# queued at a time; a reader asking another day meanwhile gets a 503 with Retry-After
+# (rankings/season/as_of.py).
+AS_OF_QUEUED_MAX = int(os.environ.get("AS_OF_QUEUED_MAX", "2"))
 
 # The database unreachable: every page and API call answers 503 with this Retry-After
 # (seconds), in the API's error shape under /api/ (core/http/api_errors.py).
@@ -212,6 +235,9 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("API_THROTTLE_ANON", "300/minute"),
         "user_write": os.environ.get("API_THROTTLE_USER_WRITE", "120/minute"),
         "token_failures": os.environ.get("API_THROTTLE_TOKEN_FAILURES", "20/hour"),
+        # public pages built (not answered from the read cache) for readers not signed
+        # in, per address (core/http/throttles.py)
+        "pages_anon": os.environ.get("PAGES_THROTTLE_ANON", "120/minute"),
     },
     # How many proxies in front of the app append to X-Forwarded-For (0: the client
     # address is REMOTE_ADDR). Throttles and login lockouts key on that address.
@@ -253,6 +279,7 @@ SPECTACULAR_SETTINGS = {
         "ChampionshipStageKindEnum": "competitions.models.ChampionshipStageKind",
         "SanctionKindEnum": "federation.models.SanctionKind",
         "NotificationKindEnum": "federation.models.NotificationKind",
+        "RecomputeKindEnum": "rankings.models.RecomputeKind",
         "BigPrizeFormulaEnum": ["24_deals", "25_deals"],  # competitions.rules.engine.big_prize
     },
 }
@@ -261,7 +288,38 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "") or None
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
-CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
+# Queues by kind, so that a homologation's refresh never waits behind slow or anonymous
+# work: run one worker (or more) per queue (docs/scaling.md, "Queues"). Every queue name
+# starts with CELERY_QUEUE_PREFIX (several deployments, or test runs, on one broker).
+# E-mail tasks are named "<app>.email_<what>": the pattern routes every one of them.
+CELERY_QUEUE_PREFIX = os.environ.get("CELERY_QUEUE_PREFIX", "")
+CELERY_TASK_DEFAULT_QUEUE = CELERY_QUEUE_PREFIX + os.environ.get(
+    "CELERY_TASK_DEFAULT_QUEUE", "celery"
+)
+_TASKS_BY_QUEUE = {
+    # the live ranking after a homologation or a correction, and the store's rebuild
+    "live": ("rankings.refresh_season_totals", "rankings.refresh_live_ranking"),
+    # full recomputes and official publications (minutes at national scale)
+    "publication": (
+        "rankings.run_recompute",
+        "rankings.recompute_season",
+        "rankings.nightly_ranking",
+    ),
+    # the ranking as of a past day (asked by any reader, bounded per season)
+    "asof": ("rankings.as_of_days", "rankings.as_of_nightly"),
+    "email": ("*.email_*",),
+}
+CELERY_TASK_ROUTES = {
+    task: {"queue": CELERY_QUEUE_PREFIX + queue}
+    for queue, names in _TASKS_BY_QUEUE.items()
+    for task in names
+}
+CELERY_QUEUES_BY_KIND = (
+    *(CELERY_QUEUE_PREFIX + queue for queue in _TASKS_BY_QUEUE),
+    CELERY_TASK_DEFAULT_QUEUE,
+)
+"""Every queue a task may be routed to, the default queue last: a deployment runs a
+worker on each (``celery worker -Q <name>``)."""
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -285,8 +343,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # Every minute: send the tasks the broker did not take when their transaction
     # committed (core/tasks.py, the outbox).
     "core-send-outbox": {"task": "core.send_outbox", "schedule": 60.0},
-    # Every five minutes: recompute runs whose worker was lost are marked failed.
-    "rankings-stale-runs": {"task": "rankings.fail_stale_runs", "schedule": 300.0},
+    # Every RECOMPUTE_SWEEP_S: recompute runs whose worker was lost are queued again
+    # (marked failed after their third lost worker).
+    "rankings-stale-runs": {"task": "rankings.fail_stale_runs", "schedule": RECOMPUTE_SWEEP_S},
     # Every night, after the nightly ranking: the current season's rankings as of each
     # month end and yesterday (rankings/season/as_of.py: a player's place over the season).
     "rankings-as-of-nightly": {
@@ -305,11 +364,26 @@ REST_KNOX = {
     "AUTO_REFRESH": False,
 }
 
-# Cache: Redis in production (CACHE_URL, e.g. redis://redis:6379/1), local memory by
-# default. It holds the API's rate-limit counters.
+# Cache: Redis in production (CACHE_URL, e.g. redis://redis-cache:6379/0), local memory by
+# default. It holds the rate-limit counters and the stored public reads: its own Redis
+# instance, deployed with a maxmemory and allkeys-lru (docs/scaling.md), never the broker's
+# nor the live store's. While it does not answer, each process answers from its own memory
+# (core/http/fallback_cache.py): reads are built, rate limits count per process.
 CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_CACHE_URL", "")
+
+
+def redis_cache(url: str) -> dict[str, Any]:
+    """The cache on the Redis at ``url``: short timeouts, this process's memory while it
+    does not answer."""
+    return {
+        "BACKEND": "core.http.fallback_cache.FallbackRedisCache",
+        "LOCATION": url,
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
+    }
+
+
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    "default": redis_cache(CACHE_URL)
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
@@ -333,11 +407,20 @@ GC_FREEZE = env_bool("GC_FREEZE", True)
 GC_FREEZE_AFTER_REQUESTS = int(os.environ.get("GC_FREEZE_AFTER_REQUESTS", "1000"))
 
 # The live national ranking's order-statistics store (rankings/season/live_store.py): Redis sorted
-# sets kept in step with the standings. Default: the cache's Redis; "off" (or no Redis at
-# all, the embedded default) keeps the live ranking as a provisional snapshot.
-RANKING_STORE_URL = os.environ.get("RANKING_STORE_URL", CACHE_URL)
+# sets kept in step with the standings, on a Redis of its own (noeviction, append-only
+# file). Empty or "off" (the embedded default) keeps the live ranking as a provisional
+# snapshot.
+RANKING_STORE_URL = os.environ.get("RANKING_STORE_URL", "")
 if RANKING_STORE_URL == "off":
     RANKING_STORE_URL = ""
+# Three Redis roles, three addresses: the cache evicts (allkeys-lru), the broker and the
+# store must not lose a key.
+for _role, _url in (
+    ("CELERY_BROKER_URL", CELERY_BROKER_URL),
+    ("RANKING_STORE_URL", RANKING_STORE_URL),
+):
+    if CACHE_URL and _url == CACHE_URL:
+        raise ImproperlyConfigured(f"CACHE_URL must not be {_role}: the cache evicts its keys")
 
 # Login lockout (django-axes) on every password login (admin, /api/auth/login/, the
 # pages): after AXES_FAILURE_LIMIT failures of one username from one address, that pair
