@@ -50,6 +50,12 @@ if not DEBUG and len(SECRET_KEY) < 50:
         "DJANGO_SECRET_KEY must be at least 50 characters when DJANGO_DEBUG is off "
         '(python -c "import secrets; print(secrets.token_urlsafe(50))")'
     )
+# Rotating the key (docs/operations.md): the new one above, the previous ones here
+# (comma-separated), so that sessions, password-reset links and the unsubscribe links of
+# e-mails already sent still verify; only the new key signs.
+SECRET_KEY_FALLBACKS = env_list("DJANGO_SECRET_KEY_FALLBACKS", "")
+if not DEBUG and any(len(key) < 50 for key in SECRET_KEY_FALLBACKS):
+    raise ImproperlyConfigured("each of DJANGO_SECRET_KEY_FALLBACKS must be at least 50 characters")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 

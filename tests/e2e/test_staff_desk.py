@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from django.utils import timezone
 from playwright.sync_api import expect
 
 PASSWORD = "x"  # the registry fixture's users (tests/conftest.py)
@@ -199,7 +200,9 @@ def test_publishing_the_official_ranking_is_followed_to_its_end(
     state = SeasonRanking.objects.get(season=registry.season)
     assert state.official is not None
     expect(page.get_by_text("non publié")).to_have_count(0)
-    expect(page.get_by_text(state.official.computed_at.strftime("%d/%m/%Y"))).not_to_have_count(0)
+    expect(
+        page.get_by_text(timezone.localtime(state.official.computed_at).strftime("%d/%m/%Y"))
+    ).not_to_have_count(0)
     staff.shot("4-publie")
 
 
