@@ -13,6 +13,12 @@ admin actions, ``manage.py load_results`` and the demo, so that each refuses wha
 others refuse. Each is one transaction and refuses with the project's own errors
 (:class:`core.problems.RuleViolation`, :mod:`core.errors`), nothing written.
 
+A tournament whose ``stage`` is a championship stage kind but that no championship stage
+plays (a row declared before declarations were limited to ordinary tournaments, or written
+by hand) is refused here, whatever the path: the index, cap and qualification of a stage
+come only through a stage of a championship (chapter 3, preamble, « Les épreuves se
+déroulant sans son aval sont nulles »); see :func:`stray_stage_problems`.
+
 Nothing below this module imports it: the plain tournament's services know nothing of
 championships, and the championships' stage path calls the plain services.
 """
@@ -32,7 +38,7 @@ from competitions.championships.stage_results import (
     stage_results_refuse,
     stage_results_submit,
 )
-from competitions.models import ResultRevision, Tournament
+from competitions.models import ChampionshipStage, ResultRevision, Stage, Tournament
 from competitions.rules.results.document import ResultsDocument
 from competitions.tournaments import preview, review
 from competitions.tournaments.homologation import (
@@ -42,8 +48,30 @@ from competitions.tournaments.homologation import (
 )
 from competitions.tournaments.preview import Preview
 from competitions.tournaments.submission import Submitted, plain_results_submit
-from core.problems import Problem
+from core.problems import Problem, RuleViolation
 from federation.access import Actor
+
+
+def stray_stage_problems(tournament: Tournament, stage: ChampionshipStage | None) -> list[Problem]:
+    """A tournament declared at a championship stage kind that no championship stage plays:
+    never homologated (nor its results taken) as a stage."""
+    if stage is not None or tournament.stage == Stage.ORDINARY:
+        return []
+    return [
+        Problem(
+            "stage",
+            "stage_without_championship",
+            f"Tournament {tournament.pk} is declared as a {tournament.stage} but is no stage "
+            "of a championship: a stage's index, cap and qualification come only from a "
+            "championship's stage, held under regional rules the zone approved.",
+            {"tournament": tournament.pk, "stage": str(tournament.stage)},
+        )
+    ]
+
+
+def _refuse_stray_stage(tournament: Tournament, stage: ChampionshipStage | None) -> None:
+    if problems := stray_stage_problems(tournament, stage):
+        raise RuleViolation(problems)
 
 
 @transaction.atomic
@@ -58,6 +86,7 @@ def results_submit(
     """Submit a tournament's results (its organiser's managers): a championship stage's
     after the stage's checks."""
     stage = stage_of(tournament)
+    _refuse_stray_stage(tournament, stage)
     if stage is not None:
         return stage_results_submit(
             stage=stage,
@@ -85,7 +114,12 @@ def tournament_homologate(
     stage = stage_of(tournament)
     if stage is not None:
         return stage_homologate(stage=stage, by=by, revision=revision)
-    return plain_tournament_homologate(tournament=tournament, by=by, revision=revision)
+    return plain_tournament_homologate(
+        tournament=tournament,
+        by=by,
+        revision=revision,
+        more_problems=stray_stage_problems(tournament, stage),
+    )
 
 
 @transaction.atomic
@@ -112,6 +146,7 @@ def tournament_correct(
     allocations, the previous ones kept (not current); a championship stage's new results
     after the stage's checks. Same results again: nothing changes."""
     stage = stage_of(tournament)
+    _refuse_stray_stage(tournament, stage)
     if stage is not None:
         return stage_results_correct(
             stage=stage,
@@ -142,9 +177,10 @@ def content_preview(
     """What submitting ``content`` would give (nothing stored), refused as
     :func:`results_submit` would refuse it."""
     stage = stage_of(tournament)
+    stray = stray_stage_problems(tournament, stage)
 
     def stage_problems(document: ResultsDocument) -> list[Problem]:
-        return [] if stage is None else document_compliance(stage, document)
+        return stray if stage is None else document_compliance(stage, document)
 
     return preview.content_preview(
         tournament=tournament,
@@ -171,7 +207,11 @@ def results_preview(
         document=document,
         by=by,
         confirmed_licences=confirmed_licences,
-        reading_problems=() if stage is None else document_compliance(stage, document),
+        reading_problems=(
+            stray_stage_problems(tournament, stage)
+            if stage is None
+            else document_compliance(stage, document)
+        ),
     )
 
 
@@ -180,7 +220,8 @@ def revision_review(*, tournament: Tournament, revision: ResultRevision) -> revi
     would refuse it (a championship stage's too); writes nothing."""
     stage = stage_of(tournament)
     if stage is None:
-        return review.revision_review(tournament, revision)
+        stray = stray_stage_problems(tournament, stage)
+        return review.revision_review(tournament, revision, more_conditions=lambda _book: stray)
     return review.revision_review(
         tournament,
         revision,

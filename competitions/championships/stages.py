@@ -140,7 +140,9 @@ def stage_create(
         reference=request.reference,
     )
     try:
-        tournament, created = tournament_declare(declaration=declaration, by=by)
+        tournament, created = tournament_declare(
+            declaration=declaration, by=by, championship_stage=True
+        )
     except DeclarationConflict as conflict:
         raise RuleViolation.single(
             "reference",

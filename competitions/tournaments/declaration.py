@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
-from competitions.models import OrganizerKind, Tournament
+from competitions.models import OrganizerKind, Stage, Tournament
 from competitions.rules.engine.big_prize import check_big_prize_plan
 from competitions.rules.engine.seating import PlacementMethod, check_placement_sequence
 from competitions.tournaments import access
@@ -169,13 +169,18 @@ def arbiter_accredited(player_id: int, season_id: int) -> bool:
 
 
 @transaction.atomic
-def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, bool]:
+def tournament_declare(
+    *, declaration: Declaration, by, championship_stage: bool = False
+) -> tuple[Tournament, bool]:
     """Declare a tournament; returns it and whether it was created.
 
     Declaring again with the same organiser reference returns the existing
     tournament (a client retrying after a timeout creates nothing twice).
+    ``championship_stage``: the tournament a championship stage is created with
+    (:func:`competitions.championships.stages.stage_create`, its only caller that
+    sets it); any other declaration is an ordinary tournament (:func:`stage_problems`).
     """
-    fields = declaration_fields(declaration, by)
+    fields = declaration_fields(declaration, by, championship_stage=championship_stage)
     if declaration.reference:
         existing = _same_reference(declaration, fields).select_for_update(of=("self",)).first()
         if existing is not None:
@@ -195,10 +200,35 @@ def tournament_declare(*, declaration: Declaration, by) -> tuple[Tournament, boo
     return tournament, True
 
 
-def declaration_fields(declaration: Declaration, by) -> dict:
+def stage_problems(stage: str, championship_stage: bool) -> list[Problem]:
+    """A championship stage's index, cap and qualification come only through a stage of a
+    championship (chapter 3, preamble: « Le règlement du championnat régional doit être
+    adressé, en début de saison, au responsable de zone pour aval. Les épreuves se
+    déroulant sans son aval sont nulles. »): created by ``stage_create`` under the
+    championship's rules (the zone's approval is checked on the stage's results). A
+    tournament declared by itself is an ordinary tournament, whoever its organiser."""
+    if stage == Stage.ORDINARY or championship_stage:
+        return []
+    return [
+        Problem(
+            "stage",
+            "stage_outside_a_championship",
+            f"A tournament declared by itself is an ordinary tournament: a {stage} is a stage "
+            "of a championship, created from the championship (under regional rules the zone "
+            "approved), which gives its index, cap and qualification.",
+            {"stage": str(stage)},
+        )
+    ]
+
+
+def declaration_fields(declaration: Declaration, by, *, championship_stage: bool = False) -> dict:
     """Every check of a declaration (one refusal locating every problem, then the
     permission), nothing written: the new tournament's fields. Its reads (season,
-    organiser, arbiter, accreditation) are made once per batch of a bulk load."""
+    organiser, arbiter, accreditation) are made once per batch of a bulk load.
+    ``championship_stage``: as for :func:`tournament_declare`; a declaration repeating the
+    reference of a tournament a championship stage plays (same season, organiser, stage) is
+    that stage's own declaration again (a results file naming it), which
+    :func:`tournament_declare` returns."""
     problems: list[Problem] = []
     season = memoized(
         ("season_for_date", declaration.date), lambda: season_for_date(declaration.date)
@@ -213,6 +243,19 @@ def declaration_fields(declaration: Declaration, by) -> dict:
             )
         )
     zone, committee, club = _organizer(declaration, problems)
+    if not championship_stage and season is not None and declaration.reference:
+        # the stage's own declaration again (a results file naming it by its reference)
+        championship_stage = Tournament.objects.filter(
+            season=season,
+            organizer_kind=declaration.organizer_kind,
+            organizer_zone=zone,
+            organizer_committee=committee,
+            organizer_club=club,
+            reference=declaration.reference,
+            stage=declaration.stage,
+            championship_stage__isnull=False,
+        ).exists()
+    problems[:0] = stage_problems(declaration.stage, championship_stage)
     arbiter = memoized(
         ("player_by_licence", declaration.arbiter_licence_number),
         lambda: arbiter_read(declaration.arbiter_licence_number),

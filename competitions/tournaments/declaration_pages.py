@@ -41,6 +41,7 @@ FIELDS = {
     "arbiter_plays": "arbiter_plays",
     "planned_sessions": "planned_sessions",
     "placements": None,  # the whole sequence: the form's own error
+    "stage": None,  # the page declares ordinary tournaments: the form's own error
 }
 
 PLACEMENT_ROWS = 12

@@ -36,6 +36,7 @@ from competitions.rules.engine.card_counts import (
     points_range,
     possible_counts,
 )
+from competitions.rules.engine.chelem_trumps import chelem_allows_poignees
 from competitions.rules.engine.tables import Orientation, TableSize, seats
 from core.problems import Problem, RuleViolation
 
@@ -236,7 +237,7 @@ def deal_problems(
     _check_partner(deal, size, taker, report, table)
     oudlers = _check_oudlers(deal.oudlers, report)
     points = _check_points(deal.attack_points, size, report)
-    _check_poignees(deal.poignees, size, rules, report, table)
+    poignees_valid = _check_poignees(deal.poignees, size, rules, report, table)
 
     petit_au_bout = _check_side(deal.petit_au_bout, "petit_au_bout", report)
     chelem_by = _check_side(deal.chelem_made_by, "chelem_made_by", report)
@@ -260,6 +261,9 @@ def deal_problems(
     chelem_known = deal.chelem_made_by is None or chelem_by is not None
     if contract is not None and oudlers is not None and points is not None and chelem_known:
         _check_counts(size, contract, chelem_by, oudlers, points, report)
+    if chelem_by is not None and taker is not None and poignees_valid and deal.poignees:
+        attack = {taker, deal.called_partner}
+        _check_chelem_against_poignees(deal.poignees, attack, chelem_by, contract, oudlers, report)
     return problems
 
 
@@ -724,15 +728,19 @@ def _check_poignees(
     rules: ScoringRules,
     report: Report,
     table: tuple[Orientation, ...],
-) -> None:
+) -> bool:
+    """Check the poignées; whether they are all valid (seats, sizes, 22 cards at most)."""
     allowed = rules.poignee_trumps(size)
+    valid = True
     shown: set[Orientation] = set()
     total_trumps = 0
     for index, poignee in enumerate(poignees):
         where = f"poignees[{index}]"
         seat = _check_seat(poignee.seat, f"{where}.seat", size, report, required=True, table=table)
+        valid = valid and seat is not None
         if seat is not None:
             if seat in shown:
+                valid = False
                 report(
                     f"{where}.seat",
                     "duplicate_poignee",
@@ -743,6 +751,7 @@ def _check_poignees(
             shown.add(seat)
         trumps = poignee.trumps
         if isinstance(trumps, bool) or not isinstance(trumps, int) or trumps not in allowed:
+            valid = False
             simple, double, triple = allowed
             report(
                 f"{where}.trumps",
@@ -760,6 +769,7 @@ def _check_poignees(
         else:
             total_trumps += trumps
     if total_trumps > TOTAL_TRUMPS:
+        valid = False
         report(
             "poignees",
             "poignees_exceed_trumps",
@@ -767,6 +777,55 @@ def _check_poignees(
             f"{TOTAL_TRUMPS} (21 trumps and the excuse).",
             {"trumps": total_trumps, "total": TOTAL_TRUMPS},
         )
+    return valid
+
+
+def _check_chelem_against_poignees(
+    poignees: tuple[Poignee, ...],
+    attack: set[Orientation | None],
+    chelem_by: Side,
+    contract: Contract | None,
+    oudlers: int | None,
+    report: Report,
+) -> None:
+    """The side that took every trick beat every trump of the other side (chelem_trumps)."""
+    attack_shown = [p.trumps for p in poignees if Orientation(p.seat) in attack]
+    defence_shown = [p.trumps for p in poignees if Orientation(p.seat) not in attack]
+    # Where the excuse was, from the attack's count (card_counts): on an attack's chelem
+    # the 3 oudlers mean no defender held it, fewer (but on a garde contre, whose chien the
+    # defence keeps) that a defender did; on a defence's chelem no oudler means the attack
+    # never held it, one (but on a garde sans, whose chien may hold oudlers) that it did.
+    if chelem_by is Side.ATTACK:
+        losing, winning = defence_shown, attack_shown
+        with_losers = oudlers != 3
+        with_winners = oudlers == 3 or contract is Contract.GARDE_CONTRE
+    else:
+        losing, winning = attack_shown, defence_shown
+        with_losers = oudlers != 0
+        with_winners = oudlers == 0 or contract is Contract.GARDE_SANS
+    if not losing or chelem_allows_poignees(
+        losing,
+        winning,
+        excuse_may_be_with_losers=with_losers,
+        excuse_may_be_with_winners=with_winners,
+    ):
+        return
+    loser = "defence" if chelem_by is Side.ATTACK else "attack"
+    report(
+        "chelem_made_by",
+        "chelem_against_a_poignee",
+        f"The {chelem_by} took every trick (chelem), but the {loser} showed poignées of "
+        f"{', '.join(map(str, losing))} cards: each of its trumps falls in a different trick "
+        f"and needs a higher trump of the {chelem_by} in that trick, so the {chelem_by} "
+        f"would need as many trumps as the longest poignée, and the 21 trumps are not "
+        f"enough for both.",
+        {
+            "side": str(chelem_by),
+            "other": loser,
+            "shown": ", ".join(map(str, losing)),
+            "trumps": TOTAL_TRUMPS - 1,
+        },
+    )
 
 
 def _check_side(value: object, name: str, report: Report) -> Side | None:

@@ -89,6 +89,7 @@ FRENCH: dict[str, str] = {
     "no_single_champion": "La finale n’a pas un seul inscrit classé 1er : aucun champion n’est reporté automatiquement.",
     "club_unknown": "Équipe championne sortante : son club ne peut pas être établi.",
     "regional_rules_not_published": "Le comité {committee} n’a pas publié ses règles régionales.",
+    "stage_without_championship": "Le tournoi {tournament} est déclaré comme «\xa0{stage}\xa0» mais n’est l’épreuve d’aucun championnat\xa0: l’indice, le plafond et les qualifications d’une épreuve ne viennent que d’une épreuve de championnat, tenue sous un règlement régional qui a reçu l’aval du responsable de zone. Les épreuves se déroulant sans son aval sont nulles.",
     "regional_stage_without_zone_approval": "Cette épreuve du comité {committee} se déroule sous la version {version} de ses règles régionales, sans l’aval du responsable de zone : elle est nulle (aucun PCN, aucune qualification).",
     "regional_rules_not_approved": "Comité {committee} : la version {version} de ses règles régionales n’a pas encore l’aval du responsable de zone.",
     "no_national_final": "{championship} n’a pas encore de finale nationale.",

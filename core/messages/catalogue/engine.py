@@ -29,6 +29,7 @@ FRENCH: dict[str, str] = {
     "defence_chelem_leaves_the_ecart": "La défense a fait toutes les levées : l’attaque n’a que son écart ({cards} cartes, ni roi ni bout : de {minimum} à {maximum} points) et l’excuse si elle l’a gardée (1 bout, 4 points de plus) ; {oudlers} bouts et {points} points est impossible.",
     "defence_chelem_leaves_the_chien": "La défense a fait toutes les levées : sur une garde sans, l’attaque n’a que le chien ({cards} cartes) et l’excuse (comptée 4 points) si elle l’a gardée, soit de {minimum} à {maximum} points avec {oudlers} bouts ; {points} est impossible.",
     "defence_chelem_on_garde_contre": "La défense a fait toutes les levées sur une garde contre : l’attaque n’a aucune carte, sauf l’excuse si elle l’a gardée, soit 0 bout et 0 point, ou 1 bout et 4 points ; {oudlers} bouts et {points} points est impossible.",
+    "chelem_against_a_poignee": "Le camp qui a fait toutes les levées (chelem) a dû battre chaque atout de l’autre camp, qui a montré des poignées de {shown} cartes : un joueur joue ses atouts dans des plis différents, et chacun de ces plis demande un atout plus fort du camp du chelem ; ce camp aurait donc au moins autant d’atouts que la plus longue de ces poignées, et les {trumps} atouts ne suffisent pas aux deux camps (l’excuse n’est pas un atout ; montrée dans une poignée, elle remplace un atout absent). Cette donne est impossible.",
     "petit_au_bout_without_oudler": "L’attaque a fait la dernière levée avec le petit : le petit compte parmi ses bouts, elle ne peut pas en avoir 0.",
     "petit_au_bout_with_every_oudler": "La défense a fait la dernière levée avec le petit : l’attaque ne peut pas avoir les 3 bouts.",
     # --- penalties (penalties.py) ---------------------------------------------------------
@@ -64,6 +65,10 @@ FRENCH: dict[str, str] = {
     "number_seated_twice": "Le joueur {number} est placé deux fois en position {position}.",
     "table_too_short": "La table {table} compte {players} joueurs en position {position} ; une table compte 4 joueurs, ou 3 au moins.",
     "short_table_twice": "Le joueur {number} est de nouveau à une table de 3 en position {position} (table {table}) après la position {first} ; personne ne doit jouer deux fois à une table de 3.",
+    "team_position_row": "La position jouée {position} d’un tournoi par équipes est la ligne {row} du mouvement, non la ligne {expected}\xa0: les équipiers commencent ensemble à une table, ne jouent pas la première position et passent directement à la deuxième.",
+    "team_not_at_one_table": "L’équipe {team} (numéros {numbers}) ne commence pas à une même table\xa0: les joueurs d’une même équipe commencent à la même table.",
+    "formula_not_positive": "Une formule compte au moins une position et au moins une donne par position, pas {value}.",
+    "formula_too_many_positions": "{positions} positions de {deals_per_position} donnes\xa0: avec {players} joueurs, le mouvement joue au plus {allowed} positions.",
     "partners_meet": "Les partenaires {first} et {second} sont à la même table ({table}) en position {position} ; des coéquipiers ne jouent jamais l’un contre l’autre.",
     "repeated_meeting": "Les joueurs {first} et {second} se rencontrent de nouveau en position {position} (table {table}) après la position {before_position} (table {before_table}) ; le mouvement FFT ne fait rencontrer personne deux fois.",
     "player_missing": "Les joueurs {players} n’ont pas de place en position {position}.",

@@ -190,6 +190,20 @@ def test_an_impossible_chelem_is_refused_with_its_reason_in_french(api):
     assert "0 bouts et 56 points est impossible" in error["message"]
 
 
+def test_a_chelem_against_a_defenders_double_poignee_is_refused_in_french(api):
+    # the taker alone cannot beat 12 trumps or more of one defender: 12 + 12 > 21
+    deal = {"table_size": 4, "contract": "garde", "taker": "E", "oudlers": 3,
+            "attack_points": 91, "poignees": [{"seat": "N", "trumps": 13}],
+            "chelem_made_by": "attack"}  # fmt: skip
+    response = api.post("/api/engine/deals/score/", deal, format="json")
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert (error["field"], error["code"]) == ("chelem_made_by", "chelem_against_a_poignee")
+    assert "poignées de 13 cartes" in error["message"]
+    deal["poignees"] = [{"seat": "N", "trumps": 10}]  # 10 trumps: the taker's 11 beat them
+    assert api.post("/api/engine/deals/score/", deal, format="json").status_code == 200
+
+
 # A table of 5 inside a tournament (fasc. 459): le mort deals and sits out, in turn.
 PLAYERS5 = {"N": "1", "S": "2", "E": "3", "W": "4", "5": "5"}
 TURN = ["N", "W", "S", "E", "5"]

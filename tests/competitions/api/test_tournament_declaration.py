@@ -53,16 +53,17 @@ def test_cannot_declare_for_another_committees_club(api, registry, role):
     assert response.status_code == 403
 
 
-def test_club_manager_cannot_declare_a_championship_stage(api, registry):
-    response = as_role(api, registry, "club_manager").post(
-        URL, declaration(stage="regional_final"), format="json"
-    )
-    assert response.status_code == 403
-    response = as_role(api, registry, "committee_staff").post(
-        URL, declaration(stage="regional_final", organizer_kind="committee", organizer_number=1),
-        format="json",
-    )  # fmt: skip
-    assert response.status_code == 201
+def test_nobody_declares_a_championship_stage_by_itself(api, registry):
+    """A stage comes from its championship (test_stage_outside_championship.py)."""
+    for role, organiser in (
+        ("club_manager", {}),
+        ("committee_staff", {"organizer_kind": "committee", "organizer_number": 1}),
+    ):
+        response = as_role(api, registry, role).post(
+            URL, declaration(stage="regional_final", **organiser), format="json"
+        )
+        assert response.status_code == 400
+        assert response.json()["errors"][0]["field"] == "stage"
 
 
 def test_declared_tournament_is_public(api, registry):

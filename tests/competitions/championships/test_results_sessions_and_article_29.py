@@ -26,16 +26,19 @@ def _tb(best: int, prise: int = 0) -> dict:
     }
 
 
-# A regional final: 20 players at 5 tables in one session, two on +300.
+# A regional final: 20 players at 5 tables in two sessions, two on +300.
 TOTALS = [300, 300, 200, 100, 50, 40, 30, 20, 10, 0, 0, -10, -20, -30, -40, -50, -100,
           -200, -300, -300]  # fmt: skip
 
 
-def _one_session(field: list[int], places: list[int], tiebreaks: dict) -> dict:
+def _final_document(field: list[int], places: list[int], tiebreaks: dict) -> dict:
     n = len(field)
     return {
         "format_version": 1,
-        "sessions": [{"number": 1, "tables": math.ceil(n / 4), "tables_of_three": 0, "deals": 24}],
+        "sessions": [
+            {"number": k, "tables": math.ceil(n / 4), "tables_of_three": 0, "deals": 20}
+            for k in (1, 2)
+        ],
         "entries": [
             {"number": i + 1, "place": places[i], "total": TOTALS[i],
              "players": [{"licence_number": field[i]}],
@@ -46,80 +49,92 @@ def _one_session(field: list[int], places: list[int], tiebreaks: dict) -> dict:
 
 
 @pytest.fixture
-def regional_final(api, registry, as_user):
-    """A regional final declared by committee 1's staff through /api/tournaments/."""
+def regional_final(api, as_user, championships, enter_all):
+    """A regional final of committee 1's championship (two sessions of 20 deals for 20
+    players and more, rules approved by the zone), the field entered: a stage's index only
+    comes through a stage of a championship (fasc. 1040)."""
 
-    def declare() -> int:
-        as_user("committee_staff")
-        response = api.post(
-            "/api/tournaments/",
-            {"name": "Finale régionale", "date": "2027-03-13", "venue": "Lyon",
-             "format": "individual", "stage": "regional_final", "organizer_kind": "committee",
-             "organizer_number": 1, "arbiter_licence_number": 1002},
-            format="json",
-        )  # fmt: skip
-        assert response.status_code == 201, response.json()
-        return response.json()["id"]
+    def create(field: list[int]) -> int:
+        two_sessions = [
+            {"min_entries": 20, "max_entries": None, "sessions": [{"deals": 20}, {"deals": 20}]}
+        ]
+        _publish(api, as_user, championships, two_sessions)
+        stage = _stage(api, championships, "regional_final", "2027-03-13")
+        enter_all(api, stage["id"], [[n] for n in field])
+        return stage["tournament"]["id"]
 
-    return declare
+    return create
 
 
 def test_article_29_decides_a_tie_at_300_and_homologation_gives_360_and_255(
     api, registry, as_user, players, points, regional_final
 ):
     field = players(20, 101)
-    tournament = regional_final()
+    tournament = regional_final(field)
     tiebreaks = {0: _tb(400), 1: _tb(250), 9: _tb(120, 3), 10: _tb(120, 2), 18: _tb(90),
                  19: _tb(80)}  # fmt: skip
     places = [1, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]
     url = f"/api/tournaments/{tournament}/results/"
 
     # Both placed 1st: article 29 (best position 400 against 250) places the second 2nd.
-    refused = api.post(url, _one_session(field, places, tiebreaks), format="json")
+    refused = api.post(url, _final_document(field, places, tiebreaks), format="json")
     assert refused.status_code == 400
     assert [(e["field"], e["code"]) for e in refused.json()["errors"]] == [
         ("entries[1].place", "place_contradicts_article_29")
     ]
-    assert "la classent 2" in refused.json()["errors"][0]["message"]  # in French
+    assert "classent 2" in refused.json()["errors"][0]["message"]  # in French
     # Level on 0 without tie-break data: article 29 cannot decide, refused too.
     shared = [1, 2, *places[2:10], 10, *places[11:]]
-    no_data = api.post(url, _one_session(field, shared, {**tiebreaks, 10: None}), format="json")
+    no_data = api.post(url, _final_document(field, shared, {**tiebreaks, 10: None}), format="json")
     assert [(e["field"], e["code"]) for e in no_data.json()["errors"]] == [
         ("entries[10].tiebreak", "tie_needs_tiebreak_data")
     ]
     assert ResultRevision.objects.count() == 0
 
     places[1] = 2
-    accepted = api.post(url, _one_session(field, places, tiebreaks), format="json")
+    accepted = api.post(url, _final_document(field, places, tiebreaks), format="json")
     assert accepted.status_code == 201, accepted.json()
     as_user("federation_staff")
     done = api.post(f"/api/tournaments/{tournament}/homologate/")
     assert done.status_code == 200, done.json()
     awarded = points(tournament)
-    # 5 tables, coefficient 0.71, index 1.8: 200 × 1.8 = 360; 142 × 1.8 = 255.6 → 255;
-    # 100.82 × 1.8 = 181.476 → 181; 71.58 × 1.8 → 128; 50.82 × 1.8 → 91; 36.08 × 1.8 → 64;
-    # then below the 50 floor up to the 10th place (half of 20 players).
-    assert [awarded[n][0] for n in field[:11]] == [360, 255, 181, 128, 91, 64, 50, 50, 50, 50, 0]
+    # Two sessions of 5 tables count 10 tables: first 400, coefficient 0.76, index 1.8:
+    # 400 × 1.8 = 720; 304 × 1.8 = 547.2 → 547; 231.04 × 1.8 = 415.872 → 415; then 316,
+    # 240, 182, 138, 105, 80, 60 (each × 0.76 exact, × 1.8, truncated, at least 50) up to
+    # the 10th place (half of 20 players).
+    assert [awarded[n][0] for n in field[:11]] == [
+        720,
+        547,
+        415,
+        316,
+        240,
+        182,
+        138,
+        105,
+        80,
+        60,
+        0,
+    ]
 
 
 def test_a_tie_that_survives_article_29_shares_its_points(
     api, registry, as_user, players, points, regional_final
 ):
     field = players(20, 101)
-    tournament = regional_final()
+    tournament = regional_final(field)
     tiebreaks = {0: _tb(400), 1: _tb(400), 9: _tb(120, 3), 10: _tb(120, 2), 18: _tb(90),
                  19: _tb(80)}  # fmt: skip
     places = [1, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]
     response = api.post(
         f"/api/tournaments/{tournament}/results/",
-        _one_session(field, places, tiebreaks),
+        _final_document(field, places, tiebreaks),
         format="json",
     )
     assert response.status_code == 201, response.json()
     as_user("federation_staff")
     assert api.post(f"/api/tournaments/{tournament}/homologate/").status_code == 200
     awarded = points(tournament)
-    assert awarded[field[0]][0] == awarded[field[1]][0] == 308  # ⌈(360 + 255) / 2⌉
+    assert awarded[field[0]][0] == awarded[field[1]][0] == 634  # ⌈(720 + 547) / 2⌉
 
 
 # ---------------------------------------------------------------------------------------------

@@ -25,5 +25,8 @@ then checked; a request the regulations cannot honour is refused with a
 - :mod:`.planning`: ``plan_movement`` and ``max_positions``, the one door to a plan;
 - :mod:`.tables_of_three`: which North seats are removed for tables of 3 players;
 - :mod:`.tables_of_five`: the fifth players of tables of 5 (with a mort);
-- :mod:`.checker`: ``check_plan``, every fault of a plan, located.
+- :mod:`.checker`: ``check_plan``, every fault of a plan, located (a team plan: partners
+  start at one table, played position k is row k + 1);
+- :mod:`.formulas`: the planned formulas (positions × deals, fasc. 571) and whether the
+  movement plays one for a field.
 """

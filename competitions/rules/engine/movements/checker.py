@@ -1,6 +1,7 @@
 """Checking a movement plan: every fault, located (a seat with an unknown or removed number,
 a player seated twice or missing, a table of fewer than 3, partners meeting, two players
-meeting twice, a second table of 3 when the plan is strict)."""
+meeting twice, a second table of 3 when the plan is strict, a team tournament whose partners
+do not start at one table or that plays the movement's first row)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ from collections.abc import Collection, Iterable
 from itertools import combinations
 
 from competitions.rules.engine.movements.plan import MovementPlan, listed
-from competitions.rules.engine.movements.printed import SEAT_ORDER
+from competitions.rules.engine.movements.printed import SEAT_ORDER, starting_seat
 from competitions.rules.engine.movements.settings import ShortTableRule
 from competitions.rules.engine.tables import Orientation
 from core.problems import Problem
+from core.vocabulary import Format
 
 
 def check_plan(
@@ -23,9 +25,11 @@ def check_plan(
     players meeting twice or, when the plan is strict about tables of 3, a player sitting twice
     at a table of 3.
 
-    ``partners`` defaults to the plan's teams.
+    ``partners`` defaults to the plan's teams. In a team tournament (duo, team of 4) each
+    team starts at one table and the first played position is the movement's second row
+    (:func:`team_start_problems`).
     """
-    problems: list[Problem] = []
+    problems: list[Problem] = team_start_problems(plan)
     expected = set(plan.numbers)
     vacant = set(plan.vacant)
     team_of: dict[int, int] = {}
@@ -195,6 +199,43 @@ def check_plan(
                 )
             )
     return tuple(problems)
+
+
+def team_start_problems(plan: MovementPlan) -> list[Problem]:
+    """Chapter 2, « Tournoi libre par équipes de 2 joueurs / de 4 joueurs »: « Les joueurs
+    d'une même équipe … commencent à la même table. Cependant ils ne jouent pas la première
+    position et passent directement à la deuxième position … la première position
+    effectivement jouée par les joueurs correspond à la deuxième position des tableaux »:
+    played position *k* is row *k + 1* of the movement, and each team's starting numbers
+    (row 1, not played) are seats of one table."""
+    if plan.format is Format.INDIVIDUAL:
+        return []
+    problems = [
+        Problem(
+            f"positions[{p}].row",
+            "team_position_row",
+            f"Played position {seats.position} of a {plan.format} tournament is row "
+            f"{seats.row} of the movement, not row {p + 2}: teams start together at one "
+            "table, skip the first position and play from the movement's second.",
+            {"position": seats.position, "row": seats.row, "expected": p + 2},
+        )
+        for p, seats in enumerate(plan.positions)
+        if seats.row != p + 2
+    ]
+    for index, team in enumerate(plan.teams):
+        tables = sorted({starting_seat(number)[0] for number in team})
+        if len(team) != plan.format.team_size or len(tables) != 1:
+            problems.append(
+                Problem(
+                    f"teams[{index}]",
+                    "team_not_at_one_table",
+                    f"Team {index + 1} (numbers {listed(sorted(team))}) does not start at one "
+                    f"table: the {plan.format.team_size} players of a {plan.format} team "
+                    "start together at one table.",
+                    {"team": index + 1, "numbers": listed(sorted(team))},
+                )
+            )
+    return problems
 
 
 _SEAT_FIELD = {

@@ -12,6 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from competitions.rules.engine.movements.checker import check_plan
+from competitions.rules.engine.movements.formulas import (
+    PRINTED_FORMULAS,
+    DealFormula,
+    formula_problems,
+)
 from competitions.rules.engine.movements.plan import (
     MovementPlan,
     PositionSeats,
@@ -765,3 +770,67 @@ def test_checker_catches_any_swap_in_the_four_table_howell(
     positions[position - 1] = PositionSeats(seats.position, seats.row, seats.moves, tables)
     problems = check_plan(replace(plan, positions=tuple(positions)))
     assert "repeated_meeting" in {p.code for p in problems}
+
+
+# --- Team tournaments: the checker (page 27, « commencent à la même table … passent
+# directement à la deuxième position ») -----------------------------------------------------
+
+
+@pytest.mark.parametrize("format", [DUO, TEAM4])
+def test_checker_refuses_a_team_plan_that_plays_the_first_row(format: Format) -> None:
+    individual = plan_movement(4 * 11, 3)
+    teams = plan_movement(4 * 11, 3, format)
+    from_row_one = replace(teams, positions=individual.positions)
+    problems = {(p.field, p.code) for p in check_plan(from_row_one)}
+    assert {
+        ("positions[0].row", "team_position_row"),
+        ("positions[2].row", "team_position_row"),
+    } <= problems
+    # at row 1 the partners sit at their starting table
+    assert ("positions[0].tables[0]", "partners_meet") in problems
+    assert check_plan(teams) == ()
+
+
+def test_checker_refuses_a_team_that_does_not_start_at_one_table() -> None:
+    plan = plan_movement(4 * 11, 3, DUO)
+    split = replace(plan, teams=((1, 5), *plan.teams[1:]))
+    problems = [(p.field, p.code) for p in check_plan(split, partners=plan.teams)]
+    assert problems == [("teams[0]", "team_not_at_one_table")]
+    team4 = plan_movement(4 * 11, 3, TEAM4)
+    short = replace(team4, teams=((1, 2, 3), *team4.teams[1:]))
+    assert [p.code for p in check_plan(short, partners=team4.teams)] == ["team_not_at_one_table"]
+
+
+def test_an_individual_plan_may_play_the_first_row() -> None:
+    assert check_plan(plan_movement(4 * 11, 3)) == ()
+
+
+# --- Planned formulas (fasc. 571: « 24 (6 x 4) », « 25 (5 x 5) », « 3 positions de 8 donnes »)
+
+
+def test_the_printed_formulas_include_three_positions_of_eight_deals() -> None:
+    assert [(f.positions, f.deals_per_position, f.deals) for f in PRINTED_FORMULAS] == [
+        (6, 4, 24),
+        (5, 5, 25),
+        (3, 8, 24),
+    ]
+
+
+@pytest.mark.parametrize("format", [INDIVIDUAL, DUO, TEAM4])
+def test_three_positions_of_eight_deals_are_played_by_the_movement(format: Format) -> None:
+    three_by_eight = DealFormula(3, 8)
+    assert formula_problems(three_by_eight, 4 * 11, format) == []
+    # teams play rows 2 onwards: three played positions are rows 2 to 4
+    assert [p.row for p in plan_movement(4 * 11, 3, format).positions] == (
+        [1, 2, 3] if format is INDIVIDUAL else [2, 3, 4]
+    )
+
+
+def test_a_formula_the_movement_cannot_play_is_located() -> None:
+    # four tables of teams of 4: the Howell's rows 2 to 5, four played positions
+    problems = formula_problems(DealFormula(6, 4), 16, TEAM4)
+    assert [(p.field, p.code, p.params["allowed"]) for p in problems] == [
+        ("positions", "formula_too_many_positions", 4)
+    ]
+    assert formula_problems(DealFormula(3, 8), 16, TEAM4) == []
+    assert [p.field for p in formula_problems(DealFormula(0, 8), 16)] == ["positions"]

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from competitions.rules.engine.card_counts import Talon, Tricks, possible_counts
+from competitions.rules.engine.chelem_trumps import chelem_allows_poignees
 from competitions.rules.engine.scoring import (
     DEFAULT_SCORING_RULES,
     Contract,
@@ -616,6 +617,12 @@ def valid_deals(draw, sizes=tuple(TableSize)):
         if trumps + shown <= 22:
             poignees.append(Poignee(seat, shown))
             trumps += shown
+    if chelem_by is not None:  # a chelem the poignées allow (test_chelem_trumps.py plays it)
+        attack = {taker, partner}
+        mine = [p.trumps for p in poignees if (p.seat in attack) == (chelem_by == ATTACK)]
+        theirs = [p.trumps for p in poignees if (p.seat in attack) != (chelem_by == ATTACK)]
+        if not chelem_allows_poignees(theirs, mine):
+            poignees = [p for p in poignees if (p.seat in attack) == (chelem_by == ATTACK)]
     sides = [None, ATTACK, DEFENCE] if chelem_by is None else [None, chelem_by]
     sides = [
         s for s in sides if not ((s == ATTACK and oudlers == 0) or (s == DEFENCE and oudlers == 3))
