@@ -6,9 +6,12 @@ One decoder for every CSV the federation receives (the licence file, the results
 - Windows-1252, what French Excel writes for « CSV (séparateur : point-virgule) », when
   the file is not valid UTF-8 and has no UTF-8 accented letter (a file mixing both is
   refused: some of its accents would come out wrong whichever way it is read);
-- anything else is refused with the reason (:class:`Undecodable`): a workbook (.xlsx,
-  .xls), UTF-16 (« Texte Unicode »), binary data (NUL bytes), a byte neither encoding
-  reads. Each caller words the refusal for its own readers.
+- a spreadsheet workbook (.xlsx): its single sheet as CSV text (:mod:`core.workbooks`),
+  or why it cannot be read (:class:`~core.workbooks.WorkbookRefused`: an .xls, an .ods,
+  a password, several sheets...);
+- anything else is refused with the reason (:class:`Undecodable`): UTF-16 (« Texte
+  Unicode »), binary data (NUL bytes), a byte neither encoding reads. Each caller words
+  the refusal for its own readers.
 """
 
 from __future__ import annotations
@@ -18,18 +21,16 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from core.workbooks import WorkbookRefused, looks_like_workbook, read_workbook
+
 UTF8 = "utf-8"
 WINDOWS_1252 = "windows-1252"
-
-_ZIP_MAGIC = b"PK\x03\x04"  # .xlsx, .ods
-_OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # .xls
+XLSX = "xlsx"
 # In a file that is not valid UTF-8: the UTF-8 form of an accented Latin letter.
 _UTF8_LATIN_LETTER = re.compile(rb"\xc3[\x80-\xbf]")
 
 
 class WhyUndecodable(StrEnum):
-    WORKBOOK = "workbook"
-    """A spreadsheet workbook (.xlsx, .xls, .ods), not a CSV file."""
     UTF16 = "utf16"
     """UTF-16 text (« Texte Unicode »), byte order mark first."""
     BINARY = "binary"
@@ -44,7 +45,7 @@ class WhyUndecodable(StrEnum):
 class DecodedText:
     text: str
     encoding: str
-    """:data:`UTF8` or :data:`WINDOWS_1252`."""
+    """:data:`UTF8`, :data:`WINDOWS_1252`, or :data:`XLSX` (a workbook's sheet)."""
     first_non_utf8_line: int | None = None
     """For a Windows-1252 file: the line of its first byte that is not UTF-8."""
 
@@ -57,10 +58,12 @@ class Undecodable:
     byte: int | None = None
 
 
-def decode_text(content: bytes) -> DecodedText | Undecodable:
-    """The text of ``content``, UTF-8 or Windows-1252; or why it is not a text CSV file."""
-    if content.startswith((_ZIP_MAGIC, _OLE_MAGIC)):
-        return Undecodable(WhyUndecodable.WORKBOOK)
+def decode_text(content: bytes) -> DecodedText | Undecodable | WorkbookRefused:
+    """The text of ``content``, UTF-8, Windows-1252 or a workbook's sheet as CSV; or why
+    it cannot be read as a CSV file."""
+    if looks_like_workbook(content):
+        sheet = read_workbook(content)
+        return sheet if isinstance(sheet, WorkbookRefused) else DecodedText(sheet, XLSX)
     if content.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return Undecodable(WhyUndecodable.UTF16)
     if b"\x00" in content:

@@ -77,10 +77,22 @@ from core.bulk_rows import JsonText, insert_values, reserve_keys
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format, StageKind
+from core.workbooks import looks_like_workbook
 from federation.access import scope_of
 from federation.models import Licence, Player, Sanction, SanctionKind
 
 SOURCES = ("json", "csv", "sheets")
+SPREADSHEET_SUFFIXES = (".csv", ".txt", ".xlsx", ".xlsm", ".xls", ".ods")
+"""Files read by the CSV reader (a workbook's single sheet is read as CSV text)."""
+
+
+def guessed_source(name: str, content: bytes) -> str:
+    """The source of an uploaded file: a CSV file or a spreadsheet workbook (by its name,
+    or by its first bytes whatever its name) is ``csv``; a JSON file that carries score
+    sheets is ``sheets``, else ``json``."""
+    if name.lower().endswith(SPREADSHEET_SUFFIXES) or looks_like_workbook(content):
+        return "csv"
+    return "sheets" if b'"score_sheets"' in content[:4096] else "json"
 
 
 @dataclass(frozen=True)

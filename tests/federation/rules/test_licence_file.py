@@ -214,9 +214,9 @@ def test_utf16_and_spreadsheets_are_refused_with_how_to_save_as_csv():
     utf16 = read(csv_text("1001,Martin,Élise,1950-03-02,101").encode("utf-16"))
     assert located(utf16) == {(None, None, "encoding")}
     assert "CSV UTF-8" in utf16.problems[0].message
-    xlsx = read(b"PK\x03\x04\x14\x00\x06\x00" + b"\x00" * 40)
-    assert located(xlsx) == {(None, None, "not_csv")}
-    assert "Save as" in xlsx.problems[0].message
+    xls = read(b"\xd0\xcf\x11\xe0" + b"\x00" * 40)
+    assert located(xls) == {(None, None, "workbook_xls")}
+    assert "(.xlsx)" in xls.problems[0].message
 
 
 def test_garbled_accents_from_a_double_conversion_are_refused():
