@@ -112,8 +112,11 @@ def results_template(request, file_format: str):
     if file_format == "xlsx":
         content = xlsx_sheet(header, rows, sheet_title="Résultats")
     else:
-        lines = [header, *([("" if v is None else v) for v in row] for row in rows)]
-        content = ("\ufeff" + "".join(";".join(map(str, line)) + "\r\n" for line in lines)).encode()
+        lines: list[list[object]] = [list(header), *rows]
+        text = "".join(
+            ";".join("" if v is None else str(v) for v in line) + "\r\n" for line in lines
+        )
+        content = ("\ufeff" + text).encode()  # the BOM: Excel then reads UTF-8
     response = HttpResponse(content, content_type=CONTENT_TYPES[file_format])
     response["Content-Disposition"] = f'attachment; filename="modele-resultats.{file_format}"'
     return response

@@ -76,8 +76,8 @@ from competitions.tournaments.tournament_rows import tournaments_update
 from core.bulk_rows import JsonText, insert_values, reserve_keys
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
+from core.text_files import looks_like_workbook
 from core.vocabulary import Format, StageKind
-from core.workbooks import looks_like_workbook
 from federation.access import scope_of
 from federation.models import Licence, Player, Sanction, SanctionKind
 

@@ -10,7 +10,7 @@ The format is described for people in ``docs/licence-import.md``:
 - encoding: UTF-8, with or without BOM. A file that is not valid UTF-8 is read as
   Windows-1252 (what Excel writes for « CSV (séparateur : point-virgule) » on a
   French Windows) and a notice says so; an Excel workbook (.xlsx) is read from its
-  single sheet (:mod:`core.workbooks`); a file mixing both encodings, a UTF-16 file,
+  single sheet (:mod:`core.text_files`); a file mixing both encodings, a UTF-16 file,
   an .xls or .ods workbook is refused with a message saying how to re-save it;
 - delimiter: ``,`` ``;`` or tab, whichever the header line uses most;
 - header: the column names below, in any order, trimmed and case-insensitive;
@@ -35,8 +35,7 @@ from typing import Protocol
 
 from core.digits import ascii_digits
 from core.problems import Problem, RuleViolation
-from core.text_files import WINDOWS_1252, DecodedText, WhyUndecodable, decode_text
-from core.workbooks import WorkbookRefused
+from core.text_files import WINDOWS_1252, DecodedText, WhyUndecodable, WorkbookRefused, decode_text
 
 REQUIRED_COLUMNS = ("licence_number", "last_name", "first_name", "birth_date", "club_number")
 OPTIONAL_COLUMNS = ("issued_on", "email", "phone")

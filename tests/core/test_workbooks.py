@@ -14,7 +14,7 @@ from pathlib import Path
 from openpyxl import Workbook
 
 from competitions.rules.results.csv_format import read_csv
-from core.workbooks import MAX_COLUMNS, WorkbookRefused, read_workbook
+from core.text_files import MAX_COLUMNS, WorkbookRefused, read_workbook
 
 SAMPLES = Path(__file__).resolve().parents[2] / "docs" / "samples"
 

@@ -2,7 +2,7 @@
 
 One file, UTF-8 with or without a byte order mark, or Windows-1252 (French Excel's
 « CSV (séparateur : point-virgule) », :mod:`core.text_files`), or the single sheet of an
-Excel workbook (.xlsx, :mod:`core.workbooks`), ``,`` or ``;`` between cells (whichever
+Excel workbook (.xlsx, :mod:`core.text_files`), ``,`` or ``;`` between cells (whichever
 the header line uses), a header line naming the columns in any order, by their codes or
 their French names (:mod:`.csv_columns`, as the record kinds). Each following line is
 one record, its kind in the ``record`` column:
@@ -59,8 +59,7 @@ from competitions.rules.results.document import (
     TieBreakData,
 )
 from core.problems import Problem, RuleViolation
-from core.text_files import Undecodable, WhyUndecodable, decode_text
-from core.workbooks import WorkbookRefused
+from core.text_files import Undecodable, WhyUndecodable, WorkbookRefused, decode_text
 
 MAX_LINES = 200_000
 

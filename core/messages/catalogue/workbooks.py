@@ -1,5 +1,5 @@
 """The French text of the codes of an uploaded workbook that cannot be read
-(:mod:`core.workbooks`), shared by the results and the licence imports."""
+(:mod:`core.text_files`), shared by the results and the licence imports."""
 
 FRENCH: dict[str, str] = {
     "workbook_encrypted": "Ce classeur est protégé par un mot de passe\xa0: retirez le mot de passe (Fichier > Informations > Protéger le classeur) et envoyez-le de nouveau.",
