@@ -2,7 +2,7 @@
 each target measured beside a constant-JSON view on the same gunicorn in the same run.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/fft_bench_read \
-    CACHE_URL=redis://127.0.0.1:6379/10 \
+    CACHE_URL=redis://127.0.0.1:6379/10 RANKING_STORE_URL=redis://127.0.0.1:6379/11 \
         .venv/bin/python benchmarks/ranking_load.py [--duration 10] [--rounds 3] [--urls 2000]
 
 Uses the synthetic season of ``manage.py generate_ranking_season`` (150,000 players,
@@ -81,7 +81,7 @@ HOST, PORT = "127.0.0.1", 8765
 def targets(season: Season, rng: random.Random) -> dict[str, list[str]]:
     state = SeasonRanking.objects.filter(season=season).first()
     if state is None or state.live_id is None:  # a season just generated: rank it once as
-        # a snapshot to draw the URLs from (the server reads its live store, CACHE_URL)
+        # a snapshot to draw the URLs from (the server reads its live store, RANKING_STORE_URL)
         with override_settings(RANKING_STORE_URL=""):
             live_ranking_refresh(season=season)
         state = SeasonRanking.objects.get(season=season)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -80,6 +81,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
     "core.http.middleware.RefuseNulCharacters",  # a NUL in a URL never reaches PostgreSQL
+    "core.http.middleware.ReadYourWrites",  # a recent writer reads the primary (a replica's lag)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -144,6 +146,18 @@ if DATABASE_REPLICA_URL:
         DATABASE_REPLICA_URL, conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60"))
     )
 DATABASE_ROUTERS = ["core.db_router.PublicReadsRouter"]
+# A reader who has just written reads the primary for this many seconds (a signed cookie
+# set on every write answered; core/http/middleware.py::ReadYourWrites), so that a lagging
+# replica never hides their own write from them; 0: off.
+READ_YOUR_WRITES_S = int(os.environ.get("READ_YOUR_WRITES_S", "30"))
+# Logical backups (manage.py backup_database / restore_database, core/management/backups.py,
+# docs/backups.md): where, for how long (every backup of the last BACKUP_KEEP_DAYS days and
+# the first of each of the last BACKUP_KEEP_MONTHS months), and the PostgreSQL binaries
+# (empty: the server's major version's, found in /usr/lib/postgresql/<major>/bin or the PATH).
+BACKUP_DIR = os.environ.get("BACKUP_DIR", str(BASE_DIR / "var" / "backups"))
+BACKUP_KEEP_DAYS = int(os.environ.get("BACKUP_KEEP_DAYS", "7"))
+BACKUP_KEEP_MONTHS = int(os.environ.get("BACKUP_KEEP_MONTHS", "12"))
+BACKUP_PG_BIN_DIR = os.environ.get("BACKUP_PG_BIN_DIR", "")
 # Behind PgBouncer in transaction mode (docker-compose.yml): a server connection changes
 # between transactions, so no server-side cursors (iterator() would lose its cursor) and
 # no prepared statements (psycopg prepares none with prepare_threshold None).
@@ -212,6 +226,9 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("API_THROTTLE_ANON", "300/minute"),
         "user_write": os.environ.get("API_THROTTLE_USER_WRITE", "120/minute"),
         "token_failures": os.environ.get("API_THROTTLE_TOKEN_FAILURES", "20/hour"),
+        # public pages built (not answered from the read cache) for readers not signed
+        # in, per address (core/http/throttles.py)
+        "pages_anon": os.environ.get("PAGES_THROTTLE_ANON", "120/minute"),
     },
     # How many proxies in front of the app append to X-Forwarded-For (0: the client
     # address is REMOTE_ADDR). Throttles and login lockouts key on that address.
@@ -305,11 +322,26 @@ REST_KNOX = {
     "AUTO_REFRESH": False,
 }
 
-# Cache: Redis in production (CACHE_URL, e.g. redis://redis:6379/1), local memory by
-# default. It holds the API's rate-limit counters.
+# Cache: Redis in production (CACHE_URL, e.g. redis://redis-cache:6379/0), local memory by
+# default. It holds the rate-limit counters and the stored public reads: its own Redis
+# instance, deployed with a maxmemory and allkeys-lru (docs/scaling.md), never the broker's
+# nor the live store's. While it does not answer, each process answers from its own memory
+# (core/http/fallback_cache.py): reads are built, rate limits count per process.
 CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_CACHE_URL", "")
+
+
+def redis_cache(url: str) -> dict[str, Any]:
+    """The cache on the Redis at ``url``: short timeouts, this process's memory while it
+    does not answer."""
+    return {
+        "BACKEND": "core.http.fallback_cache.FallbackRedisCache",
+        "LOCATION": url,
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
+    }
+
+
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    "default": redis_cache(CACHE_URL)
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
@@ -333,11 +365,20 @@ GC_FREEZE = env_bool("GC_FREEZE", True)
 GC_FREEZE_AFTER_REQUESTS = int(os.environ.get("GC_FREEZE_AFTER_REQUESTS", "1000"))
 
 # The live national ranking's order-statistics store (rankings/season/live_store.py): Redis sorted
-# sets kept in step with the standings. Default: the cache's Redis; "off" (or no Redis at
-# all, the embedded default) keeps the live ranking as a provisional snapshot.
-RANKING_STORE_URL = os.environ.get("RANKING_STORE_URL", CACHE_URL)
+# sets kept in step with the standings, on a Redis of its own (noeviction, append-only
+# file). Empty or "off" (the embedded default) keeps the live ranking as a provisional
+# snapshot.
+RANKING_STORE_URL = os.environ.get("RANKING_STORE_URL", "")
 if RANKING_STORE_URL == "off":
     RANKING_STORE_URL = ""
+# Three Redis roles, three addresses: the cache evicts (allkeys-lru), the broker and the
+# store must not lose a key.
+for _role, _url in (
+    ("CELERY_BROKER_URL", CELERY_BROKER_URL),
+    ("RANKING_STORE_URL", RANKING_STORE_URL),
+):
+    if CACHE_URL and _url == CACHE_URL:
+        raise ImproperlyConfigured(f"CACHE_URL must not be {_role}: the cache evicts its keys")
 
 # Login lockout (django-axes) on every password login (admin, /api/auth/login/, the
 # pages): after AXES_FAILURE_LIMIT failures of one username from one address, that pair

@@ -16,6 +16,7 @@ REST_FRAMEWORK = {
         "anon": "1000000/minute",
         "user_write": "1000000/minute",
         "token_failures": "1000000/minute",
+        "pages_anon": "1000000/minute",
     },
 }
 

@@ -31,8 +31,9 @@ from knox.auth import TokenAuthentication
 from rest_framework import exceptions
 from rest_framework.authentication import get_authorization_header
 from rest_framework.request import Request
-from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, BaseThrottle, UserRateThrottle
+
+from core.http.throttles import rate
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
@@ -41,12 +42,6 @@ def client_ip(request: HttpRequest | Request, *args: Any) -> str:
     """The client's address, as DRF's throttles see it (``NUM_PROXIES``); django-axes's
     ``AXES_CLIENT_IP_CALLABLE``."""
     return BaseThrottle().get_ident(request)  # type: ignore[arg-type]
-
-
-def rate(scope: str) -> str | None:
-    """The rate of ``scope``, read at call time (so a test's settings override applies)."""
-    configured = api_settings.DEFAULT_THROTTLE_RATES.get(scope)
-    return None if configured is None else str(configured)
 
 
 class AnonReadThrottle(AnonRateThrottle):

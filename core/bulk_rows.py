@@ -38,7 +38,7 @@ def insert_rows(model: type[Model], objs: Sequence[Model]) -> int:
         return len(objs)
     fields = copied_fields(model)
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in fields)
+    columns = ", ".join(quote(column(field)) for field in fields)
     # Plain values (numbers, text, booleans, keys) go as they are: psycopg adapts them as
     # Django's preparation would; every other field is prepared by Django.
     plain = [field.get_internal_type() in PLAIN and not _auto_now(field) for field in fields]
@@ -92,6 +92,14 @@ def copied_fields(model: type[Model]) -> list[Field]:
 
 
 AUTO_KEYS = frozenset({"AutoField", "BigAutoField", "SmallAutoField"})
+
+
+def column(field: Field) -> str:
+    """The column of a concrete field (Django types ``Field.column`` as optional: only a
+    field without a column, which no table copy ever names, has none)."""
+    if field.column is None:
+        raise ValueError(f"{field.name} has no column")
+    return field.column
 
 
 def reserve_keys(model: type[Model], count: int) -> list[int] | None:
@@ -160,7 +168,7 @@ def insert_values(model: type[Model], rows: Sequence[dict[str, Any]]) -> list[Mo
             encode = partial(_json_dumps, cls=getattr(field, "encoder", None))
         plan.append((field.attname, encode, missing))
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in fields)
+    columns = ", ".join(quote(column(field)) for field in fields)
     with (
         connection.cursor() as cursor,
         cursor.cursor.copy(f"COPY {quote(model._meta.db_table)} ({columns}) FROM STDIN") as copy,

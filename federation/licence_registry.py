@@ -42,7 +42,7 @@ from django.db.models import Model
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
-from core.bulk_rows import copied_fields
+from core.bulk_rows import column, copied_fields
 from core.problems import RuleViolation
 from federation.access import Scope
 from federation.models import Club, Licence, LicenceImport, Player, Season, User
@@ -406,7 +406,7 @@ def _create_at_floor(
             ],
             rows=((line.licence_number, club.pk, line.issued_on) for line, club in new_licences),
             expressions={
-                "player_id": f"player.{quote(Player._meta.pk.column)}",
+                "player_id": f"player.{quote(column(Player._meta.pk))}",
                 "season_id": str(int(season.pk)),
                 "club_id": "staged.club_id",
                 "issued_on": "staged.issued_on",
@@ -460,7 +460,7 @@ def _insert_select_with_history(
     historical = model.history.model  # type: ignore[attr-defined]
     tracked = [field.attname for field in historical.tracked_fields]
     meta = model._meta
-    column_of = {field.attname: field.column for field in meta.concrete_fields}
+    column_of = {field.attname: column(field) for field in meta.concrete_fields}
     returned = ", ".join(quote(column_of[name]) for name in tracked)
     history_columns = [
         *(historical._meta.get_field(name).column for name in tracked),
@@ -472,7 +472,7 @@ def _insert_select_with_history(
     user_id = default_user.pk if default_user is not None else None
     sql = (
         f"WITH created AS (INSERT INTO {quote(meta.db_table)} "
-        f"({', '.join(quote(field.column) for field in fields)}) "
+        f"({', '.join(quote(column(field)) for field in fields)}) "
         f"SELECT {', '.join(values)} FROM {STAGED_TABLE} AS staged {joins} "
         f"RETURNING {returned}) "
         f"INSERT INTO {quote(historical._meta.db_table)} "
@@ -550,13 +550,13 @@ def _update_in_bulk(
     # Concrete fields: the stubs' get_field also returns relations without a column.
     columns: list[Any] = [meta.pk, *(meta.get_field(name) for name in fields)]
     quote = connection.ops.quote_name
-    assignments = ", ".join(f"{quote(c.column)} = batch.{quote(c.column)}" for c in columns[1:])
+    assignments = ", ".join(f"{quote(column(c))} = batch.{quote(column(c))}" for c in columns[1:])
     arrays = ", ".join(f"%s::{c.db_type(connection)}[]" for c in columns)
-    names = ", ".join(quote(c.column) for c in columns)
+    names = ", ".join(quote(column(c)) for c in columns)
     sql = (
         f"UPDATE {quote(meta.db_table)} AS target SET {assignments} "
         f"FROM unnest({arrays}) AS batch({names}) "
-        f"WHERE target.{quote(meta.pk.column)} = batch.{quote(meta.pk.column)}"
+        f"WHERE target.{quote(column(meta.pk))} = batch.{quote(column(meta.pk))}"
     )
     with connection.cursor() as cursor:
         for chunk in _chunks(objs, UPDATE_BATCH):
@@ -595,7 +595,7 @@ def _players_by_licence_number(numbers: Iterable[int]) -> dict[int, tuple[Any, .
     number = attnames.index("licence_number")
     if connection.vendor == "postgresql":
         quote = connection.ops.quote_name
-        columns = ", ".join(quote(field.column) for field in Player._meta.concrete_fields)
+        columns = ", ".join(quote(column(field)) for field in Player._meta.concrete_fields)
         with connection.cursor() as cursor:
             cursor.execute(
                 f"SELECT {columns} FROM {quote(Player._meta.db_table)} "

@@ -5,8 +5,10 @@ tournaments, PCN over the seasons), a committee's and a club's ranking.
 
 Each page costs a fixed number of queries (tests/rankings/test_ranking_pages.py). An
 anonymous reader's page is cached by the version of the ranking it shows: the views are
-wrapped in ``core.http.http_cache.public_read`` keyed by ``read_versions.page_version``, and
-only build the page."""
+wrapped in ``core.http.http_cache.public_read`` keyed by ``read_versions.page_version`` and
+the parameters each page reads (``RANKING_PARAMS``…), and only build the page. A page
+number past the last is sent to the last (a redirect, never stored): every number asked
+is not a page stored."""
 
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ from django.views.decorators.http import require_safe
 from competitions.championships.titles import titles as championship_titles
 from core.db_router import primary_reads
 from core.digits import ascii_digits
-from core.http.http_cache import public_read
+from core.http.http_cache import number_or_absent, public_read, text
 from core.messages import problem_message
 from core.problems import Problem, RuleViolation
 from federation.access import scope_of
@@ -51,6 +53,15 @@ PAGE_SIZE = 50
 KIND_PARAM = read_versions.PAGE_KINDS
 KIND_NAME = {kind: name for name, kind in KIND_PARAM.items()}
 """The ``classement`` parameter of a ranking's kind (a French URL, as the others)."""
+PLAYER_PARAMS = {"saison": None, "classement": None, "au": text}
+"""The query parameters a page reads, and how (the read cache keys on these only:
+``core.http.http_cache.canonical_query``)."""
+GROUP_PARAMS = {
+    **PLAYER_PARAMS, "q": lambda value: value.strip()[:100] or None,
+    "serie": lambda value: n if (n := number_or_absent(value)) in ("1", "2", "3", "4") else None,
+    "page": number_or_absent,
+}  # fmt: skip
+RANKING_PARAMS = {**GROUP_PARAMS, "comite": number_or_absent}
 
 
 def _kind_label(kind: str) -> str:
@@ -147,6 +158,18 @@ def _status(context: dict) -> int:
     return 202 if context.get("as_of_computing") else 200
 
 
+def _ranking_answer(request, context: dict):
+    """A ranking page, or a redirect to the page shown when the one asked is past the
+    last (or before the first): the read cache then stores one page per page shown, not
+    one per number asked."""
+    page = context.get("canonical_page")
+    if page is None:
+        return render(request, "rankings/ranking.html", context, status=_status(context))
+    query = request.GET.copy()
+    query["page"] = str(page)
+    return redirect(f"{request.path}?{query.urlencode()}")
+
+
 def _day_label(day: dt.date) -> str:
     """« 15 mars 2026 », « 1er mars 2026 » (French), "15 March 2026"."""
     label = date_format(day, "j F Y")
@@ -220,7 +243,10 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
     matches = entries.count()
     count = matches.value
     pages = max(1, -(-count // PAGE_SIZE))
-    page = min(max(_int(request.GET.get("page")) or 1, 1), pages)
+    asked = _int(request.GET.get("page"))
+    page = min(max(asked or 1, 1), pages)
+    if asked is not None and asked != page:  # past the last page: sent to it (module doc)
+        context["canonical_page"] = page
     start = (page - 1) * PAGE_SIZE
     params = {
         key: value
@@ -271,19 +297,19 @@ def ranking_page(request):
     return _national_page(request)
 
 
-@public_read("ranking-page", read_versions.page_version, html=True)
+@public_read("ranking-page", read_versions.page_version, params=RANKING_PARAMS, html=True)
 def _national_page(request):
     def build():
         committee = selectors.committee_numbered(_int(request.GET.get("comite")))
         context = _ranking_context(request, committee=committee)
         context["committees"] = list(Committee.objects.order_by("number"))
         context["title"] = gettext("National ranking")
-        return render(request, "rankings/ranking.html", context, status=_status(context))
+        return _ranking_answer(request, context)
 
     return _rendered(request, build)
 
 
-@public_read("committee-page", read_versions.page_version, html=True)
+@public_read("committee-page", read_versions.page_version, params=GROUP_PARAMS, html=True)
 @require_safe
 def committee_page(request, number: int):
     """/classement/comite/<n>/: the ranking of one committee's players."""
@@ -297,12 +323,12 @@ def committee_page(request, number: int):
             "number": f"{committee.number:02d}",
             "name": committee.name,
         }
-        return render(request, "rankings/ranking.html", context, status=_status(context))
+        return _ranking_answer(request, context)
 
     return _rendered(request, build)
 
 
-@public_read("club-page", read_versions.page_version, html=True)
+@public_read("club-page", read_versions.page_version, params=GROUP_PARAMS, html=True)
 @require_safe
 def club_page(request, number: int):
     """/classement/club/<n>/: the ranking of one club's players."""
@@ -316,7 +342,7 @@ def club_page(request, number: int):
             "number": club.number,
             "name": club.name,
         }
-        return render(request, "rankings/ranking.html", context, status=_status(context))
+        return _ranking_answer(request, context)
 
     return _rendered(request, build)
 
@@ -366,7 +392,7 @@ def _places(record: selectors.PlayerRecord, season: Season) -> tuple[list[PlaceM
     return marks, svg
 
 
-@public_read("player-page", read_versions.page_version, html=True)
+@public_read("player-page", read_versions.page_version, params=PLAYER_PARAMS, html=True)
 @require_safe
 def player_page(request, licence_number: int):
     """/classement/joueur/<licence>/: a player's place, series, points and tournaments."""

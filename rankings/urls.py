@@ -1,17 +1,24 @@
 from django.urls import path
 
-from core.http.http_cache import public_read
+from core.http.http_cache import number, public_read, text
 from rankings.api import pcn, ranking, simulation
 from rankings.reads import read_versions
 
 # The public reads, through the read cache (core/http/http_cache.py::public_read): a stored
 # answer is sent before DRF, a miss is built by the view and stored.
-ranking_read = public_read(read_versions.RANKING_API, read_versions.ranking_api_version)(
-    ranking.RankingView.as_view()
-)
-player_read = public_read(read_versions.PLAYER_API, read_versions.player_api_version)(
-    ranking.PlayerRankingView.as_view()
-)
+# Each declares the query parameters it reads (its serializer's fields, and DRF's
+# ``format``) and how: the others are dropped, never a new cache entry.
+RANKING_PARAMS = {
+    "season": None, "kind": None, "as_of": None, "format": None, "q": text,
+    **dict.fromkeys(("snapshot", "committee", "club", "series", "page", "page_size"), number),
+}  # fmt: skip
+ranking_read = public_read(
+    read_versions.RANKING_API, read_versions.ranking_api_version, params=RANKING_PARAMS
+)(ranking.RankingView.as_view())
+player_read = public_read(
+    read_versions.PLAYER_API, read_versions.player_api_version,
+    params=("season", "kind", "format"),
+)(ranking.PlayerRankingView.as_view())  # fmt: skip
 
 urlpatterns = [
     path("scale/", pcn.ScaleView.as_view(), name="pcn-scale"),

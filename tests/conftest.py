@@ -137,6 +137,62 @@ def celery_worker_process(transactional_db, celery_worker_log):
         _reset_connections(celery_app)
 
 
+class OwnRedis:
+    """A throw-away ``redis-server`` of one test, on a free port of 20000-29999 (never
+    the shared Redis): :meth:`url` of one of its databases, :meth:`stop` (SIGTERM, as an
+    orchestrator stops it; its port then refuses connections)."""
+
+    def __init__(self, directory: Path) -> None:
+        import random
+        import socket
+
+        rng = random.Random()
+        for _ in range(50):
+            port = rng.randint(20000, 29999)
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) != 0:
+                    break
+        self.port = port
+        directory.mkdir(parents=True, exist_ok=True)
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(directory)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + 10
+        while not self.answers():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"redis-server did not start on port {port}")
+            time.sleep(0.05)
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def answers(self) -> bool:
+        import socket
+
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as conn:
+                conn.sendall(b"PING\r\n")
+                return conn.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        assert not self.answers()
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    """A throw-away redis-server for an outage test (:class:`OwnRedis`), stopped at the end."""
+    server = OwnRedis(tmp_path)
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 def wait_for():
     """Poll a predicate until it returns a truthy value or the timeout passes."""

@@ -3,11 +3,13 @@
 A view says *what* it shows — a version token (the identity of the data: a snapshot id,
 a live version…) — and how to build the body; this module does the rest:
 
-- the cache key is the namespace, the version, the path with its query (parameters
-  sorted), the language and the response type. A new version is a new key: nothing is
-  ever deleted, so a write can never leave a stale entry behind (old keys expire after
-  ``READ_CACHE_TTL`` seconds, a backstop for registry edits that carry no version, such
-  as a club renamed);
+- the cache key is the namespace, the version, the path with the query parameters the
+  view reads (each decorated view declares them: ``params``; the others are dropped from
+  the request before the view sees it, so a random extra parameter is the same key and
+  never a new entry: :func:`canonical_query`), the language and the response type. A
+  new version is a new key: nothing is ever deleted, so a write can never leave a stale
+  entry behind (old keys expire after ``READ_CACHE_TTL`` seconds, a backstop for
+  registry edits that carry no version, such as a club renamed);
 - ``ETag`` (weak: the body of an HTML page carries the reader's own CSRF token) and
   ``Last-Modified`` are sent with every answer, and a request whose ``If-None-Match``
   (or ``If-Modified-Since``) matches gets a ``304 Not Modified`` without a body, without
@@ -23,13 +25,18 @@ DRF, no rate limit, no session); a reader who is not signed in and whose answer 
 stored yet gets the view's answer, stored under the same key when it is a 200; a
 signed-in reader's answer is built for them and never stored (they may be shown more
 than the public). While a stored page is built, its CSRF token is the placeholder
-(:func:`stored_page_context`, a template context processor).
+(:func:`stored_page_context`, a template context processor). An HTML page built for a
+reader not signed in counts against their address's ``PAGES_THROTTLE_ANON``
+(``core.http.throttles``), as a JSON read that reaches DRF counts against
+``API_THROTTLE_ANON``: a reader who keeps asking for pages nobody asked for gets 429.
 
 Two tiers: each process keeps the last ``READ_CACHE_LOCAL_ITEMS`` answers it sent in
 memory (no round trip on a hit: as the key holds the version, a process can never serve
 a stale version from it either), behind the ``READ_CACHE_ALIAS`` cache (Redis in
-production, shared by every web process; local memory by default). ``READ_CACHE_TTL =
-0`` turns both off (every read is built), keeping the ETags and 304s.
+production, shared by every web process, its own instance with ``maxmemory`` and
+``allkeys-lru``; local memory by default; while it does not answer, a miss is built:
+``core.http.fallback_cache``). ``READ_CACHE_TTL = 0`` turns both off (every read is
+built), keeping the ETags and 304s.
 """
 
 from __future__ import annotations
@@ -37,23 +44,25 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import re
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.cache import caches
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH, get_token
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
 from django.utils.translation import get_language
 
 from core.db_router import public_reads
+from core.http.throttles import page_miss_refused
 
 CSRF_PLACEHOLDER = "csrf-token-placeholder-5b1f0e7c"
 """Rendered in place of the CSRF token in a stored page (the template context's
@@ -105,6 +114,64 @@ class _Recent:
 
 
 recent = _Recent()
+
+
+Canonical = Callable[[str], str | None]
+"""How a view reads one query parameter's value, as the text the cache keys on: two
+values the view reads alike give the same text; None: the view reads it as absent."""
+
+
+def _decimal(value: str) -> int | None:
+    """The integer ``value`` is to DRF's ``IntegerField`` and to ``int()`` (``" 07"``,
+    ``"7.0"``: 7), or None."""
+    try:
+        return int(re.sub(r"\.0*\s*$", "", value))
+    except ValueError:
+        return None
+
+
+def number(value: str) -> str:
+    """An integer parameter the view refuses unless it is one: its integer, else as is."""
+    parsed = _decimal(value)
+    return value if parsed is None else str(parsed)
+
+
+def number_or_absent(value: str) -> str | None:
+    """An integer parameter the view reads as absent unless it is one."""
+    parsed = _decimal(value)
+    return None if parsed is None else str(parsed)
+
+
+def text(value: str) -> str | None:
+    """A text parameter the view reads stripped of its surrounding spaces, and as absent
+    when nothing is left."""
+    return value.strip() or None
+
+
+def canonical_query(request: HttpRequest, params: dict[str, Canonical | None]) -> None:
+    """Keep only the query parameters in ``params`` (the ones the view reads), each once
+    (the view reads the last value given) and written the one way the view reads it
+    (``params[name]``: :func:`number`, :func:`number_or_absent`, :func:`text`; None: as
+    given), in the request itself: the view, the cache key and any link the view builds
+    from the request's address see the canonical query. A parameter the view does not
+    read, or a second spelling of one it does, changes nothing in its answer: keyed on,
+    it would make every random one a new entry (a cache miss, and one more stored
+    answer)."""
+    pairs = []
+    for name in sorted(params):
+        if name not in request.GET:
+            continue
+        value: str | None = request.GET[name]  # the last one given, as the view reads it
+        canonical = params[name]
+        if value is not None and canonical is not None:
+            value = canonical(value)
+        if value is not None:
+            pairs.append((name, value))
+    if len(pairs) == len(request.GET) and all(request.GET.getlist(n) == [v] for n, v in pairs):
+        return  # canonical already (the plain address)
+    query = urlencode(pairs)
+    request.GET = QueryDict(query)
+    request.META["QUERY_STRING"] = query
 
 
 def cache_key(request: HttpRequest, namespace: str, version: str, variant: str = "") -> str:
@@ -239,12 +306,17 @@ def public_read(
     namespace: str,
     version_of: Callable[..., Version | None],
     *,
+    params: Iterable[str] | Mapping[str, Canonical | None],
     html: bool = False,
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """A view decorator: the read cache of a public read (see the module doc), keyed by
-    ``namespace`` and the version ``version_of(request, *args, **kwargs)`` gives (asked
+    ``namespace``, the version ``version_of(request, *args, **kwargs)`` gives (asked
     through :func:`request_version`: one lookup per request; None: no version, the view
-    answers from where the version was looked for, and nothing is stored).
+    answers from where the version was looked for, and nothing is stored) and the query
+    parameters in ``params``, every one the view (and ``version_of``) reads, each with
+    how it is read when a mapping (:data:`Canonical`; names only: as given): the others
+    are dropped from the request of a ``GET``, the values written the one way the view
+    reads them (:func:`canonical_query`).
 
     - an anonymous ``GET`` whose answer is stored is answered here, before the view — no
       DRF, no rate limit, no session, no query when the version is memoised
@@ -254,20 +326,27 @@ def public_read(
     - a reader not signed in: 304 if they have the version, else the stored answer, else
       the view's answer (built inside ``core.db_router.public_reads``), stored when it is
       a 200 — for a JSON read, when the view answered in JSON (DRF's renderer), its data
-      stored as ``JSONRenderer`` renders it;
+      stored as ``JSONRenderer`` renders it; a page (``html``) is built only within the
+      address's ``PAGES_THROTTLE_ANON`` (else 429: ``core.http.throttles``), a JSON read
+      within DRF's own throttles;
     - a signed-in reader (a session, or an ``Authorization`` header on a JSON read: DRF
       authenticates or refuses it), or any other method: the view, nothing stored."""
+
+    read_params = dict(params) if isinstance(params, Mapping) else dict.fromkeys(params)
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @functools.wraps(view)
         def read(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-            if request.method != "GET":
+            if request.method not in ("GET", "HEAD"):  # HEAD: the GET's answer, no body
                 return view(request, *args, **kwargs)
+            canonical_query(request, read_params)
             json_first, anon = html or _json_first(request), anonymous(request)
             if not anon and _signed_in(request, html):
                 return view(request, *args, **kwargs)
             version = request_version(request, version_of, *args, **kwargs)
             if version is None:  # read where the version was looked for, not stored
+                if html and (refused := page_miss_refused(request)) is not None:
+                    return refused
                 with public_reads():
                     return view(request, *args, **kwargs)
             if anon and json_first:
@@ -281,6 +360,9 @@ def public_read(
                 answer = _answer(request, key, token, modified, html)
                 if answer is not None:
                     return answer
+            # a page built for a reader not signed in: within their address's budget
+            if html and (refused := page_miss_refused(request)) is not None:
+                return refused
             setattr(request, BUILDING, True)
             try:
                 with public_reads():

@@ -53,7 +53,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.dateparse import parse_date
 
-from core.db_router import public_reads
+from core.db_router import public_reads, reads_own_writes
 from core.digits import ascii_digits
 from federation.models import Player, Season
 from rankings.season import engines
@@ -130,7 +130,12 @@ def season_states() -> list[SeasonState]:
 
 def _states_memo() -> _Memo:
     """The memo: fresh, else still served while the refresher reads it again (younger
-    than ``READ_VERSION_STALE_MS``), else read now in the request."""
+    than ``READ_VERSION_STALE_MS``), else read now in the request. A reader who has just
+    written (``core.db_router.own_writes``) reads the primary now, and the memo is left as
+    it was: a version from the primary handed to a replica reader would store the
+    replica's older rows under it."""
+    if reads_own_writes():  # a recent writer: read now from the primary, kept for no one
+        return _Memo(time.monotonic(), _read_states(), {})
     memo = _memo
     max_age = _max_age()
     if max_age > 0 and memo is not None:

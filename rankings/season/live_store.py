@@ -334,7 +334,7 @@ def _zadd_commands(commands: list[list[str]], key: str, scores: dict[str, int]) 
 def _send_bulk(redis_client: Any, commands: list[list[str]]) -> None:
     """Send many commands packed at once (redis-py's own packing costs ~8 µs an
     argument: seconds for a season's 600,000); raises on the first error reply."""
-    connection = redis_client.connection_pool.get_connection("ZADD")
+    connection = redis_client.connection_pool.get_connection()
     try:
         for start in range(0, len(commands), 64):
             batch = commands[start : start + 64]

@@ -67,3 +67,50 @@ def test_without_a_replica_everything_reads_the_primary(settings):
     _season("2105-2106", 2105, "default")
     with public_reads():
         assert Season.objects.filter(name="2105-2106").exists()
+
+
+def test_a_recent_writer_reads_the_primary(replica):
+    from core.db_router import own_writes
+
+    _season("2106-2107", 2106, "default")
+    with own_writes(), public_reads():
+        assert Season.objects.filter(name="2106-2107").exists()
+    with public_reads():
+        assert not Season.objects.filter(name="2106-2107").exists()
+
+
+def _score_a_deal(api):
+    """A write for the middleware: any request of another method than GET answered below 400."""
+    deal = {"table_size": 4, "contract": "garde", "taker": "E", "oudlers": 2,
+            "attack_points": 49}  # fmt: skip
+    response = api.post("/api/engine/deals/score/", deal, format="json")
+    assert response.status_code == 200
+    return response
+
+
+def test_after_a_write_the_public_api_reads_the_primary(api, replica, settings):
+    """The cookie a write sets sends the writer's public reads to the primary
+    (core/http/middleware.py::ReadYourWrites); a reader without it reads the replica."""
+    from django.utils.translation import gettext
+    from rest_framework.test import APIClient
+
+    from core.http.middleware import OWN_WRITES_COOKIE
+
+    settings.READ_YOUR_WRITES_S = 30
+    _season("2107-2108", 2107, "default")  # written on the primary, not yet on the replica
+    response = _score_a_deal(api)
+    assert response.cookies[OWN_WRITES_COOKIE]["max-age"] == 30
+    writer = api.get("/api/pcn/ranking/", {"season": "2107-2108"})
+    assert writer.json()["errors"][0]["message"] == gettext("This season has no ranking yet.")
+    stranger = APIClient().get("/api/pcn/ranking/", {"season": "2107-2108"})
+    assert stranger.json()["errors"][0]["message"] == gettext("Unknown season.")
+    forged = APIClient()
+    forged.cookies[OWN_WRITES_COOKIE] = "1"  # not signed: ignored
+    assert forged.get("/api/pcn/ranking/", {"season": "2107-2108"}).json() == stranger.json()
+
+
+def test_read_your_writes_off(api, replica, settings):
+    settings.READ_YOUR_WRITES_S = 0
+    from core.http.middleware import OWN_WRITES_COOKIE
+
+    assert OWN_WRITES_COOKIE not in _score_a_deal(api).cookies

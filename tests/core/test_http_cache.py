@@ -79,7 +79,7 @@ def decorated():
     def version_of(request, number):
         return None if number == 0 else (f"v{number}", None)
 
-    @public_read("test-ns", version_of)
+    @public_read("test-ns", version_of, params=("page",))
     def view(request, number):
         calls.view += 1
         calls.built += 1
@@ -101,6 +101,28 @@ def test_a_stored_answer_is_sent_before_the_view(decorated):
     assert calls.view == 1
     view(factory.get("/x/", {"page": "2"}), 1)  # another query: another key, built
     assert (calls.view, calls.built) == (2, 2)
+
+
+def test_a_parameter_the_view_does_not_read_is_the_same_key(decorated):
+    """A random extra parameter is neither a miss nor a new entry, and the view never
+    sees it (a link it builds from the request carries the canonical query only)."""
+    view, calls = decorated
+    factory = RequestFactory()
+    first = view(factory.get("/x/", {"page": "2"}), 1)
+    for n in range(5):
+        again = view(factory.get("/x/", {"page": "2", f"cb{n}": str(n)}), 1)
+        assert again.content == first.content
+        assert again["ETag"] == first["ETag"]
+    assert calls.view == 1
+    seen = []
+
+    @public_read("test-seen", lambda request: ("v1", None), params=("page",))
+    def echo(request):
+        seen.append((request.GET.dict(), request.get_full_path()))
+        return HttpResponse(b"{}", content_type=JSON)
+
+    echo(factory.get("/e/", {"utm": "x", "page": "3", "zz": "y"}))
+    assert seen == [({"page": "3"}, "/e/?page=3")]
 
 
 @pytest.mark.parametrize(
@@ -158,7 +180,7 @@ def test_a_reader_with_a_session_cookie_is_stored_for_unless_signed_in(decorated
 def test_only_a_200_is_stored():
     calls = []
 
-    @public_read("test-missing", lambda request: ("v1", None))
+    @public_read("test-missing", lambda request: ("v1", None), params=())
     def view(request):
         calls.append(1)
         return HttpResponse(b"nope", status=404)
@@ -174,7 +196,7 @@ def test_a_page_built_for_the_cache_carries_the_placeholder():
     template = engines["django"].from_string("<p>{{ csrf_token }}</p>")
     seen = []
 
-    @public_read("test-page", lambda request: ("v1", None), html=True)
+    @public_read("test-page", lambda request: ("v1", None), params=(), html=True)
     def page(request):
         seen.append(stored_page_context(request))
         return HttpResponse(template.render({}, request))

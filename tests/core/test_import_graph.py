@@ -271,8 +271,9 @@ def test_domain_modules_import_no_drf_and_no_api():
 
 
 # core's modules that are the API's own machinery (the error mapping, the JSON parser, the
-# schema hooks, the throttles): HTTP glue, used by the web modules only.
-_HTTP_GLUE = {"core.http.api_errors", "core.http.api_schema", "core.http.parsers"}
+# schema hooks, the throttles, the read cache): HTTP glue, used by the web modules only.
+_HTTP_GLUE = {"core.http.api_errors", "core.http.api_schema", "core.http.parsers",
+              "core.http.throttles", "core.http.http_cache"}  # fmt: skip
 
 
 def test_the_layer_checks_see_an_upward_import(tmp_path):

@@ -315,3 +315,92 @@ def test_live_versions_are_reused_for_a_moment(registry, ranked, settings, live_
     settings.READ_VERSION_MAX_AGE_MS = 0
     add_token = read_versions.ranking_version(registry.season.name, "live")
     assert add_token == first  # nothing changed: the same version read again
+
+
+def test_random_extra_parameters_are_neither_misses_nor_new_entries(api, client, ranked):
+    """Cache busting: a parameter no view reads changes nothing in the answer, so it is
+    answered from the stored entry (not built, not stored again) and never echoed."""
+    from django.core.cache import cache
+
+    number = ranked.players[0].licence_number
+    reads = [
+        (api, RANKING_API, {"page_size": 5}),
+        (api, f"/api/pcn/ranking/players/{number}/", {}),
+        (client, "/classement/", {"page": 1}),
+        (client, "/classement/comite/1/", {}),
+        (client, "/classement/club/102/", {}),
+        (client, f"/classement/joueur/{number}/", {}),
+    ]
+    for reader, path, params in reads:
+        first = reader.get(path, params)
+        assert first.status_code == 200, path
+        keys = len(cache._cache) if hasattr(cache, "_cache") else None
+        for n in range(3):
+            again = reader.get(path, {**params, f"x{n}": f"cache-buster-{n}"})
+            assert again.status_code == 200, path
+            assert getattr(again, "context", None) is None, path  # not rendered again
+            assert again["ETag"] == first["ETag"], path
+            assert b"cache-buster" not in again.content
+        head = reader.head(path, {**params, "x": "cache-buster"})  # HEAD: the GET's, no body
+        assert (head.status_code, head["ETag"]) == (200, first["ETag"]), path
+        assert getattr(head, "context", None) is None, path
+        if keys is not None:  # local memory (the suite's default): no new entry
+            assert len(cache._cache) == keys, path
+
+
+def test_a_page_number_past_the_last_is_sent_to_the_last(client, ranked):
+    for asked in ("999", "123456", "0", "-4"):
+        response = client.get("/classement/", {"page": asked, "serie": "9", "q": ""})
+        assert response.status_code == 302, asked
+        assert response["Location"] == "/classement/?page=1", asked
+    assert client.get("/classement/comite/1/?page=50")["Location"] == (
+        "/classement/comite/1/?page=1"
+    )
+
+
+def test_the_ranking_api_declares_every_parameter_its_serializer_reads():
+    from rankings.api.ranking import RankingQuery
+    from rankings.urls import RANKING_PARAMS
+
+    assert set(RANKING_PARAMS) == {*RankingQuery().fields, "format"}
+
+
+def test_spellings_of_one_value_are_one_entry(api, client, ranked):
+    """A value the view reads alike, however written (repeated, zero-padded, spaced), is
+    the stored answer: the canonical query is what the view reads and the key."""
+    first = api.get(RANKING_API + "?page_size=5&page=1")
+    for query in ("page_size=05&page=01", "page=9&page=1&page_size=5", "page_size=%2B5&page=+1",
+                  "page_size=5.0&q=&page=1", "page_size=5&q=%20%20&page=1"):  # fmt: skip
+        again = api.get(f"{RANKING_API}?{query}")
+        assert again["ETag"] == first["ETag"], query
+    same = {
+        "": ("page=abc", "page=&q=%20", "serie=x", "q=++&au="),
+        "page=1": ("page=01", "page=%201", "page=x&page=1", "serie=x&page=1.0"),
+    }
+    for plain, spellings in same.items():
+        page = client.get(f"/classement/?{plain}")
+        assert page.status_code == 200
+        for query in spellings:
+            again = client.get(f"/classement/?{query}")
+            assert again.context is None, query  # stored: not rendered again
+            assert again["ETag"] == page["ETag"], query
+
+
+def test_an_address_building_too_many_pages_gets_429(client, ranked, settings):
+    """Pages nobody asked for yet (each a miss) count against the reader's address, as the
+    API's anonymous reads do; pages already stored are not counted, and another address
+    is not held back."""
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "pages_anon": "3/minute"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    for query in ("a", "b", "c"):
+        assert client.get("/classement/", {"q": query}).status_code == 200
+    refused = client.get("/classement/", {"q": "d"})
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) >= 1
+    assert "Trop de demandes" in refused.content.decode()
+    assert "Trop de pages demandées depuis votre adresse" in refused.content.decode()
+    english = client.get("/classement/", {"q": "d"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert "Too many pages asked from your address" in english.content.decode()
+    assert client.get("/classement/", {"q": "a"}).status_code == 200  # stored: not counted
+    other = client.get("/classement/", {"q": "d"}, REMOTE_ADDR="10.1.2.3")
+    assert other.status_code == 200
