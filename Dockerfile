@@ -1,5 +1,10 @@
-FROM python:3.11-slim
+# Debian 12, as the postgres:15 image: its PostgreSQL 15 client is the server's version,
+# which pg_dump and pg_restore must be (the backup service, docs/operations.md).
+FROM python:3.11-slim-bookworm
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends postgresql-client-15 \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY pyproject.toml ./
 COPY config ./config
@@ -7,6 +12,7 @@ COPY core ./core
 COPY federation ./federation
 COPY competitions ./competitions
 COPY rankings ./rankings
+COPY portal ./portal
 COPY demo ./demo
 COPY templates ./templates
 COPY locale ./locale

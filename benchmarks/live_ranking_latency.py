@@ -45,10 +45,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
-QUEUE = f"bench-live-{uuid.uuid4().hex[:8]}"
+QUEUE = f"bench-live-{uuid.uuid4().hex[:8]}"  # every queue's name starts with it (and "-")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ["CELERY_BROKER_URL"] = REDIS_URL
-os.environ["CELERY_TASK_DEFAULT_QUEUE"] = QUEUE
+os.environ["CELERY_QUEUE_PREFIX"] = f"{QUEUE}-"
 os.environ["RANKING_STORE_URL"] = REDIS_URL
 
 import django  # noqa: E402
@@ -103,7 +103,8 @@ def start(mode: str) -> list[subprocess.Popen]:
     venv = Path(sys.executable).parent
     worker = subprocess.Popen(
         [str(venv / "celery"), "-A", "config", "worker", "--pool=solo", "--loglevel=WARNING",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "-Q", QUEUE,
+         "--without-gossip", "--without-mingle", "--without-heartbeat",
+         "-Q", ",".join(settings.CELERY_QUEUES_BY_KIND),
          "-n", f"{QUEUE}-{mode}@%h"],
         cwd=ROOT, env=env,
     )  # fmt: skip

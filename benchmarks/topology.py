@@ -124,7 +124,8 @@ def processes() -> list[subprocess.Popen]:
     schedule = Path(tempfile.mkdtemp()) / "celerybeat-schedule"
     started = [
         *(celery("worker", "--pool=solo", "--without-gossip", "--without-mingle",
-                 "-Q", latency.QUEUE, "-n", f"{latency.QUEUE}-{n}@%h") for n in (1, 2)),
+                 "-Q", ",".join(settings.CELERY_QUEUES_BY_KIND), "-n", f"{latency.QUEUE}-{n}@%h")
+          for n in (1, 2)),
         celery("beat", "-s", str(schedule)),
     ]  # fmt: skip
     for port in WEB_PORTS:

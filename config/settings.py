@@ -50,6 +50,12 @@ if not DEBUG and len(SECRET_KEY) < 50:
         "DJANGO_SECRET_KEY must be at least 50 characters when DJANGO_DEBUG is off "
         '(python -c "import secrets; print(secrets.token_urlsafe(50))")'
     )
+# Rotating the key (docs/operations.md): the new one above, the previous ones here
+# (comma-separated), so that sessions, password-reset links and the unsubscribe links of
+# e-mails already sent still verify; only the new key signs.
+SECRET_KEY_FALLBACKS = env_list("DJANGO_SECRET_KEY_FALLBACKS", "")
+if not DEBUG and any(len(key) < 50 for key in SECRET_KEY_FALLBACKS):
+    raise ImproperlyConfigured("each of DJANGO_SECRET_KEY_FALLBACKS must be at least 50 characters")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
@@ -169,9 +175,18 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # How long a ranking writer waits for a season's advisory lock before giving up (busy,
 # retry later) instead of waiting forever behind a long recompute (rankings/season/locks.py).
 ADVISORY_LOCK_TIMEOUT_MS = int(os.environ.get("ADVISORY_LOCK_TIMEOUT_MS", "60000"))
-# A recompute run with no progress for this long lost its worker: its redelivered task
-# reclaims it, the sweep marks it failed (rankings/season/recompute.py). Above the lock timeout.
-RECOMPUTE_STALE_AFTER_S = int(os.environ.get("RECOMPUTE_STALE_AFTER_S", "600"))
+# A running recompute's worker renews its run's heartbeat every RECOMPUTE_HEARTBEAT_S
+# (a thread of its own, whatever the run is doing); a run whose heartbeat is older than
+# RECOMPUTE_STALE_AFTER_S lost its worker: the sweep (every RECOMPUTE_SWEEP_S, beat) or
+# the next request queues it again (rankings/season/recompute.py). Lost at the latest
+# STALE_AFTER + SWEEP seconds after its worker died: two minutes with the defaults.
+RECOMPUTE_HEARTBEAT_S = float(os.environ.get("RECOMPUTE_HEARTBEAT_S", "30"))
+RECOMPUTE_STALE_AFTER_S = int(os.environ.get("RECOMPUTE_STALE_AFTER_S", "90"))
+RECOMPUTE_SWEEP_S = float(os.environ.get("RECOMPUTE_SWEEP_S", "30"))
+# The ranking as of a day not stored yet: at most this many computations of a season
+# queued at a time; a reader asking another day meanwhile gets a 503 with Retry-After
+# (rankings/season/as_of.py).
+AS_OF_QUEUED_MAX = int(os.environ.get("AS_OF_QUEUED_MAX", "2"))
 
 # The database unreachable: every page and API call answers 503 with this Retry-After
 # (seconds), in the API's error shape under /api/ (core/http/api_errors.py).
@@ -270,6 +285,7 @@ SPECTACULAR_SETTINGS = {
         "ChampionshipStageKindEnum": "competitions.models.ChampionshipStageKind",
         "SanctionKindEnum": "federation.models.SanctionKind",
         "NotificationKindEnum": "federation.models.NotificationKind",
+        "RecomputeKindEnum": "rankings.models.RecomputeKind",
         "BigPrizeFormulaEnum": ["24_deals", "25_deals"],  # competitions.rules.engine.big_prize
     },
 }
@@ -278,7 +294,38 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "") or None
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
-CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
+# Queues by kind, so that a homologation's refresh never waits behind slow or anonymous
+# work: run one worker (or more) per queue (docs/scaling.md, "Queues"). Every queue name
+# starts with CELERY_QUEUE_PREFIX (several deployments, or test runs, on one broker).
+# E-mail tasks are named "<app>.email_<what>": the pattern routes every one of them.
+CELERY_QUEUE_PREFIX = os.environ.get("CELERY_QUEUE_PREFIX", "")
+CELERY_TASK_DEFAULT_QUEUE = CELERY_QUEUE_PREFIX + os.environ.get(
+    "CELERY_TASK_DEFAULT_QUEUE", "celery"
+)
+_TASKS_BY_QUEUE = {
+    # the live ranking after a homologation or a correction, and the store's rebuild
+    "live": ("rankings.refresh_season_totals", "rankings.refresh_live_ranking"),
+    # full recomputes and official publications (minutes at national scale)
+    "publication": (
+        "rankings.run_recompute",
+        "rankings.recompute_season",
+        "rankings.nightly_ranking",
+    ),
+    # the ranking as of a past day (asked by any reader, bounded per season)
+    "asof": ("rankings.as_of_days", "rankings.as_of_nightly"),
+    "email": ("*.email_*",),
+}
+CELERY_TASK_ROUTES = {
+    task: {"queue": CELERY_QUEUE_PREFIX + queue}
+    for queue, names in _TASKS_BY_QUEUE.items()
+    for task in names
+}
+CELERY_QUEUES_BY_KIND = (
+    *(CELERY_QUEUE_PREFIX + queue for queue in _TASKS_BY_QUEUE),
+    CELERY_TASK_DEFAULT_QUEUE,
+)
+"""Every queue a task may be routed to, the default queue last: a deployment runs a
+worker on each (``celery worker -Q <name>``)."""
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -302,8 +349,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # Every minute: send the tasks the broker did not take when their transaction
     # committed (core/tasks.py, the outbox).
     "core-send-outbox": {"task": "core.send_outbox", "schedule": 60.0},
-    # Every five minutes: recompute runs whose worker was lost are marked failed.
-    "rankings-stale-runs": {"task": "rankings.fail_stale_runs", "schedule": 300.0},
+    # Every RECOMPUTE_SWEEP_S: recompute runs whose worker was lost are queued again
+    # (marked failed after their third lost worker).
+    "rankings-stale-runs": {"task": "rankings.fail_stale_runs", "schedule": RECOMPUTE_SWEEP_S},
     # Every night, after the nightly ranking: the current season's rankings as of each
     # month end and yesterday (rankings/season/as_of.py: a player's place over the season).
     "rankings-as-of-nightly": {

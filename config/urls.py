@@ -46,6 +46,8 @@ urlpatterns = [
 
 # A URL no route matches: the API's error shape under /api/ (core/http/api_errors.py).
 handler404 = "core.http.api_errors.page_not_found"
+# Refused before any view (too many fields, a body over the limit): the API's shape under /api/.
+handler400 = "core.http.api_errors.bad_request"
 # The database unreachable: a 503 with Retry-After (the API's shape under /api/), else the 500 page.
 handler500 = "core.http.api_errors.server_error"
 

@@ -15,6 +15,8 @@ computation and staff exports are unaffected (docs/privacy.md).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
@@ -62,6 +64,32 @@ def sees_hidden_record(scope: Scope, *, player_id: int, current_club: Club | Non
     manager or staff of another club, committee or zone included, reads the public's
     answer: no such player."""
     return sees_private_data(scope, player_id=player_id, current_club=current_club)
+
+
+def hidden_records_withheld(scope: Scope, player_ids: Iterable[int]) -> list[Player]:
+    """The hidden players among ``player_ids`` whose record ``scope`` does not read by
+    name (:func:`sees_hidden_record`), in two queries whatever their number: what a
+    message to that reader names by their public name
+    (:func:`federation.public_names.public_name`), never by the registry's."""
+    if scope.national:
+        return []
+    hidden = list(Player.objects.filter(pk__in=set(player_ids), name_hidden=True))
+    if not hidden:
+        return []
+    season = current_season()
+    clubs: dict[int, Club] = {}
+    if season is not None:
+        clubs = {
+            licence.player_id: licence.club
+            for licence in Licence.objects.filter(player__in=hidden, season=season).select_related(
+                "club__committee"
+            )
+        }
+    return [
+        player
+        for player in hidden
+        if not sees_hidden_record(scope, player_id=player.pk, current_club=clubs.get(player.pk))
+    ]
 
 
 def licences_shown(licences: QuerySet[Licence], scope: Scope) -> QuerySet[Licence]:

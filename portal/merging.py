@@ -29,11 +29,12 @@ from django.apps import apps
 from django.db import IntegrityError, transaction
 from django.db.models import Count, ForeignKey, Model, OneToOneField
 
-from competitions.models import Allocation, ChampionshipTitle, EntryPlayer
+from competitions.models import Allocation, ChampionshipTitle, EntryPlayer, Tournament
 from core.errors import Conflict, PermissionDenied
 from core.tasks import send_on_commit
 from federation.access import Actor, scope_of
 from federation.models import ArbiterAccreditation, Licence, Player, PlayerMerge, Season, User
+from federation.player_locks import players_lock
 from federation.privacy import player_privacy_set
 from federation.rules.duplicates import (
     MergeFacts,
@@ -225,12 +226,18 @@ def players_merge(*, kept: Player, merged: Player, by: Actor) -> PlayerMerge:
     (two licences in one season, …)."""
     if not scope_of(by).national:
         raise PermissionDenied("Only federation staff may merge player records.")
-    locked = {  # one statement, in id order: two merges of one record wait, never deadlock
-        p.pk: p
-        for p in Player.objects.select_for_update()
-        .filter(pk__in={kept.pk, merged.pk})
+    # A homologation locks its tournament, then the players it names: the tournaments
+    # either record arbitrates (their arbiter moves below) are locked first, in id order,
+    # then both records, in one statement, in id order, the lock a homologation takes
+    # too (federation/player_locks.py): two merges of one record, or a merge and a
+    # homologation naming it, wait for each other and never deadlock.
+    list(
+        Tournament.objects.select_for_update(of=("self",))
+        .filter(arbiter__in=[kept.pk, merged.pk])
         .order_by("pk")
-    }
+        .values_list("pk", flat=True)
+    )
+    locked = players_lock([kept.pk, merged.pk], exclusive=True)
     kept, merged = locked[kept.pk], locked[merged.pk]
     check_merge(_merge_facts(kept), _merge_facts(merged))
     seasons = _affected_seasons([kept.pk, merged.pk])

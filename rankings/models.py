@@ -412,11 +412,13 @@ class RecomputeRun(models.Model):
         _("reason for publishing before the season's end"), max_length=300, blank=True
     )
     error = models.TextField(_("error"), blank=True)
-    # Who runs it (``host:pid`` of the worker that claimed it, compare-and-set) and when it
-    # last made progress: a run with no progress for RECOMPUTE_STALE_AFTER_S is reclaimed
-    # by its redelivered task or marked failed by the sweep (rankings/season/recompute.py).
+    # Who runs it (``host:pid`` of the worker that claimed it, compare-and-set) and when its
+    # worker last showed it was alive (a thread renews it while the run goes on): a run
+    # without a heartbeat for RECOMPUTE_STALE_AFTER_S lost its worker and is queued again,
+    # failed once it has lost LOST_WORKERS_MAX (rankings/season/recompute.py).
     claimed_by = models.CharField(_("claimed by"), max_length=200, blank=True)
-    heartbeat_at = models.DateTimeField(_("last progress at"), null=True, blank=True)
+    heartbeat_at = models.DateTimeField(_("last heartbeat at"), null=True, blank=True)
+    lost_workers = models.PositiveSmallIntegerField(_("workers lost"), default=0)
     # The Celery task that created it (system runs): a redelivered or retried task finds
     # its own run again instead of creating another one.
     task_id = models.CharField(_("task id"), max_length=64, blank=True)
@@ -437,7 +439,7 @@ class RecomputeRun(models.Model):
             ),
         ]
         indexes = [
-            # The sweep's query: running runs by last progress (recompute.fail_stale_runs).
+            # The sweep's query: running runs by last heartbeat (recompute.reclaim_stale_runs).
             models.Index(
                 fields=["heartbeat_at"], condition=Q(status="running"), name="run_running"
             ),
@@ -445,3 +447,25 @@ class RecomputeRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.season} ({self.get_status_display()})"
+
+
+class AsOfAsk(models.Model):
+    """A day of a season whose ranking as of that day a reader asked for and a worker has
+    not computed yet (``rankings/season/as_of.py``: at most ``AS_OF_QUEUED_MAX`` per
+    season; the worker deletes it once the day is computed)."""
+
+    season = models.ForeignKey(
+        Season, verbose_name=_("season"), on_delete=models.CASCADE, related_name="+"
+    )
+    day = models.DateField(_("day"))
+    asked_at = models.DateTimeField(_("asked at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("ranking as of a day asked")
+        verbose_name_plural = _("rankings as of a day asked")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "day"], name="one_as_of_ask_per_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season_id} {self.day.isoformat()}"

@@ -41,6 +41,7 @@ from rankings.reads.pcn_plot import SeasonPoint, pcn_plot_svg
 from rankings.reads.place_plot import PlaceMark, place_plot_svg
 from rankings.season.as_of import (
     PARIS,
+    AsOfQueueFull,
     RankingBeingComputed,
     as_of_days_prepare,
     check_day,
@@ -152,7 +153,10 @@ def _as_of(request, season: Season) -> tuple[dt.date | None, Problem | None]:
 
 def _status(context: dict) -> int:
     """400 when the day asked (``au``) is refused: the page shows why; 202 while the
-    ranking of that day is being computed (never stored by the read cache)."""
+    ranking of that day is being computed, 503 while the season has as many days queued
+    as it may (neither stored by the read cache)."""
+    if context.get("as_of_busy"):
+        return 503
     if context.get("as_of_error"):
         return 400
     return 202 if context.get("as_of_computing") else 200
@@ -191,13 +195,15 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
     season = _season(request)
     kind = KIND_PARAM.get(request.GET.get("classement", ""))
     day, as_of_problem = _as_of(request, season)
-    computing = False
+    computing = busy = False
     ranking: Ranking | None
     if day is not None:
         try:
             ranking = selectors.ranking_as_of(season, day)
         except RankingBeingComputed:  # a first read: a worker computes it (202, reloads)
             ranking, computing = None, True
+        except AsOfQueueFull as full:  # the season's bound of queued days is reached (503)
+            ranking, as_of_problem, busy = None, full.problem, True
     elif as_of_problem is not None:
         ranking = None
     else:
@@ -223,6 +229,7 @@ def _ranking_context(request, *, committee=None, club=None) -> dict:
         "as_of_value": (request.GET.get("au") or "").strip()[:20],
         "as_of_error": problem_message(as_of_problem) if as_of_problem else "",
         "as_of_computing": computing,
+        "as_of_busy": busy,
         "retry_after": RankingBeingComputed.retry_after,
         "as_of_min": season.start_date.isoformat(),
         "as_of_max": latest.isoformat() if latest >= season.start_date else "",

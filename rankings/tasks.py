@@ -11,8 +11,8 @@
 - ``run_recompute(run_id)``: a full recompute or an official ranking run.
 - ``recompute_season(season_id)``: a full recompute asked by the system.
 - ``nightly_ranking()``: Celery beat, every night (``CELERY_BEAT_SCHEDULE``).
-- ``fail_stale_runs()``: Celery beat, every five minutes: runs whose worker was lost
-  are marked failed with the reason.
+- ``fail_stale_runs()``: Celery beat, every ``RECOMPUTE_SWEEP_S``: runs whose worker was
+  lost (no heartbeat) are queued again, or marked failed with the reason.
 - ``email_step_changes(snapshot_id, previous_id)`` and its chunks: the players who chose
   it are e-mailed their new step (``rankings/season/step_notices.py``), each once.
 
@@ -43,7 +43,13 @@ from rankings.season.live_ranking import (
     live_totals_update,
 )
 from rankings.season.locks import SeasonBusy
-from rankings.season.recompute import RunBusy, fail_stale_runs, nightly, recompute_run, run_of_task
+from rankings.season.recompute import (
+    RunBusy,
+    nightly,
+    reclaim_stale_runs,
+    recompute_run,
+    run_of_task,
+)
 from rankings.season.step_notices import step_notices_plan, step_notices_send
 
 # Retried: database connection errors, a season's writer lock that stayed busy longer
@@ -116,7 +122,7 @@ def nightly_ranking(self) -> list[str]:
 
 @shared_task(name="rankings.fail_stale_runs")
 def fail_stale_runs_task() -> int:
-    return fail_stale_runs()
+    return reclaim_stale_runs()
 
 
 MAIL_RETRY = {

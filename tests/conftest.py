@@ -75,6 +75,133 @@ def _reset_connections(app) -> None:
         app.__dict__.pop(cached, None)
 
 
+@dataclass(frozen=True)
+class CeleryWorker:
+    """The worker the ``celery_worker_process`` fixture started: its node name, and the
+    prefix of every queue it consumes (unique to the run: no other worker on the machine
+    takes our tasks)."""
+
+    node: str
+    prefix: str
+    process: subprocess.Popen = field(repr=False)
+
+    def queue(self, kind: str) -> str:
+        """This run's name of the queue ``kind`` (``live``, ``asof``…, ``celery``)."""
+        return self.prefix + kind
+
+
+def celery_routing(prefix: str) -> dict:
+    """The settings that route this process's tasks to the queues named with ``prefix``:
+    the project's routing (``CELERY_TASK_ROUTES``), each queue renamed."""
+    from django.conf import settings
+
+    own = settings.CELERY_QUEUE_PREFIX
+    return {
+        "CELERY_TASK_DEFAULT_QUEUE": prefix + settings.CELERY_TASK_DEFAULT_QUEUE[len(own) :],
+        "CELERY_TASK_ROUTES": {
+            task: {"queue": prefix + route["queue"][len(own) :]}
+            for task, route in settings.CELERY_TASK_ROUTES.items()
+        },
+    }
+
+
+def start_celery_worker(
+    prefix: str,
+    name: str,
+    kinds: tuple[str, ...] | None = None,
+    log: Path | None = None,
+    **env: str,
+) -> subprocess.Popen:
+    """A real ``celery worker`` subprocess on the test database consuming every queue
+    of ``settings.CELERY_QUEUES_BY_KIND`` (or those of ``kinds``: ``("asof",)``) under
+    ``prefix``, answering pings as ``name@host``; ``log``: the file it writes its log to
+    (INFO), else its warnings go to the test's output; ``env``: settings of its own
+    (``RECOMPUTE_HEARTBEAT_S``…)."""
+    from django.conf import settings
+
+    from config.celery import app as celery_app
+
+    own = settings.CELERY_QUEUE_PREFIX
+    every = [queue[len(own) :] for queue in settings.CELERY_QUEUES_BY_KIND]
+    queues = ",".join(prefix + kind for kind in every if kinds is None or kind in kinds)
+    environment = {
+        **os.environ,
+        "DATABASE_URL": _database_url(),
+        "DATABASE_CONN_MAX_AGE": "0",
+        "CELERY_BROKER_URL": celery_app.conf.broker_url,
+        "CELERY_QUEUE_PREFIX": prefix,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        **env,
+    }
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+               f"--loglevel={'INFO' if log else 'WARNING'}", "--without-gossip",
+               "--without-mingle", "--without-heartbeat",
+               "-Q", queues, "-n", f"{name}@%h"]  # fmt: skip
+    if log is None:
+        worker = subprocess.Popen(command, cwd=ROOT, env=environment)
+    else:
+        with log.open("w") as log_file:  # the child keeps its own descriptor
+            worker = subprocess.Popen(
+                command, cwd=ROOT, env=environment, stdout=log_file, stderr=subprocess.STDOUT
+            )
+    deadline = time.monotonic() + 30
+    while not celery_app.control.ping(destination=[f"{name}@{os.uname().nodename}"], timeout=0.5):
+        if worker.poll() is not None or time.monotonic() > deadline:
+            worker.kill()
+            pytest.fail(f"Celery worker did not start (exit code {worker.poll()})")
+    return worker
+
+
+def stop_celery_worker(worker: subprocess.Popen) -> None:
+    worker.terminate()
+    try:
+        worker.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.wait(timeout=15)
+
+
+@pytest.fixture
+def celery_broker(transactional_db):
+    """This process sends its tasks through Redis (not eagerly), to queues named with a
+    prefix unique to this run; yields the prefix. No worker: see ``celery_worker_process``."""
+    from config.celery import app as celery_app
+
+    broker = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")
+    prefix = f"fft-test-{uuid.uuid4().hex[:8]}-"
+    # The app reads its settings under the CELERY_ namespace: those keys win.
+    overrides = {
+        "CELERY_BROKER_URL": broker,
+        "CELERY_TASK_ALWAYS_EAGER": False,
+        **celery_routing(prefix),
+    }
+    saved = {key: celery_app.conf.get(key) for key in overrides}
+    celery_app.conf.update(overrides)
+    _reset_connections(celery_app)
+    try:
+        yield prefix
+    finally:
+        celery_app.conf.update(saved)
+        _reset_connections(celery_app)
+
+
+@pytest.fixture
+def start_worker(celery_broker):
+    """A factory: ``start_worker(name, kinds=None, **env)`` starts another real worker
+    consuming every queue of this run, or those of ``kinds`` (``env``: its own settings);
+    each is stopped after the test unless the test killed it."""
+    started: list[subprocess.Popen] = []
+
+    def start(name: str, kinds: tuple[str, ...] | None = None, **env: str) -> subprocess.Popen:
+        worker = start_celery_worker(celery_broker, f"{celery_broker}{name}", kinds, **env)
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        stop_celery_worker(worker)
+
+
 @pytest.fixture
 def celery_worker_log(tmp_path) -> Path:
     """The file the ``celery_worker_process`` fixture's worker writes its log to (INFO)."""
@@ -82,59 +209,18 @@ def celery_worker_log(tmp_path) -> Path:
 
 
 @pytest.fixture
-def celery_worker_process(transactional_db, celery_worker_log):
-    """A real `celery worker` subprocess on the test database, fed through Redis.
-
-    The queue name is unique to this run so that no other worker on the machine
-    takes our tasks. Tasks sent by the test go through the broker (not eagerly).
-    The worker's log goes to ``celery_worker_log``, shown with a failing test's output.
-    """
-    from config.celery import app as celery_app
-
-    broker = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")
-    queue = f"fft-test-{uuid.uuid4().hex[:8]}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url(),
-        "DATABASE_CONN_MAX_AGE": "0",
-        "CELERY_BROKER_URL": broker,
-        "CELERY_TASK_DEFAULT_QUEUE": queue,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-    }
-    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-               "--loglevel=INFO", "--without-gossip", "--without-mingle",
-               "--without-heartbeat", "-Q", queue, "-n", f"{queue}@%h"]  # fmt: skip
-    log_file = celery_worker_log.open("w")
-    worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
-    # The app reads its settings under the CELERY_ namespace: those keys win.
-    overrides = {
-        "CELERY_BROKER_URL": broker,
-        "CELERY_TASK_ALWAYS_EAGER": False,
-        "CELERY_TASK_DEFAULT_QUEUE": queue,
-    }
-    saved = {key: celery_app.conf.get(key) for key in overrides}
-    celery_app.conf.update(overrides)
-    _reset_connections(celery_app)
+def celery_worker_process(celery_broker, celery_worker_log):
+    """A real `celery worker` subprocess on the test database, fed through Redis, consuming
+    every queue (``settings.CELERY_QUEUES_BY_KIND``) under this run's prefix. Tasks sent
+    by the test go through the broker (not eagerly). The worker's log goes to
+    ``celery_worker_log``, shown with a failing test's output."""
+    name = celery_broker.rstrip("-")
+    worker = start_celery_worker(celery_broker, name, log=celery_worker_log)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            replies = celery_app.control.ping(destination=[f"{queue}@{os.uname().nodename}"],
-                                              timeout=0.5)  # fmt: skip
-            if replies:
-                break
-            if worker.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"Celery worker did not start (exit code {worker.poll()})")
-        yield queue
+        yield CeleryWorker(f"{name}@{os.uname().nodename}", celery_broker, worker)
     finally:
-        celery_app.conf.update(saved)
-        worker.terminate()
-        try:
-            worker.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-        log_file.close()
+        stop_celery_worker(worker)
         sys.stderr.write(celery_worker_log.read_text(encoding="utf-8", errors="replace"))
-        _reset_connections(celery_app)
 
 
 class OwnRedis:

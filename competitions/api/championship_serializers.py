@@ -227,8 +227,9 @@ PRIVATE_FACTS = frozenset({"birth_date"})
 class EntryOut(serializers.ModelSerializer):
     stage = serializers.IntegerField(source="stage_id")
     players = EntryPlayerOut(many=True, source="active_players")
-    committee = serializers.IntegerField(source="committee.number", default=None)
-    club = serializers.IntegerField(source="club.number", default=None)
+    # null: a national stage's entry has no committee, an entry across clubs no club
+    committee = serializers.IntegerField(source="committee.number", default=None, allow_null=True)
+    club = serializers.IntegerField(source="club.number", default=None, allow_null=True)
     flags = FlagOut(many=True, source="open", default=list)
     facts = serializers.SerializerMethodField()
 

@@ -13,10 +13,11 @@ import django_filters
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from competitions import homologation
@@ -147,7 +148,27 @@ class ChampionshipListCreate(generics.ListAPIView):
     filterset_class = ChampionshipFilter
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
-    @extend_schema(request=s.ChampionshipsIn, responses={201: s.ChampionshipOut(many=True)})
+    @property
+    def pagination_class(self):
+        """GET pages the championships; a POST answers those it made or found, all of them
+        in one list (the schema, read per method, says so too)."""
+        if getattr(self, "request", None) is not None and self.request.method == "POST":
+            return None
+        return api_settings.DEFAULT_PAGINATION_CLASS
+
+    @extend_schema(
+        request=s.ChampionshipsIn,
+        responses={
+            201: OpenApiResponse(
+                s.ChampionshipOut(many=True),
+                description="The season's championships, at least one of them created now.",
+            ),
+            200: OpenApiResponse(
+                s.ChampionshipOut(many=True),
+                description="The season's championships, all of them existing already.",
+            ),
+        },
+    )
     def post(self, request):
         data = s.ChampionshipsIn(data=request.data)
         data.is_valid(raise_exception=True)

@@ -25,6 +25,7 @@ from competitions.api.engine_serializers import (
     MovementPlanOut,
     OffenceCostIn,
     OffenceCostOut,
+    PlacingOut,
     RankIn,
     ScoreDealIn,
     ScoreSheetIn,
@@ -249,7 +250,7 @@ class RankEntries(EngineView):
     article 29 tie-breaks (best position score, contracts made, then garde
     contre and garde sans made). Places use the 1224 convention."""
 
-    @extend_schema(request=RankIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=RankIn, responses=PlacingOut(many=True))
     def post(self, request):
         serializer = RankIn(data=request.data)
         serializer.is_valid(raise_exception=True)

@@ -13,7 +13,13 @@ from competitions.rules.engine.movements.settings import ShortTableRule
 from competitions.rules.engine.penalties import Penalty, PenaltyKind, RepeatScope
 from competitions.rules.engine.scoring import Contract, Deal, Poignee, Side
 from competitions.rules.engine.sheets import DealLine, ScoreSheet
-from competitions.rules.engine.standings import Entry, MemberResult, RankingMode, TieBreakData
+from competitions.rules.engine.standings import (
+    Entry,
+    MemberResult,
+    RankingMode,
+    Separation,
+    TieBreakData,
+)
 from competitions.rules.engine.tables import Orientation, TableSize
 
 SEATS = [o.value for o in Orientation]
@@ -374,6 +380,23 @@ class RankIn(serializers.Serializer):
             penalties = tuple(Penalty(**p) for p in e.get("penalties", []))
             entries.append(Entry(e["entry_id"], members, penalties, e["abandoned"]))
         return entries
+
+
+class PlacingOut(serializers.Serializer):
+    """One line of a ranking of entries (:func:`competitions.rules.engine.standings.rank`)."""
+
+    place = serializers.IntegerField(help_text='"1224" place.')
+    entry_id = serializers.CharField()
+    total = serializers.IntegerField(help_text="Score less penalty points: what is ranked.")
+    score = serializers.IntegerField(help_text="The members' totals before penalties.")
+    penalty_points = serializers.IntegerField()
+    abandoned = serializers.BooleanField()
+    tied = serializers.BooleanField(help_text="Shares its place with another entry.")
+    separated_by = serializers.ChoiceField(
+        choices=[s.value for s in Separation],
+        allow_null=True,
+        help_text="What puts it below the entry just above; null for the first line.",
+    )
 
 
 class BigPrizeRankingRow(serializers.Serializer):

@@ -324,6 +324,7 @@ class Loader:
                     tournament=tournament,
                     document=document,
                     rulebook=rulebook,
+                    by=self.by,
                     reading_problems=reading.problems,
                     registry=registry,
                 )

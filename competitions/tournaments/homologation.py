@@ -63,6 +63,7 @@ from core.problems import Problem, RuleViolation
 from core.tasks import send_on_commit
 from core.vocabulary import Format, StageKind
 from federation.access import scope_of
+from federation.player_locks import players_current
 
 
 def _locked(tournament: Tournament, by) -> Tournament:
@@ -271,15 +272,28 @@ def homologation_checked(
 
 def allocations_replace(homologations: Sequence[Homologation]) -> dict[int, set[int]]:
     """Replace each tournament's current allocations by its revision's (one statement for
-    all the new rows); return, by tournament, the players whose totals change."""
+    all the new rows); return, by tournament, the players whose totals change.
+
+    The players named (new rows and current ones) are share-locked first, in id order
+    (:func:`federation.player_locks.players_current`): a merge of one of them waits for
+    this transaction, or has committed and the rows go to the kept record. The results
+    were read before the lock; a merge committed since moved their lines, not the ids
+    read, so each row's player is the record that holds it now, never a retired one."""
     current = Allocation.objects.filter(
         tournament_id__in=[h.tournament.pk for h in homologations], current=True
     )
+    named = set(current.values_list("player_id", flat=True))
+    named.update(row["player_id"] for h in homologations for row in h.allocations)
+    record = players_current(named)  # before any allocation row is written or locked
     previous: dict[int, set[int]] = {}
     for tournament_id, player_id in current.values_list("tournament_id", "player_id"):
         previous.setdefault(tournament_id, set()).add(player_id)
     if previous:  # a correction, or homologated again after a refusal
         current.update(current=False)
+    for h in homologations:
+        for row in h.allocations:
+            row["player_id"] = record.get(row["player_id"], row["player_id"])
+        _require_one_line_per_player(h)
     # COPY on PostgreSQL: nothing refers to them here
     insert_values(Allocation, [row for h in homologations for row in h.allocations])
     return {
@@ -287,6 +301,20 @@ def allocations_replace(homologations: Sequence[Homologation]) -> dict[int, set[
         | {row["player_id"] for row in h.allocations}
         for h in homologations
     }
+
+
+def _require_one_line_per_player(h: Homologation) -> None:
+    """Refuse results in which two lines now name one player: two records merged after
+    the results were submitted (each line's record was retired into the same one)."""
+    players = [row["player_id"] for row in h.allocations]
+    if len(set(players)) < len(players):
+        raise RuleViolation.single(
+            "results",
+            "merged_records_in_results",
+            f"Two lines of the results of {h.tournament.name} name one player, whose "
+            "records were merged since: correct the results.",
+            {"tournament": h.tournament.name},
+        )
 
 
 def homologations_record(homologations: Sequence[Homologation], *, by) -> None:

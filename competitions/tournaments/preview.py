@@ -11,6 +11,7 @@ championship stage's checks (``more_problems``), as its submission does.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
@@ -112,10 +113,11 @@ def results_preview(
         tournament=tournament,
         document=document,
         rulebook=rulebook,
+        by=by,
         confirmed_licences=confirmed_licences,
         reading_problems=reading_problems,
     )
-    validated, registered = checked.validated, checked.registered
+    validated = checked.validated
     awards = entry_awards(
         tournament,
         places=[(e.number, e.place) for e in document.entries],
@@ -142,7 +144,7 @@ def results_preview(
                 PreviewPlayer(
                     licence_number=number,
                     name=player.name,
-                    registry_name=registered.names.get(number, "") if number else "",
+                    registry_name=checked.name_shown(number) if number else "",
                     licensed=licensed,
                     pcn=award.pcn_per_player if licensed else 0,
                     pp=award.pp_per_player if licensed else 0,
@@ -154,7 +156,10 @@ def results_preview(
     return Preview(
         entries=tuple(entries),
         warnings=validated.warnings,
-        confirmations=validated.confirmations,
+        confirmations=tuple(  # as the submitter may read them (the stored ones: the registry's)
+            dataclasses.replace(c, registry_name=checked.name_shown(c.licence_number))
+            for c in validated.confirmations
+        ),
         rulebook_version=version.version,
         sha256=results_sha256(document),
     )

@@ -78,8 +78,10 @@ from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
 from core.text_files import looks_like_workbook
 from core.vocabulary import Format, StageKind
-from federation.access import scope_of
+from federation.access import Actor, scope_of
 from federation.models import Licence, Player, Sanction, SanctionKind
+from federation.privacy import hidden_records_withheld
+from federation.public_names import public_name
 
 SOURCES = ("json", "csv", "sheets")
 SPREADSHEET_SUFFIXES = (".csv", ".txt", ".xlsx", ".xlsm", ".xls", ".ods")
@@ -248,6 +250,7 @@ def revision_create(
         tournament=tournament,
         document=document,
         rulebook=rulebook,
+        by=by,
         confirmed_licences=confirmed_licences,
         reading_problems=reading_problems,
     )
@@ -272,6 +275,13 @@ class Checked:
 
     validated: ValidatedResults
     registered: Registered
+    names_shown: Mapping[int, str] = dataclasses.field(default_factory=dict)
+    """Licence number → the name shown to the submitter in place of the registry's, for
+    the hidden players whose record they may not read (:func:`names_withheld`)."""
+
+    def name_shown(self, number: int) -> str:
+        """The registry's name of ``number`` as the submitter may read it."""
+        return self.names_shown.get(number) or self.registered.names.get(number, "")
 
 
 def results_check(
@@ -279,6 +289,7 @@ def results_check(
     tournament: Tournament,
     document: ResultsDocument,
     rulebook: Rulebook,
+    by: Actor | None,
     confirmed_licences: Collection[int] = (),
     reading_problems: Sequence[Problem] = (),
     registry: RegistryBatch | None = None,
@@ -286,6 +297,8 @@ def results_check(
     """Every problem of a submission in one refusal, nothing written: the reader's,
     the registry's (unknown numbers, names that differ and are not confirmed), the
     rules' on everything that was read, and the declaration's conditions (chapter 5).
+    A refusal read by ``by`` never names a player whose name ``by`` may not read
+    (:func:`names_withheld`).
 
     ``registry``: the players of a whole batch of documents, read at once (a bulk load);
     by default, this document's are read (:func:`registry_lookup`)."""
@@ -299,6 +312,7 @@ def results_check(
             document=document, season_id=tournament.season_id, day=tournament.date
         )
     conditions = declaration_problems(tournament, document, rulebook)
+    shown = names_withheld(registered, by)
     validated = validate(
         document,
         format=fmt,
@@ -307,6 +321,7 @@ def results_check(
         minimum_entries=rulebook.formats.of(fmt).minimum_entries,
         penalty_schedule=rulebook.arbitration.schedule(),
         registry_names=registered.names,
+        names_shown=shown,
         confirmed=frozenset(confirmed_licences),
         more_problems=(*reading_problems, *conditions),
         tie_break_rules=has_tie_break_rules(rulebook, StageKind(tournament.stage)),
@@ -321,7 +336,16 @@ def results_check(
     suspended = suspension_warnings(document, registered.suspended_until)
     if suspended:
         validated = dataclasses.replace(validated, warnings=(*validated.warnings, *suspended))
-    return Checked(validated, registered)
+    return Checked(validated, registered, shown)
+
+
+def names_withheld(registered: Registered, by: Actor | None) -> dict[int, str]:
+    """Licence number → the public name (:func:`federation.public_names.public_name`) of
+    each hidden player of the document whose record ``by`` may not read
+    (:func:`federation.privacy.hidden_records_withheld`): what a message to ``by`` says
+    in place of the registry's name. One query when nobody in the document is hidden."""
+    withheld = hidden_records_withheld(scope_of(by), registered.player_ids.values())
+    return {player.licence_number: public_name(player) for player in withheld}
 
 
 def suspension_warnings(

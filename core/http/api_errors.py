@@ -9,7 +9,9 @@ rules package keeps the problems it carries, and other API exceptions
 
 A fault of the service itself is not the reader's: the database unreachable (or refusing
 for a moment) answers ``503 Service Unavailable`` with ``Retry-After``, in this shape under
-``/api/`` and as a page elsewhere (:func:`server_error`, Django's ``handler500``).
+``/api/`` and as a page elsewhere (:func:`server_error`, Django's ``handler500``). A request
+Django itself refuses before any view (too many fields, a body over the limit:
+:func:`bad_request`, ``handler400``) gets the same shape under ``/api/``.
 
 Every ``message`` is in the request's language (``LocaleMiddleware``): the domain's
 problems and refusals through :mod:`core.messages` by their ``code`` (French by default,
@@ -24,10 +26,16 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import (
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
+from django.utils import translation
 from django.utils.translation import gettext
 from django.views import defaults
 from rest_framework import exceptions, status
@@ -116,6 +124,45 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return defaults.page_not_found(request, exception)
 
 
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A request Django refuses before any view reads it (``handler400``: too many fields
+    in its query string or form body, too many files, a body over the upload limit, a
+    suspicious header…): under ``/api/`` the one error shape in JSON, in the request's
+    language (the refusal may come before ``LocaleMiddleware`` ran); elsewhere Django's
+    page. A body over the limit is a 413, as the schema documents."""
+    if not request.path.startswith("/api/"):
+        return defaults.bad_request(request, exception)
+    language = translation.get_language_from_request(request)
+    status_code: int = status.HTTP_400_BAD_REQUEST
+    if isinstance(exception, TooManyFieldsSent):
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+        code, text, params = (
+            "too_many_fields",
+            f"The request has more than {limit} fields (query string or form): it is refused.",
+            {"max_fields": limit},
+        )
+    elif isinstance(exception, TooManyFilesSent):
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FILES
+        code, text, params = (
+            "too_many_files",
+            f"The request sends more than {limit} files: it is refused.",
+            {"max_files": limit},
+        )
+    elif isinstance(exception, RequestDataTooBig):
+        status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        code, text, params = (
+            "request_too_large",
+            f"The request's body is larger than {limit} bytes: it is refused.",
+            {"max_bytes": limit},
+        )
+    else:
+        code, text, params = "bad_request", "The request is malformed: it is refused.", {}
+    message = localize(code, text, params, language=language)
+    body = {"errors": [{"field": None, "code": code, "message": message}]}
+    return JsonResponse(body, status=status_code)
+
+
 def database_unavailable(error: BaseException | None) -> bool:
     """Is ``error`` (or an error it was raised from) the database unreachable or refusing
     for a moment: a refused or lost connection, a lock or statement timeout?"""
@@ -186,6 +233,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
 
 
 __all__ = [
+    "bad_request",
     "exception_handler",
     "flatten",
     "page_not_found",

@@ -46,6 +46,7 @@ from rest_framework.views import APIView
 
 from core.db_router import primary_reads
 from core.export_formats import XLSX
+from core.http.api_errors import problems_response
 from core.problems import RuleViolation
 from federation.access import scope_of
 from federation.models import Club, Season
@@ -62,7 +63,7 @@ from rankings.reads.exports import (
     ranking_table,
 )
 from rankings.reads.my_points import my_points, my_points_out
-from rankings.season.as_of import PARIS, RankingBeingComputed, check_day
+from rankings.season.as_of import PARIS, AsOfQueueFull, RankingBeingComputed, check_day
 from rankings.season.manual_placements import manual_placement_remove, manual_placement_set
 from rankings.season.ranking import Labels, Line, Ranking
 from rankings.season.recompute import recompute_request
@@ -168,6 +169,11 @@ class RankingView(APIView):
                 "is computing it; ask again after `Retry-After` seconds "
                 '(`{"status": "computing", "as_of": "2026-03-15", "retry_after": 15}`).'
             ),
+            503: OpenApiResponse(
+                description="`as_of`: the ranking of that day is not stored yet and the "
+                "season's computations queued reach `AS_OF_QUEUED_MAX`: nothing is queued; "
+                "ask again after `Retry-After` seconds (error `as_of_queue_full`)."
+            ),
         },
     )
     def get(self, request):
@@ -196,6 +202,10 @@ class RankingView(APIView):
                 status=status.HTTP_202_ACCEPTED,
                 headers={"Retry-After": str(computing.retry_after)},
             )
+        except AsOfQueueFull as full:  # the season's bound of queued computations is reached
+            response = problems_response([full.problem], 503)
+            response["Retry-After"] = str(full.retry_after)
+            return response
 
     def _payload(self) -> dict:
         query = RankingQuery(data=self.request.query_params.dict())
@@ -574,6 +584,19 @@ class RecomputeIn(serializers.Serializer):
     )
 
 
+class RecomputeRunOut(serializers.ModelSerializer):
+    """A recompute run as :func:`run_out` writes it (documents the answers, writes nothing)."""
+
+    season = serializers.CharField(source="season.name")
+    snapshot = serializers.IntegerField(source="snapshot_id", allow_null=True)
+
+    class Meta:
+        model = RecomputeRun
+        fields = ["id", "season", "kind", "status", "phase", "done", "total", "players",
+                  "requested_at", "started_at", "finished_at", "snapshot",
+                  "before_season_end_reason", "error"]  # fmt: skip
+
+
 def run_out(run: RecomputeRun) -> dict:
     return {
         "id": run.pk,
@@ -602,14 +625,21 @@ class RecomputesView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(operation_id="pcn_recomputes_list", responses={200: OBJECT_LIST})
+    @extend_schema(operation_id="pcn_recomputes_list", responses={200: RecomputeRunOut(many=True)})
     def get(self, request):
         if not scope_of(request.user).is_staff:
             raise PermissionDenied(_("Only staff may follow the recomputes."))
         runs = RecomputeRun.objects.select_related("season")[:50]
         return Response([run_out(r) for r in runs])
 
-    @extend_schema(request=RecomputeIn, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=RecomputeIn,
+        responses={
+            202: OpenApiResponse(
+                RecomputeRunOut, description="Queued: the run, to follow at …/recomputes/<id>/."
+            )
+        },
+    )
     def post(self, request):
         body = RecomputeIn(data=request.data)
         body.is_valid(raise_exception=True)
@@ -628,7 +658,7 @@ class RecomputeView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=RecomputeRunOut)
     def get(self, request, pk: int):
         if not scope_of(request.user).is_staff:
             raise PermissionDenied(_("Only staff may follow the recomputes."))

@@ -35,17 +35,19 @@ import threading
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.core.cache import caches
 from django.db import connection, transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 
 from competitions.models import Allocation, Tournament
-from core.problems import RuleViolation
+from core.problems import Problem, RuleViolation
 from core.tasks import send_on_commit, tasks_run_inline
 from federation.models import Season
 from federation.selectors import current_season
 from rankings.models import (
+    AsOfAsk,
     ManualPlacement,
     RankingEntry,
     RankingKind,
@@ -53,6 +55,7 @@ from rankings.models import (
     SeasonStanding,
 )
 from rankings.rules.national_ranking import PlayerStanding
+from rankings.season.locks import AS_OF, AS_OF_ASK
 from rankings.season.ranking_sql import sql_ranking_possible, write_ranking_snapshot
 from rankings.season.ranking_state import season_ranking
 from rankings.season.series_policies import series_policy_in_force
@@ -70,7 +73,6 @@ AS_OF_KEEP = 8
 """As-of snapshots of days other than month ends kept per season (150,000 entries each
 at national scale); a month end's (the points of a player's place over the season) is
 kept until its inputs change: at most 8 + 12 per season."""
-AS_OF_LOCK = 0x46465403  # advisory lock key ("FFT" 03), with the season id
 
 ALLOCATION = Allocation._meta.db_table
 TOURNAMENT = Tournament._meta.db_table
@@ -128,7 +130,7 @@ def ranking_as_of(*, season: Season, day: dt.date) -> RankingSnapshot:
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:  # one writer per season: no duplicate work
-                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [AS_OF_LOCK, season.pk])
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [AS_OF, season.pk])
         found = _stored(season, day, key)
         if found is not None:
             return found
@@ -149,17 +151,33 @@ class RankingBeingComputed(Exception):
         self.day = day
 
 
-ASKED_EVERY_S = 120
+class AsOfQueueFull(Exception):
+    """The ranking as of ``day`` is not stored, and ``queued`` computations of its season
+    (``AS_OF_QUEUED_MAX``) are queued already: ask again in ``retry_after`` seconds."""
+
+    retry_after = 60
+
+    def __init__(self, season: Season, day: dt.date, queued: int) -> None:
+        super().__init__(day.isoformat())
+        self.day, self.queued = day, queued
+        self.problem = Problem(
+            "as_of",
+            "as_of_queue_full",
+            f"{queued} rankings of the season {season.name} as of a day are being computed "
+            f"already: ask for {day.isoformat()} again in a minute, or for a month end.",
+            {"queued": queued, "season": season.name, "date": day.isoformat()},
+        )
 
 
 def ranking_as_of_for_reader(*, season: Season, day: dt.date) -> RankingSnapshot:
     """What a reader's request gets: the stored ranking of the day at once; a day not
     stored yet is computed in the request only where tasks run in-process (the embedded
-    default); otherwise a worker computes it (``rankings.as_of_days``, asked once per
-    ``ASKED_EVERY_S`` per day and inputs) and :class:`RankingBeingComputed` says to come
-    back. A first read costs about what publishing the official ranking costs (seconds
-    at 150,000 players): a web process never waits for it, and readers asking many days
-    queue work on the workers, not on the web processes (docs/rankings-national.md)."""
+    default); otherwise a worker computes it (``rankings.as_of_days``, on the ``asof``
+    queue: never in the way of a homologation) and :class:`RankingBeingComputed` says to
+    come back. A first read costs about what publishing the official ranking costs
+    (seconds at 150,000 players): a web process never waits for it, and readers asking
+    many days queue at most ``AS_OF_QUEUED_MAX`` computations per season at a time
+    (:func:`as_of_ask`); beyond, :class:`AsOfQueueFull` (docs/rankings-national.md)."""
     if tasks_run_inline():
         return ranking_as_of(season=season, day=day)
     check_day(season, day)
@@ -167,9 +185,42 @@ def ranking_as_of_for_reader(*, season: Season, day: dt.date) -> RankingSnapshot
     found = _stored(season, day, key)
     if found is not None:
         return found
-    if caches["default"].add(f"as-of-asked:{season.pk}:{day.isoformat()}:{key}", 1, ASKED_EVERY_S):
-        send_on_commit("rankings.as_of_days", season.pk, [day.isoformat()])
+    as_of_ask(season=season, day=day)
     raise RankingBeingComputed(day)
+
+
+def _asks(season: Season):
+    """The season's asks still pending: an ask older than the broker's visibility timeout
+    was lost (its task failed for good, or its worker died and it was redelivered)."""
+    since = timezone.now() - dt.timedelta(
+        seconds=settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+    )
+    return AsOfAsk.objects.filter(season=season, asked_at__gte=since)
+
+
+def queued_days(season: Season) -> set[dt.date]:
+    """The season's days whose computation a reader asked for and no worker has done yet."""
+    return set(_asks(season).values_list("day", flat=True))
+
+
+def as_of_ask(*, season: Season, day: dt.date) -> None:
+    """Have a worker compute the season's ranking as of ``day`` (sent on commit), unless
+    it is queued already; refused (:class:`AsOfQueueFull`) while ``AS_OF_QUEUED_MAX``
+    days of the season are queued. Counted and asked under the season's ask lock: two
+    readers at once never queue one more than the bound. The worker deletes the ask once
+    the day is computed (:func:`as_of_days_compute`)."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [AS_OF_ASK, season.pk])
+        queued = queued_days(season)
+        if day in queued:
+            return
+        if len(queued) >= settings.AS_OF_QUEUED_MAX:
+            raise AsOfQueueFull(season, day, len(queued))
+        AsOfAsk.objects.filter(season=season, day=day).delete()  # an expired ask
+        AsOfAsk.objects.create(season=season, day=day)
+        send_on_commit("rankings.as_of_days", season.pk, [day.isoformat()])
 
 
 def _stored(season: Season, day: dt.date, key: str) -> RankingSnapshot | None:
@@ -454,6 +505,7 @@ def as_of_days_compute(*, season_id: int, days: list[str]) -> int:
         day = dt.date.fromisoformat(text)
         if season.start_date <= day <= season.end_date:
             ranking_as_of(season=season, day=day)
+            AsOfAsk.objects.filter(season=season, day=day).delete()  # a reader's, if any
             done += 1
     if _latest_as_of(season) != latest:
         refresh_statistics()

@@ -41,6 +41,8 @@ from federation.models import Season
 WRITER = 0x46465401  # "FFT" 01
 REFRESH = 0x46465402
 PUBLICATION = 0x46465403
+AS_OF = 0x46465404  # one computation of a season's ranking as of a day at a time
+AS_OF_ASK = 0x46465405  # the count of a season's queued as-of computations (as_of.py)
 LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE when lock_timeout expires
 
 _local_locks: dict[tuple[int, int], threading.Lock] = {}

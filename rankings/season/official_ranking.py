@@ -21,6 +21,11 @@ goes through :func:`official_ranking_publish`, which refuses:
   published it and when (:func:`publication_check`);
 - a second publication of the season while one is under way (:func:`publication_lock`):
   one publication per season at a time.
+
+A publication made by a recompute run ends that run (done, with its snapshot) in the
+transaction that publishes, and only while its worker still holds the run's claim
+(:class:`RunLost` rolls the publication back otherwise): a run whose worker is killed
+after publishing is never published again by its redelivered task or by the sweep.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from core.problems import RuleViolation
 from core.tasks import send_on_commit
 from federation.access import Actor, scope_of
 from federation.models import Season, User
-from rankings.models import RankingKind, RankingSnapshot, RecomputeRun, SeasonRanking
+from rankings.models import RankingKind, RankingSnapshot, RecomputeRun, RunStatus, SeasonRanking
 from rankings.season.locks import publication_lock, season_writer_lock
 from rankings.season.progress import Progress
 from rankings.season.ranking_sql import official_ranking_by_sql
@@ -45,6 +50,13 @@ from rankings.season.standings import standings_write
 
 EARLY_REASON = "before_season_end_reason"
 """The field that carries the reason for publishing before the season's end."""
+
+
+class RunLost(Exception):
+    """The run's claim went to another worker (this one was thought lost): it publishes."""
+
+    def __init__(self, run_id: int) -> None:
+        super().__init__(f"recompute run {run_id} was reclaimed by another worker")
 
 
 def may_publish(user: Actor | None) -> bool:
@@ -101,7 +113,7 @@ def _publish(
         computed = official_ranking_by_sql(season=season, by=staff, note=note)
         if computed is not None:
             snapshot, state = computed
-            _flip(season, state, snapshot, early_reason)
+            _flip(season, state, snapshot, early_reason, run)
     if computed is not None:
         progress.step("computing", players=snapshot.player_count)
         progress.step("publishing")
@@ -118,18 +130,28 @@ def _publish(
             snapshot = write_snapshot(
                 inputs=inputs, ranking=ranking, kind=RankingKind.OFFICIAL, by=staff, note=note
             )
-            _flip(season, state, snapshot, early_reason)
+            _flip(season, state, snapshot, early_reason, run)
     refresh_statistics()
     progress.step("", snapshot=snapshot)
     return snapshot
 
 
 def _flip(
-    season: Season, state: SeasonRanking, snapshot: RankingSnapshot, early_reason: str
+    season: Season,
+    state: SeasonRanking,
+    snapshot: RankingSnapshot,
+    early_reason: str,
+    run: RecomputeRun | None,
 ) -> None:
     """Publish ``snapshot`` (in the transaction that wrote it), with the reason for
-    publishing before the season's end if any, and send the rework of the following
-    seasons on commit."""
+    publishing before the season's end if any, end ``run`` in the same transaction (or
+    raise :class:`RunLost`), and send the rework of the following seasons on commit."""
+    if run is not None:
+        ended = RecomputeRun.objects.filter(
+            pk=run.pk, claimed_by=run.claimed_by, status=RunStatus.RUNNING
+        ).update(status=RunStatus.DONE, snapshot=snapshot, finished_at=timezone.now(), error="")
+        if not ended:
+            raise RunLost(run.pk)
     if early_reason.strip():
         snapshot.before_season_end_reason = early_reason.strip()
         snapshot.save(update_fields=["before_season_end_reason"])

@@ -8,14 +8,23 @@ or without it the provisional snapshot: ``ranking_sql.live_ranking_by_sql``). It
 idempotent: run twice, the second run writes nothing.
 
 A worker claims a run with a compare-and-set ``update()`` (queued or failed → running,
-with ``claimed_by`` and a ``heartbeat_at`` that every step of progress renews). A run
-that made no progress for ``RECOMPUTE_STALE_AFTER_S`` lost its worker (killed, say):
-its redelivered task claims it again and runs it to the end, and the sweep
-(:func:`fail_stale_runs`, Celery beat) marks it failed with that reason meanwhile. A
-task that finds its run claimed by a live worker leaves it (:class:`RunBusy`: the task
-looks again once the claim could have gone stale). A task that creates its runs
+with ``claimed_by`` and a ``heartbeat_at`` that a thread of the worker renews every
+``RECOMPUTE_HEARTBEAT_S`` while the run goes on: ``progress.Heartbeat``). A run whose
+heartbeat is older than ``RECOMPUTE_STALE_AFTER_S`` lost its worker (killed, say): the
+sweep (:func:`reclaim_stale_runs`, Celery beat every ``RECOMPUTE_SWEEP_S``) or the next
+request for its season queues it again and sends its task (the run starts again from
+the beginning on another worker), and its own task, if redelivered first, claims it
+again; a run that has lost :data:`LOST_WORKERS_MAX` workers is marked failed with the
+reason instead. A task that finds its run claimed by a live worker leaves it
+(:class:`RunBusy`: the task looks again once the claim could have gone stale); one that
+finds it done, or failed for good, leaves it too. A task that creates its runs
 (``recompute_season``, ``nightly_ranking``) finds them again by its task id when it is
 redelivered or retried: never a second run.
+
+An official publication commits the run's end (done, with its snapshot) in the
+transaction that publishes, and only while this worker still holds the claim (else the
+publication is rolled back): a run is published once, whatever is redelivered or
+reclaimed after (``official_ranking._flip``).
 
 A request (:func:`recompute_request`: the API, the desk) is refused while a run of the
 same season is under way (queued, or running with progress lately): the season's row is
@@ -33,7 +42,7 @@ import socket
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
-from django.db.models import Q
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from core.errors import Conflict, PermissionDenied
@@ -45,7 +54,7 @@ from federation.selectors import current_season
 from rankings.models import RecomputeKind, RecomputeRun, RunStatus, SeasonRanking
 from rankings.season.locks import SeasonBusy
 from rankings.season.official_ranking import official_ranking_publish, publication_check
-from rankings.season.progress import Progress
+from rankings.season.progress import Heartbeat, Progress
 from rankings.season.ranking_sql import live_ranking_by_sql
 from rankings.season.standings import StandingsWrite, standings_write
 
@@ -67,7 +76,7 @@ def full_recompute(*, season: Season, run: RecomputeRun | None = None) -> Standi
 
 
 def run_under_way(season: Season) -> bool:
-    """A run of the season queued, or running with progress lately (a run whose worker
+    """A run of the season queued, or running with a heartbeat lately (a run whose worker
     died is stale after ``RECOMPUTE_STALE_AFTER_S`` and blocks nothing)."""
     lately = timezone.now() - dt.timedelta(seconds=settings.RECOMPUTE_STALE_AFTER_S)
     return (
@@ -94,6 +103,7 @@ def recompute_request(
         )
     if kind == RecomputeKind.OFFICIAL:
         publication_check(season=season, early_reason=early_reason)
+    reclaim_stale_runs(season=season)  # a run whose worker died is queued again first
     with transaction.atomic():
         # Two requests at once queue one run: the season's row is the lock, the check is
         # made under it.
@@ -133,44 +143,62 @@ def _stale_before(now: dt.datetime) -> dt.datetime:
 
 
 def _stale(now: dt.datetime) -> Q:
-    """Running, with no progress since the stale limit (or never any: a run left
-    running before heartbeats existed)."""
+    """Running, with no heartbeat since the stale limit (or never any)."""
     return Q(status=RunStatus.RUNNING) & (
         Q(heartbeat_at__lt=_stale_before(now)) | Q(heartbeat_at__isnull=True)
     )
 
 
+LOST_WORKERS_MAX = 3
+"""Workers a run may lose (killed, out of memory…) before it is marked failed for good
+instead of queued again: a run that kills its worker is not run forever."""
+
+
 def _claim(run_id: int, worker: str) -> bool:
-    """Compare-and-set: queued, failed (a retry) or stale → running, by ``worker``."""
+    """Compare-and-set: queued, failed (a retry) or stale → running, by ``worker``; never
+    a run that has lost :data:`LOST_WORKERS_MAX` workers. Taking a stale run counts its
+    lost worker."""
     now = timezone.now()
-    claimable = Q(status__in=[RunStatus.QUEUED, RunStatus.FAILED]) | _stale(now)
+    claimable = (Q(status__in=[RunStatus.QUEUED, RunStatus.FAILED]) | _stale(now)) & Q(
+        lost_workers__lt=LOST_WORKERS_MAX
+    )
     previous = (
         RecomputeRun.objects.filter(pk=run_id, status=RunStatus.RUNNING)
         .values_list("claimed_by", flat=True)
         .first()
     )
     claimed = RecomputeRun.objects.filter(claimable, pk=run_id).update(
-        status=RunStatus.RUNNING, claimed_by=worker, heartbeat_at=now, error=""
+        status=RunStatus.RUNNING,
+        claimed_by=worker,
+        heartbeat_at=now,
+        error="",
+        lost_workers=F("lost_workers")
+        + Case(When(status=RunStatus.RUNNING, then=Value(1)), default=Value(0)),
     )
     if claimed and previous is not None:
-        log.warning("recompute run %s reclaimed from %r (no progress)", run_id, previous)
+        log.warning("recompute run %s reclaimed from %r (no heartbeat)", run_id, previous)
     return bool(claimed)
 
 
 def recompute_run(*, run_id: int, worker: str | None = None) -> RecomputeRun:
     """Execute a queued run (the task's body), claimed by ``worker`` (this process by
-    default). Idempotent: a finished run is left alone; a run whose worker was lost
-    (failed, or stale) is executed again from the start; a run a live worker holds
-    raises :class:`RunBusy`."""
+    default), its heartbeat renewed while it goes on. Idempotent: a finished run, or one
+    failed for good, is left alone; a run whose worker was lost (failed, or stale) is
+    executed again from the start; a run a live worker holds raises :class:`RunBusy`."""
     worker = worker or this_worker()
     if not _claim(run_id, worker):
         run = RecomputeRun.objects.get(pk=run_id)
-        if run.status == RunStatus.DONE:
+        if run.status in (RunStatus.DONE, RunStatus.FAILED):
             return run
         beat = run.heartbeat_at or timezone.now()
         stale_at = beat + dt.timedelta(seconds=settings.RECOMPUTE_STALE_AFTER_S)
         raise RunBusy(run_id, max(1.0, (stale_at - timezone.now()).total_seconds() + 1))
     run = RecomputeRun.objects.select_related("season", "requested_by").get(pk=run_id)
+    with Heartbeat(run):
+        return _execute(run)
+
+
+def _execute(run: RecomputeRun) -> RecomputeRun:
     try:
         if run.kind == RecomputeKind.FULL:
             full_recompute(season=run.season, run=run)
@@ -187,7 +215,7 @@ def recompute_run(*, run_id: int, worker: str | None = None) -> RecomputeRun:
         _finish(run, RunStatus.FAILED, f"{type(exc).__name__}: {exc} (retrying)")
         raise
     except Exception as exc:
-        log.exception("recompute run %s failed", run_id)
+        log.exception("recompute run %s failed", run.pk)
         _finish(run, RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
         return run
     _finish(run, RunStatus.DONE, "")
@@ -204,22 +232,41 @@ def _finish(run: RecomputeRun, status: str, error: str) -> None:
         setattr(run, name, value)
 
 
-def fail_stale_runs(now: dt.datetime | None = None) -> int:
-    """The sweep: mark failed, with the reason, every run that made no progress for
-    ``RECOMPUTE_STALE_AFTER_S`` (its worker was lost). Its task, when redelivered,
-    runs it again; so does a new request."""
+def reclaim_stale_runs(*, season: Season | None = None, now: dt.datetime | None = None) -> int:
+    """The sweep: every run (of ``season``, or of any) whose heartbeat is older than
+    ``RECOMPUTE_STALE_AFTER_S`` lost its worker: it is queued again and its task sent
+    (``rankings.run_recompute``), or, at its :data:`LOST_WORKERS_MAX`-th lost worker,
+    marked failed with the reason. Each run in its own transaction, compare-and-set
+    (two sweeps at once queue it once); how many runs it reclaimed or failed."""
     now = now or timezone.now()
-    failed = RecomputeRun.objects.filter(_stale(now)).update(
-        status=RunStatus.FAILED,
-        finished_at=now,
-        error=(
-            f"Worker lost: no progress for {settings.RECOMPUTE_STALE_AFTER_S} s "
-            "(marked failed by the sweep; a redelivered task runs it again)."
-        ),
-    )
-    if failed:
-        log.warning("%s recompute run(s) without progress marked failed", failed)
-    return failed
+    stale = RecomputeRun.objects.filter(_stale(now))
+    if season is not None:
+        stale = stale.filter(season=season)
+    lost_for = f"no heartbeat for {settings.RECOMPUTE_STALE_AFTER_S} s"
+    changed = 0
+    for run_id, lost in stale.values_list("pk", "lost_workers"):
+        with transaction.atomic():
+            this = RecomputeRun.objects.filter(_stale(now), pk=run_id)
+            if lost + 1 >= LOST_WORKERS_MAX:
+                done = this.update(
+                    status=RunStatus.FAILED,
+                    finished_at=now,
+                    lost_workers=F("lost_workers") + 1,
+                    error=f"Worker lost ({lost_for}), {lost + 1} times: marked failed.",
+                )
+            else:
+                done = this.update(
+                    status=RunStatus.QUEUED,
+                    claimed_by="",
+                    lost_workers=F("lost_workers") + 1,
+                    error=f"Worker lost ({lost_for}): queued again.",
+                )
+                if done:
+                    send_on_commit("rankings.run_recompute", run_id)
+        changed += done
+    if changed:
+        log.warning("%s recompute run(s) without heartbeat queued again or failed", changed)
+    return changed
 
 
 def run_of_task(*, task_id: str, season: Season, kind: str, note: str) -> RecomputeRun:

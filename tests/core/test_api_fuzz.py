@@ -9,7 +9,11 @@ documented shape (errors included: core/http/api_schema.py).
 
 Generated ids rarely name an existing object, so every read is also called on
 seeded objects (a tournament, the season's ranking, the registry's own) and its
-answer validated the same way.
+answer validated the same way; and generated bodies rarely pass every rule, so the
+writes whose answers are bodies of their own (a championship created, or found again;
+a regional final's rules, approval, entries and withdrawal; a ranking of entries; a
+recompute queued) are sent once each with a valid body, in the order a season lives
+them, and each answer validated too (2xx bodies and statuses included).
 
 Bounded to stay around a minute: a fixed number of examples per operation, no
 shrinking, derandomised so that a failure reproduces. `FUZZ_EXAMPLES=200` runs it
@@ -158,3 +162,83 @@ def test_every_read_of_a_seeded_object_conforms_to_the_schema(seeded, tokens):
             response = case.call_and_validate(headers=headers, checks=CHECKS)
             called += response.status_code == 200
     assert called >= 60  # most reads answer a body, not only a refusal
+
+
+def _call(role: str, tokens: dict, method: str, path: str, expected: int, **parts) -> dict:
+    """One request through the schema's operation ``method path`` (its template), sent as
+    ``role`` and validated like the generated ones; its JSON body."""
+    operation = schema[path][method]
+    case = operation.Case(media_type="application/json" if "body" in parts else None, **parts)
+    headers = {"Authorization": f"Token {tokens[role]}"} if role in tokens else {}
+    response = case.call_and_validate(headers=headers, checks=CHECKS)
+    assert response.status_code == expected, (method, path, response.text[:500])
+    return response.json()
+
+
+def test_the_answers_of_writes_that_succeed_conform_to_the_schema(registry, tokens):
+    from tests.competitions.championships.rules_documents import valid_rules
+
+    tokens = {**tokens, "zone_staff": registry.token("zone_staff")}
+    made = _call("federation_staff", tokens, "POST", "/api/championships/", 201,
+                 body={"season": registry.season.name})  # fmt: skip
+    again = _call("federation_staff", tokens, "POST", "/api/championships/", 200,
+                  body={"season": registry.season.name})  # fmt: skip
+    assert again == made  # the championships found again, not created twice
+    championship = {c["kind"]: c["id"] for c in made}["individual"]
+    regional = _call("committee_staff", tokens, "POST", "/api/championships/{id}/regionals/",
+                     201, path_parameters={"id": championship},
+                     body={"committee": 1})["id"]  # fmt: skip
+    _call("committee_staff", tokens, "POST", "/api/championships/regionals/{id}/rules/", 201,
+          path_parameters={"id": regional}, body={"rules": valid_rules("individual")})  # fmt: skip
+    approve = "/api/championships/regionals/{id}/rules/{version}/approve/"
+    _call("zone_staff", tokens, "POST", approve, 200,
+          path_parameters={"id": regional, "version": 1})  # fmt: skip
+    stage = _call("committee_staff", tokens, "POST", "/api/championships/{id}/stages/", 201,
+                  path_parameters={"id": championship},
+                  body={"kind": "regional_final", "date": "2027-03-13", "venue": "Lyon",
+                        "arbiter_licence_number": 1002, "committee": 1})["id"]  # fmt: skip
+    _call("club_manager", tokens, "POST", "/api/championships/stages/{id}/entries/", 201,
+          path_parameters={"id": stage}, body={"licence_numbers": [1001]})  # fmt: skip
+    for role in ROLES:  # the public's entries and staff's, with their facts
+        _call(role, tokens, "GET", "/api/championships/stages/{id}/entries/", 200,
+              path_parameters={"id": stage})  # fmt: skip
+    withdrawn = _call("club_manager", tokens, "POST",
+                      "/api/championships/stages/{id}/entries/{number}/withdraw/", 200,
+                      path_parameters={"id": stage, "number": 1})  # fmt: skip
+    assert withdrawn["status"] == "withdrawn"
+    entries = [{"entry_id": "A", "members": [{"player": "a", "total": 40}]},
+               {"entry_id": "B", "members": [{"player": "b", "total": -40}]}]  # fmt: skip
+    _call("anonymous", tokens, "POST", "/api/engine/standings/rank/", 200,
+          body={"entries": entries})  # fmt: skip
+    run = _call("federation_staff", tokens, "POST", "/api/pcn/recomputes/", 202,
+                body={"season": registry.season.name, "kind": "full"})  # fmt: skip
+    _call("federation_staff", tokens, "GET", "/api/pcn/recomputes/{id}/", 200,
+          path_parameters={"id": run["id"]})  # fmt: skip
+    _call("federation_staff", tokens, "GET", "/api/pcn/recomputes/", 200)
+
+
+def test_every_operation_refuses_thousands_of_fields_in_its_schema(tokens):
+    """Over ``DATA_UPLOAD_MAX_NUMBER_FIELDS`` query parameters (and form fields, for an
+    operation that takes a body): Django refuses the request before any view, and the
+    answer is still one the schema documents (the API's JSON 400, not Django's page).
+    The form bodies are sent outside the schema (most operations read JSON only), so
+    their answers are checked here: a JSON refusal, never Django's HTML page."""
+    fields = {f"f{i}": "1" for i in range(1001)}
+    form = "&".join(f"{key}={value}" for key, value in fields.items())
+    headers = {"Authorization": f"Token {tokens['federation_staff']}"}
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        path_parameters = {p.name: 1 for p in operation.path_parameters}
+        case = operation.Case(path_parameters=path_parameters, query=fields)
+        assert case.call_and_validate(headers=headers, checks=CHECKS).status_code == 400
+        if operation.method.upper() in {"POST", "PUT", "PATCH"}:
+            case = operation.Case(path_parameters=path_parameters)
+            response = case.call(
+                headers={**headers, "Content-Type": "application/x-www-form-urlencoded"},
+                data=form,
+            )
+            # refused as soon as the body is read: 400 (or before, 403, 404, 415), never a page
+            assert 400 <= response.status_code < 500, (operation.label, response.text[:300])
+            assert response.headers["content-type"] == ["application/json"], operation.label
+            if response.status_code == 400:
+                assert response.json()["errors"][0]["code"] == "too_many_fields", operation.label

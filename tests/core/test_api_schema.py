@@ -55,3 +55,19 @@ def test_a_regional_rules_version_may_be_unapproved(schema):
 def test_list_answers_are_declared_as_lists(schema, path):
     body = schema["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]
     assert body["schema"]["type"] == "array"
+
+
+def test_the_statuses_an_operation_answers_on_success_are_documented(schema):
+    """A championship creation answers 201 when it made one, 200 when all existed; a
+    recompute is queued (202): each with its body, never paginated."""
+    created = schema["paths"]["/api/championships/"]["post"]["responses"]
+    for code in ("200", "201"):
+        body = created[code]["content"]["application/json"]["schema"]
+        assert body == {"type": "array", "items": {"$ref": "#/components/schemas/ChampionshipOut"}}
+    queued = schema["paths"]["/api/pcn/recomputes/"]["post"]["responses"]
+    assert "200" not in queued
+    assert queued["202"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/RecomputeRunOut"
+    }
+    ranked = schema["paths"]["/api/engine/standings/rank/"]["post"]["responses"]["200"]
+    assert ranked["content"]["application/json"]["schema"]["type"] == "array"

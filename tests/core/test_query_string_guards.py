@@ -47,3 +47,33 @@ def test_a_superscript_digit_in_the_ranking_search_is_no_500(client, registry, u
     full_recompute(season=registry.season)
     response = client.get(url)
     assert response.status_code == 200, response.content
+
+
+MANY_FIELDS = "&".join(f"f{i}=1" for i in range(2000))  # over DATA_UPLOAD_MAX_NUMBER_FIELDS
+
+
+def test_a_huge_query_string_under_the_api_is_the_apis_json_400_in_french(api, registry):
+    response = api.get(f"/api/pcn/ranking/?{MANY_FIELDS}")
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/json"
+    (error,) = response.json()["errors"]
+    assert error["field"] is None
+    assert error["code"] == "too_many_fields"
+    assert error["message"].startswith("La requête compte plus de 1000 champs")
+
+
+def test_thousands_of_form_fields_under_the_api_are_the_apis_json_400(api, registry):
+    api.force_authenticate(registry.users["federation_staff"])
+    response = api.post(
+        "/api/tournaments/", MANY_FIELDS, content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "too_many_fields"
+    english = api.get(f"/api/pcn/ranking/?{MANY_FIELDS}", HTTP_ACCEPT_LANGUAGE="en")
+    assert english.json()["errors"][0]["message"].startswith("The request has more than 1000")
+
+
+def test_a_huge_query_string_on_a_page_is_still_a_page(client, registry):
+    response = client.get(f"/classement/?{MANY_FIELDS}")
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/html")

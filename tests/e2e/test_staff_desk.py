@@ -15,9 +15,9 @@
 
 from __future__ import annotations
 
-import os
 import re
 
+from django.utils import timezone
 from playwright.sync_api import expect
 
 PASSWORD = "x"  # the registry fixture's users (tests/conftest.py)
@@ -170,8 +170,9 @@ def test_publishing_the_official_ranking_is_followed_to_its_end(
     )
     # The worker takes nothing until the page shows the run waiting: a small season's
     # run could otherwise end before the page is drawn.
-    worker = [f"{celery_worker_process}@{os.uname().nodename}"]
-    assert celery_app.control.cancel_consumer(celery_worker_process, destination=worker, reply=True)
+    worker = [celery_worker_process.node]
+    publication = celery_worker_process.queue("publication")
+    assert celery_app.control.cancel_consumer(publication, destination=worker, reply=True)
     page.get_by_role("button", name="Confirmer : publier").click()
 
     expect(page.get_by_role("heading", name="Calcul en cours")).to_be_visible()
@@ -180,7 +181,7 @@ def test_publishing_the_official_ranking_is_followed_to_its_end(
     expect(progress.get_by_role("progressbar")).to_be_visible()
     expect(page.get_by_role("link", name="Publier le classement officiel…")).to_have_count(0)
     staff.shot("3-barre-de-progression")
-    assert celery_app.control.add_consumer(celery_worker_process, destination=worker, reply=True)
+    assert celery_app.control.add_consumer(publication, destination=worker, reply=True)
     # The page follows the run by itself (desk_progress.js) and reloads once it ended:
     # no reload here.
     expect(page.get_by_role("heading", name="Calcul en cours")).to_have_count(0, timeout=60_000)
@@ -199,7 +200,9 @@ def test_publishing_the_official_ranking_is_followed_to_its_end(
     state = SeasonRanking.objects.get(season=registry.season)
     assert state.official is not None
     expect(page.get_by_text("non publié")).to_have_count(0)
-    expect(page.get_by_text(state.official.computed_at.strftime("%d/%m/%Y"))).not_to_have_count(0)
+    expect(
+        page.get_by_text(timezone.localtime(state.official.computed_at).strftime("%d/%m/%Y"))
+    ).not_to_have_count(0)
     staff.shot("4-publie")
 
 

@@ -5,10 +5,19 @@ with the ranking's filters and pages; a bad or out-of-season day is a 400 naming
 from __future__ import annotations
 
 import datetime as dt
+import threading
 
 import pytest
+import redis
+from django.db import connection, connections, transaction
 
+from config.celery import app as celery_app
+from core.models import OutboxMessage
+from core.tasks import send_on_commit
+from federation.models import Season
+from rankings.models import AsOfAsk
 from rankings.season.as_of import PARIS
+from rankings.season.locks import AS_OF
 from rankings.season.recompute import full_recompute
 
 pytestmark = pytest.mark.django_db
@@ -146,3 +155,123 @@ def test_a_first_read_with_a_broker_is_a_202_then_the_worker_stores_it(
     body = wait_for(stored, timeout=60).json()
     assert _line(body, dated.players[0].licence_number)["place"] == 1
     assert client.get("/classement/?au=2026-09-15").status_code == 200
+
+
+# Anonymous readers asking many days: bounded, and never in the way of a homologation ------
+
+
+class AsOfLockHolder:
+    """The season's as-of computation lock held by another thread (its own connection)
+    until released: a worker computing a day of the season waits for it."""
+
+    def __init__(self, season_id: int) -> None:
+        self.held, self.release = threading.Event(), threading.Event()
+        self.thread = threading.Thread(target=self._hold, args=(season_id,), daemon=True)
+        self.thread.start()
+        assert self.held.wait(30)
+
+    def _hold(self, season_id: int) -> None:
+        try:
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [AS_OF, season_id])
+                self.held.set()
+                self.release.wait(120)
+        finally:
+            connections.close_all()
+
+    def stop(self) -> None:
+        self.release.set()
+        self.thread.join(30)
+
+
+def _asof_messages(prefix: str) -> int:
+    """The ``rankings.as_of_days`` messages in Redis: queued in any of this run's queues, or
+    taken and unacknowledged."""
+    client = redis.Redis.from_url(celery_app.conf.broker_url)
+    raw = list(client.hvals("unacked"))
+    for key in client.keys(f"{prefix}*"):  # this run's queues
+        if client.type(key) == b"list":
+            raw += client.lrange(key, 0, -1)
+    return sum(b'"rankings.as_of_days"' in item for item in raw)
+
+
+DAYS = [dt.date(2026, 8, 1) + dt.timedelta(days=3 * n) for n in range(12)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_anonymous_readers_of_unstored_days_never_queue_more_than_the_bound(
+    celery_worker_process, api, client, dated, wait_for, settings
+):
+    """Twelve anonymous requests for twelve days (the API and the page's ``au``), the
+    worker stuck on the first: AS_OF_QUEUED_MAX days are queued, the others answered 503
+    with Retry-After and nothing queued; asking a queued day again queues nothing; once
+    the worker has stored them, a new day is queued again."""
+    bound = settings.AS_OF_QUEUED_MAX
+    assert bound == 2  # the default
+    holder = AsOfLockHolder(Season.objects.get(name="2026-2027").pk)
+    try:
+        answers = []
+        for n, day in enumerate(DAYS):
+            if n % 2:
+                answers.append(client.get(f"/classement/?au={day.isoformat()}"))
+            else:
+                answers.append(api.get(f"/api/pcn/ranking/?as_of={day.isoformat()}"))
+        statuses = [a.status_code for a in answers]
+        assert statuses == [202] * bound + [503] * (len(DAYS) - bound)
+        refused = answers[-2]  # the API's
+        assert refused["Retry-After"] == "60"
+        error = refused.json()["errors"][0]
+        assert (error["field"], error["code"]) == ("as_of", "as_of_queue_full")
+        assert "sont déjà en cours de calcul" in error["message"]
+        assert "déjà en cours de calcul" in answers[-1].content.decode()  # the page's
+        asked = OutboxMessage.objects.filter(task="rankings.as_of_days")
+        assert asked.count() == bound
+        assert AsOfAsk.objects.count() == bound
+        assert api.get(f"/api/pcn/ranking/?as_of={DAYS[0].isoformat()}").status_code == 202
+        assert asked.count() == bound  # a queued day asked again: nothing more
+        assert wait_for(lambda: _asof_messages(celery_worker_process.prefix) == bound)
+    finally:
+        holder.stop()
+
+    def stored(day):
+        return api.get(f"/api/pcn/ranking/?as_of={day.isoformat()}").status_code == 200
+
+    assert wait_for(lambda: all(stored(day) for day in DAYS[:bound]), timeout=60)
+    assert wait_for(lambda: not AsOfAsk.objects.exists())  # the worker's done with them
+    assert api.get(f"/api/pcn/ranking/?as_of={DAYS[-1].isoformat()}").status_code == 202
+    assert OutboxMessage.objects.filter(task="rankings.as_of_days").count() == bound + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_homologation_never_waits_behind_the_rankings_as_of_a_day(
+    celery_broker, start_worker, api, registry, dated, add_tournament, wait_for
+):
+    """One worker per queue kind, as deployed: the as-of worker stuck on a day of the
+    season, a homologation's refresh (``rankings.refresh_season_totals``, as the
+    homologation sends it) still reaches the live ranking."""
+    from django.conf import settings
+
+    start_worker("asof", ("asof",))
+    own = settings.CELERY_QUEUE_PREFIX
+    others = tuple(q[len(own) :] for q in settings.CELERY_QUEUES_BY_KIND if q != own + "asof")
+    start_worker("others", others)
+    season = Season.objects.get(name="2026-2027")
+    holder = AsOfLockHolder(season.pk)
+    try:
+        for day in DAYS[:2]:
+            assert api.get(f"/api/pcn/ranking/?as_of={day.isoformat()}").status_code == 202
+        assert wait_for(lambda: _asof_messages(celery_broker) == 2)
+        p = dated.players
+        winner = p[9]
+        add_tournament(season, {winner: (5000, 0)}, club=registry.clubs[101], arbiter=p[20])
+        with transaction.atomic():
+            send_on_commit("rankings.refresh_season_totals", season.pk, [winner.pk])
+
+        def first():
+            body = api.get("/api/pcn/ranking/?page_size=1").json()
+            return body["results"][0]["licence_number"] == winner.licence_number
+
+        assert wait_for(first, timeout=60)
+        assert _asof_messages(celery_broker) == 2  # the as-of worker is still stuck
+    finally:
+        holder.stop()

@@ -92,6 +92,7 @@ def validate(
     minimum_entries: int | None = None,
     penalty_schedule: PenaltySchedule = CURRENT_SCHEDULE,
     registry_names: Mapping[int, str] | None = None,
+    names_shown: Mapping[int, str] | None = None,
     confirmed: frozenset[int] = frozenset(),
     more_problems: Sequence[Problem] = (),
     tie_break_rules: bool = False,
@@ -114,7 +115,9 @@ def validate(
     ``registry_names`` (licence number → the registry's name), when given, is compared
     with each player's name (:func:`~competitions.rules.results.names.same_name`): a
     different name is an error unless the number is in ``confirmed`` (the submitter said
-    it is the right person), when it is returned in ``confirmations``.
+    it is the right person), when it is returned in ``confirmations``. ``names_shown``
+    (licence number → a name), when given, is the name a refusal gives in place of the
+    registry's: the reader may not read that player's name (their public name, then).
     ``more_problems`` (the reader's, found before) are reported with the errors found
     here, in one refusal; the document then holds only what was read (its ``gaps``)
     and the checks that a missing part would fail are skipped.
@@ -148,6 +151,7 @@ def validate(
         licences=licences,
         schedule=penalty_schedule,
         registry_names=registry_names,
+        names_shown=names_shown,
         confirmed=confirmed,
         tie_break_rules=tie_break_rules,
         repeat_scope=repeat_scope,

@@ -10,6 +10,10 @@ FRENCH: dict[str, str] = {
     "invalid_json": "Le document n’est pas du JSON valide.",
     "duplicate_key": "La clé « {key} » apparaît deux fois dans le même objet JSON ; chaque champ n’est donné qu’une fois.",
     "not_utf8": "Le contenu n’est pas un texte UTF-8.",
+    "too_many_fields": "La requête compte plus de {max_fields} champs (paramètres d’adresse ou de formulaire)\xa0: elle est refusée.",
+    "too_many_files": "La requête envoie plus de {max_files} fichiers\xa0: elle est refusée.",
+    "request_too_large": "Le corps de la requête dépasse {max_bytes} octets\xa0: il est refusé.",
+    "bad_request": "La requête est mal formée\xa0: elle est refusée.",
     "not_an_object": "Le corps de la requête doit être un objet JSON ({{…}}).",
     # --- settings documents (core/settings_reader.py) ------------------------------------------
     "unknown_key": "« {key} » n’est pas un réglage connu.",

@@ -12,6 +12,7 @@ FRENCH: dict[str, str] = {
     "merge_same_title": "Les deux fiches ont un titre des mêmes stades de championnat ({values}).",
     "merge_two_accounts": "Les deux fiches sont liées à un compte utilisateur\xa0: retirez d’abord le lien de l’une d’elles.",
     "merge_conflict": "Ces fiches ne peuvent pas être fusionnées\xa0: le joueur aurait deux fois ce qu’il ne peut avoir qu’une fois.",
+    "merged_records_in_results": "Deux lignes des résultats de «\xa0{tournament}\xa0» désignent le même joueur, dont les fiches ont été fusionnées depuis\xa0: corrigez les résultats.",
     "not_a_whole_number": "«\xa0{value}\xa0» n’est pas un nombre entier.",
     "not_merge_pair": "Choisissez deux fiches différentes, dont l’une est gardée.",
 }

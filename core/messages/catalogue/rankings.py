@@ -59,6 +59,7 @@ FRENCH: dict[str, str] = {
     "score_out_of_range": "Les totaux ({total_pcn} PCN, {total_pp} PP) dépassent ce que le classement en cours sait ordonner exactement.",
     "licence_out_of_range": "Le numéro de licence {licence_number} a trop de chiffres pour le classement en cours.",
     # --- the ranking as of a date ---------------------------------------------------------------
+    "as_of_queue_full": "{queued} classements à date de la saison {season} sont déjà en cours de calcul : demandez de nouveau le {date} dans une minute, ou choisissez une fin de mois (déjà calculée).",
     "as_of_outside_season": "Le {date} n’est pas dans la saison {season} (du {start} au {end}).",
     "as_of_not_a_date": "«\xa0{value}\xa0» n’est pas une date\xa0: choisissez un jour (AAAA-MM-JJ).",
     "as_of_in_future": "Le {date} n’est pas encore passé\xa0: le classement à une date s’arrête à hier ({latest})\xa0; le classement d’aujourd’hui est le classement provisoire.",

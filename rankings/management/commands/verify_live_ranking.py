@@ -7,6 +7,11 @@ and compares it line by line with what readers get from the store (places overal
 committee and club, totals, steps, series, source), plus the sizes of every committee's
 and club's sorted set. Exit status 1 and the first differences when they disagree.
 
+It also checks the database against itself where both would be equally wrong: a
+current allocation on a retired record (a player merged into another,
+``portal/merging.py``) counts for nobody in the ranking, and is reported as a
+difference (with the record it should be on).
+
 ``--rebuild`` rebuilds the store from the database first; ``--season`` (default the
 current one).
 """
@@ -20,6 +25,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from competitions.models import Allocation
 from rankings.reads import selectors
 from rankings.season import live_reads, live_store
 from rankings.season.locks import season_writer_lock
@@ -88,6 +94,7 @@ class Command(BaseCommand):
                                 f"(database: {getattr(want, name)!r})"
                             )
             differences += [f"{n}: in the database only" for n in sorted(set(expected) - seen)]
+            differences += retired_allocations(season)
             redis_client = live_store.client()
             for name, count in sorted(groups.items()):
                 stored = redis_client.zcard(ranking.meta.key(name))
@@ -102,3 +109,18 @@ class Command(BaseCommand):
             for difference in differences[:20]:
                 self.stdout.write(f"  {difference}")
             raise CommandError("The live store disagrees with the database.")
+
+
+def retired_allocations(season: Any) -> list[str]:
+    """A difference for each current allocation of ``season`` on a retired record."""
+    return [
+        f"{number}: an allocation of tournament {tournament} on a record merged into "
+        f"{kept} (its points count for nobody)"
+        for number, tournament, kept in Allocation.objects.filter(
+            season=season, current=True, player__merged_into__isnull=False
+        )
+        .order_by("player__licence_number", "tournament_id")
+        .values_list(
+            "player__licence_number", "tournament_id", "player__merged_into__licence_number"
+        )
+    ]

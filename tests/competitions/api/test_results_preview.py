@@ -140,3 +140,47 @@ def test_a_confirmed_licence_must_be_a_licence_number(api, tournament, results):
 def test_only_the_organisers_managers_may_preview(api, registry, tournament, results):
     api.force_authenticate(registry.users["player"])
     assert preview(api, tournament, results).status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("hidden", "club", "name_shown"),
+    [
+        (True, 201, False),  # a player who objected, of a club outside the manager's scope
+        (True, 101, True),  # who objected, of the manager's own club: they read the record
+        (False, 201, True),  # who did not object: the registry's name is public
+        (False, 101, True),
+    ],
+)
+def test_a_name_refusal_never_reveals_a_hidden_players_name(
+    api, registry, tournament, results, hidden, club, name_shown
+):
+    """Club 101's manager sends a wrong name next to the licence number of a player who
+    objected to being named: neither the refusal nor the preview names them unless the
+    manager may read their record (federation/privacy.py::sees_hidden_record); then, as
+    for everyone else, the registry's name. The confirmation stored keeps it (staff)."""
+    entry = results["entries"][5]["players"][0]
+    number = entry["licence_number"]
+    Player.objects.filter(licence_number=number).update(
+        last_name="Vérane-Cachée", first_name="Odile", name_hidden=hidden
+    )
+    Licence.objects.filter(player__licence_number=number).update(club=registry.clubs[club])
+    entry["name"] = "MARTIN Luc-Henri"
+    response = api.post(f"/api/tournaments/{tournament.pk}/results/", results, format="json")
+    assert response.status_code == 400
+    [problem] = response.json()["errors"]
+    assert problem["code"] == "licence_name_mismatch"
+    assert problem["field"] == "entries[5].players[0].licence_number"
+    assert ("Vérane" in problem["message"]) is name_shown
+    assert ("Odile" in response.content.decode()) is name_shown
+    if not name_shown:
+        assert "joueur ayant demandé l'anonymat" in problem["message"], problem["message"]
+        assert "MARTIN Luc-Henri" in problem["message"]
+
+    looked = preview(api, tournament, results, confirmed_licences=number)
+    assert looked.status_code == 200, looked.json()
+    assert ("Vérane" in looked.content.decode()) is name_shown
+    body = {**results, "confirmed_licences": [number]}
+    response = api.post(f"/api/tournaments/{tournament.pk}/results/", body, format="json")
+    assert response.status_code == 201, response.json()
+    assert ("Odile" in response.content.decode()) is False  # warnings name nobody's record
+    assert LicenceNameConfirmation.objects.get().registry_name == "Vérane-Cachée Odile"

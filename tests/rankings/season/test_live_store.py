@@ -283,6 +283,31 @@ def test_verify_live_ranking_command(live_store_redis, federation, add_tournamen
     assert "0 differences" in out.getvalue()
 
 
+def test_verify_live_ranking_reports_an_allocation_on_a_retired_record(
+    live_store_redis, federation, add_tournament
+):
+    """The database and the store equally wrong: a current allocation left on a record
+    merged into another (what a merge racing a homologation could leave). The command
+    says so, naming both records."""
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    registry, p = federation.registry, federation.players
+    season = registry.season
+    full_recompute(season=season)
+    add_tournament(season, {p[4]: (80, 0)}, club=registry.clubs[102], arbiter=p[2])
+    tasks.refresh_season_totals(season.pk, [p[4].pk])
+    call_command("verify_live_ranking", "--season", season.name, stdout=StringIO())
+    kept = Player.objects.create(licence_number=99001, last_name="Gardé", first_name="Paul")
+    Player.objects.filter(pk=p[4].pk).update(merged_into=kept)
+    out = StringIO()
+    with pytest.raises(CommandError):
+        call_command("verify_live_ranking", "--season", season.name, stdout=out)
+    assert f"{p[4].licence_number}: an allocation of tournament" in out.getvalue()
+    assert "merged into 99001" in out.getvalue()
+
+
 def test_a_placement_or_an_unchanged_recompute_does_not_rebuild(
     live_store_redis, federation, add_tournament
 ):

@@ -119,14 +119,15 @@ def _check_name(check: CheckRun, player: PlayerResult, number: int, where: str) 
     if number in check.confirmed:
         check.confirmations.append(NameConfirmation(number, player.name, registered))
         return
+    shown = check.names_shown.get(number, registered)  # never a name the reader may not read
     check.error(
         f"{where}.licence_number",
         "licence_name_mismatch",
-        f"Licence number {number} is {registered}'s in the registry, not {player.name}'s: "
+        f"Licence number {number} is {shown}'s in the registry, not {player.name}'s: "
         f"correct the number, or confirm that it is this person.",
         licence_number=number,
         name=player.name,
-        registry_name=registered,
+        registry_name=shown,
     )
 
 

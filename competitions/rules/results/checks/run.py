@@ -46,6 +46,7 @@ class CheckRun:
         licences: Mapping[int, LicenceStatus | str] | None = None,
         schedule: PenaltySchedule = CURRENT_SCHEDULE,
         registry_names: Mapping[int, str] | None = None,
+        names_shown: Mapping[int, str] | None = None,
         confirmed: frozenset[int] = frozenset(),
         tie_break_rules: bool = False,
         repeat_scope: RepeatScope = RepeatScope.SAME_FAULT_SAME_TOURNAMENT,
@@ -54,6 +55,9 @@ class CheckRun:
         self.document = document
         self.gaps = document.gaps
         self.registry_names = registry_names
+        self.names_shown: Mapping[int, str] = names_shown or {}
+        """Licence number → the name a message gives in place of the registry's (a player
+        whose name the reader may not read: their public name); the others: the registry's."""
         self.confirmed = confirmed
         self.confirmations: list[NameConfirmation] = []
         self.unbalanced: set[tuple[int, int]] = set()  # players (entry, player) at such tables

@@ -128,3 +128,17 @@ def test_an_unknown_licence_number_is_refused_a_player_without_one_is_not(result
     assert [(p.code, p.params["licence_number"]) for p in refused.value.problems] == [
         ("unknown_licence_number", first)
     ]
+
+
+def test_a_name_refusal_words_the_registrys_name_as_the_reader_may_read_it(results):
+    """``names_shown``: the name a refusal gives in place of the registry's (a player the
+    reader may not read by name); the comparison is still with the registry's name."""
+    mistakes = with_mistakes(results)
+    reading = read_csv(mistakes.text.encode())
+    shown = {mistakes.licence_number: "joueur ayant demandé l'anonymat"}
+    with pytest.raises(RuleViolation) as refused:
+        check(reading, results, names_shown=shown)
+    [problem] = [p for p in refused.value.problems if p.code == "licence_name_mismatch"]
+    assert problem.params["registry_name"] == "joueur ayant demandé l'anonymat"
+    assert mistakes.registry_name not in problem.message
+    assert mistakes.registry_name not in str(problem.params)
