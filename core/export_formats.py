@@ -1,7 +1,9 @@
 """An export as a file: CSV (UTF-8 with a BOM, ``;``: French Excel opens it right;
 streamed row by row), XLSX (openpyxl, write-only) and a printable A4 PDF for a club's
-noticeboard (reportlab). Every text cell goes through ``safe_row`` (core/spreadsheet.py):
-no cell a spreadsheet would run as a formula.
+noticeboard (reportlab). No cell a spreadsheet would run as a formula: every CSV cell goes
+through ``safe_row`` (core/spreadsheet.py: a quote before ``=``, ``+``, ``-``, ``@``...);
+an XLSX cell is typed, its text a text cell (only a leading ``=`` needs guarding there,
+written as text rather than quoted, so that « -Marie » reads « -Marie »).
 
 Any table with a title, a subtitle, a header, rows and a file name (``ExportTable``) is
 exported the same way (``export_response``): the national ranking
@@ -12,12 +14,17 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator, Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import date
+from decimal import Decimal
 from typing import Protocol
 from xml.sax.saxutils import escape
 
 from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.utils import get_column_letter
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
@@ -62,18 +69,70 @@ def csv_lines(table: ExportTable) -> Iterator[str]:
 
 
 def xlsx_bytes(table: ExportTable, sheet_title: str) -> bytes:
-    """One sheet: the title and the subtitle on top, then the header and the rows."""
+    """One sheet: the title and the subtitle on top, then the header (frozen: it stays
+    in view when scrolling) and the rows; columns as wide as their first rows need."""
+    return xlsx_sheet(
+        table.header,
+        table.rows(),
+        sheet_title=sheet_title,
+        above=[[table.title], [table.subtitle], []],
+    )
+
+
+XLSX_WIDTH_SAMPLE = 200
+"""The rows the column widths are measured on (the rest are streamed as they come)."""
+_MIN_WIDTH, _MAX_WIDTH = 6, 60
+
+
+def xlsx_sheet(
+    header: Sequence[str],
+    rows: Iterable[Sequence[object]],
+    *,
+    sheet_title: str,
+    above: Sequence[Sequence[object]] = (),
+) -> bytes:
+    """A workbook of one sheet: the ``above`` lines, the header, frozen, then the rows.
+
+    Cells are typed (numbers, dates), and text is a text cell: only a text beginning
+    with ``=`` would be read as a formula by openpyxl, and it is written as text (the
+    quote the CSV export prefixes such text with would show in the cell)."""
     book = Workbook(write_only=True)
     sheet = book.create_sheet(title=_sheet_title(sheet_title))
-    sheet.append(safe_row([table.title]))
-    sheet.append(safe_row([table.subtitle]))
-    sheet.append([])
-    sheet.append(safe_row(table.header))
-    for row in table.rows():
-        sheet.append(safe_row(row))
+    rows = iter(rows)
+    first = list(itertools.islice(rows, XLSX_WIDTH_SAMPLE))
+    for index, width in enumerate(_widths([header, *first]), start=1):
+        sheet.column_dimensions[get_column_letter(index)].width = width
+    sheet.freeze_panes = f"A{len(above) + 2}"  # below the header
+    for line in above:
+        sheet.append([_xlsx_cell(sheet, value) for value in line])
+    sheet.append([_xlsx_cell(sheet, value) for value in header])
+    for row in itertools.chain(first, rows):
+        sheet.append([_xlsx_cell(sheet, value) for value in row])
     output = io.BytesIO()
     book.save(output)
     return output.getvalue()
+
+
+def _widths(rows: Sequence[Sequence[object]]) -> list[float]:
+    widths: list[float] = []
+    for row in rows:
+        for index, value in enumerate(row):
+            size = len(str(value)) if value is not None else 0
+            if index == len(widths):
+                widths.append(0)
+            widths[index] = max(widths[index], size)
+    return [min(max(width + 2, _MIN_WIDTH), _MAX_WIDTH) for width in widths]
+
+
+def _xlsx_cell(sheet, value: object) -> object:
+    """``value`` as an XLSX cell: a text starting with ``=`` a text cell, not a formula."""
+    if isinstance(value, str) and value.startswith("="):
+        cell = WriteOnlyCell(sheet, value=value)
+        cell.data_type = "s"
+        return cell
+    if value is not None and not isinstance(value, bool | int | float | Decimal | date):
+        return str(value)  # a lazy translation, an enum: its text
+    return value
 
 
 def _sheet_title(title: str) -> str:

@@ -30,10 +30,12 @@ import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
 from smtplib import SMTPRecipientsRefused
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core import signing
-from django.core.mail import EmailMessage, get_connection
+from django.core.mail import EmailMessage, EmailMultiAlternatives, get_connection
+from django.core.mail.message import make_msgid
 from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.template.loader import render_to_string
@@ -255,6 +257,23 @@ def notices_send_once(
     return len(sent)
 
 
+def site_message_id() -> str:
+    """A ``Message-ID`` on the site's domain (``SITE_URL``'s host): Django's default names
+    the machine (a container's random name), which spam filters hold against a message."""
+    return make_msgid(domain=urlsplit(settings.SITE_URL).hostname or "localhost")
+
+
+def site_email(
+    subject: str, body: str, *, to: list[str], headers: dict[str, str] | None = None
+) -> EmailMultiAlternatives:
+    """An e-mail of the site: every message the service writes is built here (its
+    ``Message-ID`` on the site's domain). Sent by a task queued on commit
+    (``core.tasks.send_on_commit``), never inside the transaction that decided it."""
+    return EmailMultiAlternatives(
+        subject, body, to=to, headers={"Message-ID": site_message_id(), **(headers or {})}
+    )
+
+
 def notice(*, user_id: int, address: str, kind: str, template: str, context: dict) -> EmailMessage:
     """One notice to one address in the site's language (French): its subject from
     ``<template>_subject.txt`` (one line), its body from ``<template>.txt`` with its
@@ -264,4 +283,4 @@ def notice(*, user_id: int, address: str, kind: str, template: str, context: dic
         lines = render_to_string(f"{template}_subject.txt", context).strip().splitlines()
         subject = " ".join(lines)  # one line (French texts keep their no-break spaces)
         body = render_to_string(f"{template}.txt", {**context, "unsubscribe": url})
-    return EmailMessage(subject, body, to=[address], headers=unsubscribe_headers(url))
+    return site_email(subject, body, to=[address], headers=unsubscribe_headers(url))

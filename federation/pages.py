@@ -10,16 +10,19 @@ from __future__ import annotations
 
 from axes.helpers import get_cool_off, get_failure_limit
 from django.conf import settings
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from federation.access import scope_of
 from federation.login_limits import address_paused, password_reset_allowed
 from federation.models import Player
+from federation.notification_choices import site_email
 from federation.privacy import player_privacy_set
 
 
@@ -63,10 +66,26 @@ def locked_out(request, original_response=None, credentials=None):
     )
 
 
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's form, its e-mail with a ``Message-ID`` on the site's domain."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, from_email,
+                  to_email, html_email_template_name=None):  # fmt: skip
+        subject = "".join(render_to_string(subject_template_name, context).splitlines())
+        body = render_to_string(email_template_name, context)
+        message = site_email(subject, body, to=[to_email])
+        if html_email_template_name is not None:
+            html = render_to_string(html_email_template_name, context)
+            message.attach_alternative(html, "text/html")
+        message.send()
+
+
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's « Mot de passe oublié », with at most ``PASSWORD_RESET_EMAILS_PER_HOUR``
     e-mails per address and hour: beyond, the same answer and nothing sent
     (federation/login_limits.py)."""
+
+    form_class = PasswordResetForm
 
     def form_valid(self, form):
         if password_reset_allowed(form.cleaned_data["email"]):

@@ -113,11 +113,7 @@ def read_submission(request) -> tuple[bytes | dict, str]:
     if hasattr(data, "getlist") and "file" in request.FILES:  # multipart upload
         upload = request.FILES["file"]
         content = upload.read()
-        source = (
-            source
-            or data.get("source")
-            or ("csv" if upload.name.lower().endswith(".csv") else "json")
-        )
+        source = source or data.get("source") or submission.guessed_source(upload.name, content)
         return content, source
     if isinstance(data, bytes):
         return data, source or "csv"
@@ -160,7 +156,8 @@ def submitted_response(
 
 SOURCE_PARAMETER = OpenApiParameter(
     "source", OpenApiTypes.STR, enum=list(submission.SOURCES),
-    description="json (default for a JSON body), csv, or sheets (deal-by-deal score sheets).",
+    description="json (default for a JSON body), csv (a CSV file or an .xlsx workbook's "
+    "single sheet), or sheets (deal-by-deal score sheets).",
 )  # fmt: skip
 
 

@@ -47,10 +47,11 @@ def _stage_subtitle(stage: ChampionshipStage) -> str:
     }
 
 
-def _clubs(stage: ChampionshipStage, numbers: set[int]) -> dict[int, tuple[str, str]]:
-    """Licence number → (club, committee) of the players' licences of the stage's season."""
+def _clubs(stage: ChampionshipStage, numbers: set[int]) -> dict[int, tuple[str, int | None]]:
+    """Licence number → (club, committee number) of the players' licences of the stage's
+    season (the committee a number, as in the CSV: a number cell in the XLSX)."""
     return {
-        number: (f"{club_number} {club}", str(committee))
+        number: (f"{club_number} {club}", committee)
         for number, club_number, club, committee in Licence.objects.filter(
             season=stage.tournament.season, player__licence_number__in=numbers
         ).values_list(
@@ -106,7 +107,7 @@ class StageResultsTable:
                 last, first = (
                     (p.player.last_name.upper(), p.player.first_name) if p.player else (p.name, "")
                 )
-                club, committee = clubs.get(p.licence_number or 0, ("", ""))
+                club, committee = clubs.get(p.licence_number or 0, ("", None))
                 yield [
                     entry.place,
                     entry.number,
@@ -184,7 +185,7 @@ class QualifiedTable:
             recorded = yes if entry_key(q.entry.licence_numbers) in self.recorded else no
             for n in sorted(int(n) for n in q.entry.licence_numbers):
                 player = players.get(n)
-                club, committee = clubs.get(n, ("", ""))
+                club, committee = clubs.get(n, ("", None))
                 yield [
                     q.place,
                     n,

@@ -5,12 +5,14 @@ each (tests/competitions/public/). Reads go through competitions/public/selector
 
 from __future__ import annotations
 
+import hashlib
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.cache import get_conditional_response
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
@@ -235,8 +237,15 @@ def _feed_response(request, name: str, tournaments, filename: str) -> HttpRespon
         tournaments,
         url_of=lambda t: request.build_absolute_uri(reverse("public-tournament", args=[t.pk])),
     )
-    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
-    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    # A strong ETag of the bytes: the same tournaments, the same feed (stable DTSTAMPs),
+    # so a calendar that polls gets 304 until a tournament changes.
+    etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+    not_modified = get_conditional_response(request, etag=etag)
+    response = not_modified or HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["ETag"] = etag
+    response["Cache-Control"] = "public, no-cache"
+    if not_modified is None:
+        response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
 
 

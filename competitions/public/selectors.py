@@ -149,9 +149,15 @@ def _with_status(tournaments: QuerySet[Tournament], status: str) -> QuerySet[Tou
 
 
 def feed_tournaments(*, committee: Committee | None = None, club: Club | None = None):
-    """The tournaments of a committee's or a club's iCalendar feed."""
+    """The tournaments of a committee's or a club's iCalendar feed, each with
+    ``last_change``: when its row was last written (its latest history row; every write
+    of a tournament writes one, ``competitions/tournaments/tournament_rows.py``)."""
     since = timezone.localdate() - dt.timedelta(days=FEED_PAST_DAYS)
-    return calendar(CalendarFilter(committee=committee, club=club, since=since))
+    history = Tournament.history.model.objects.filter(id=OuterRef("pk"))
+    last_change = history.order_by("-history_date").values("history_date")[:1]
+    return calendar(CalendarFilter(committee=committee, club=club, since=since)).annotate(
+        last_change=Coalesce(Subquery(last_change), "declared_at")
+    )
 
 
 def format_choices() -> list[tuple[str, str]]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from django.conf import settings
-from django.core.mail import EmailMessage, get_connection
+from django.core.mail import get_connection
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -23,6 +23,7 @@ from django.utils import translation
 
 from competitions.models import OrganizerKind, Tournament
 from federation.models import Role, User
+from federation.notification_choices import site_email
 
 
 class Decision(StrEnum):
@@ -85,5 +86,5 @@ def tournament_decision_send(
             .splitlines()
         )
         body = render_to_string("competitions/email/tournament_decision.txt", context)
-    messages = [EmailMessage(subject, body, to=[address]) for address in addresses]
+    messages = [site_email(subject, body, to=[address]) for address in addresses]
     return get_connection().send_messages(messages) or 0

@@ -7,5 +7,10 @@ urlpatterns = [
     path("declarer/", declaration_pages.declare_tournament, name="declare-tournament"),
     path("<int:pk>/", pages.club_tournament, name="club-tournament"),
     path("<int:pk>/resultats/", results_pages.upload_results, name="upload-results"),
+    path(
+        "modele-resultats.<str:file_format>",
+        results_pages.results_template,
+        name="results-template",
+    ),
     path("<int:pk>/saisie/", typed_results_pages.type_results, name="type-results"),
 ]

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from competitions.rules.results.csv_columns import french_column, french_record
 from competitions.rules.results.document import MAX_DOCUMENT_BYTES
 from core.messages import problem_message
 from core.problems import Problem
@@ -43,18 +45,38 @@ class LocatedProblem:
 
 
 def located(problems: tuple[Problem, ...] | list[Problem], sent: object) -> list[LocatedProblem]:
-    """Each problem with its place in words, in the order given."""
+    """Each problem with its place in words, in the order given; a CSV file's columns
+    and record kinds named in French (as the French template heads them)."""
     tree = sent_tree(sent)
     return [
         LocatedProblem(
             where=describe(problem.field, tree),
-            message=problem_message(problem),
+            message=problem_message(_columns_in_french(problem)),
             code=problem.code,
             field=problem.field,
             licence_number=_confirmable(problem),
         )
         for problem in problems
     ]
+
+
+def _in_french() -> bool:
+    return not (get_language() or "fr").startswith("en")
+
+
+def _columns_in_french(problem: Problem) -> Problem:
+    """A CSV line's problem with the columns and record kinds it names in French."""
+    if not problem.field.startswith("lines") or not _in_french():
+        return problem
+    params = dict(problem.params)
+    if isinstance(params.get("column"), str):
+        params["column"] = french_column(str(params["column"]))
+    if isinstance(params.get("columns"), str):
+        names = str(params["columns"]).split(", ")
+        params["columns"] = ", ".join(f"« {french_column(name)} »" for name in names)
+    if isinstance(params.get("record"), str):
+        params["record"] = french_record(str(params["record"]))
+    return replace(problem, params=params)
 
 
 def _confirmable(problem: Problem) -> int | None:
@@ -88,7 +110,8 @@ def describe(field: str, sent: dict[str, Any] | None = None) -> str:
         number, column = int(line.group(1)), line.group(2)
         where = _("line 1 (header)") if number == 1 else _("line %(line)s") % {"line": number}
         if column:
-            where += ", " + _("column « %(column)s »") % {"column": column}
+            name = french_column(column) if _in_french() else column
+            where += ", " + _("column « %(column)s »") % {"column": name}
         return where
     if field.split(".")[0].split("[")[0] in _DECLARATION:
         return _("the tournament's declaration")

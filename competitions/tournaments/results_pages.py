@@ -22,14 +22,18 @@ import json
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 
 from competitions import homologation
 from competitions.models import Tournament
+from competitions.rules.results.csv_columns import template_rows
 from competitions.tournaments import access, selectors
 from competitions.tournaments.result_locations import located
+from competitions.tournaments.submission import guessed_source
 from core.digits import ascii_digits
+from core.export_formats import CONTENT_TYPES, xlsx_sheet
 from core.problems import RuleViolation
 from federation.access import scope_of
 
@@ -41,21 +45,13 @@ class ResultsUploadForm(forms.Form):
     source = forms.ChoiceField(
         label=_("File type"),
         choices=[
-            ("", _("Guess from the file name (.csv, .json)")),
-            ("csv", _("Spreadsheet saved as CSV (.csv)")),
+            ("", _("Guess from the file name (.xlsx, .csv, .json)")),
+            ("csv", _("Spreadsheet: Excel workbook (.xlsx) or CSV (.csv)")),
             ("json", _("JSON results file (.json)")),
             ("sheets", _("Score sheets, deal by deal (JSON)")),
         ],
         required=False,
     )
-
-
-def guessed_source(name: str, content: bytes) -> str:
-    """The file type from the file's name: a .csv is CSV; a JSON file that carries
-    score sheets is score sheets, else results."""
-    if name.lower().endswith((".csv", ".txt")):
-        return "csv"
-    return "sheets" if b'"score_sheets"' in content[:4096] else "json"
 
 
 def _session_key(tournament: Tournament) -> str:
@@ -102,6 +98,28 @@ def _kept(request, tournament: Tournament) -> tuple[bytes, str, str] | None:
 
 def _confirmed(request) -> list[int]:
     return sorted({int(v) for v in request.POST.getlist("confirm") if ascii_digits(v)})
+
+
+TEMPLATE_FORMATS = ("csv", "xlsx")
+
+
+def results_template(request, file_format: str):
+    """The results file to fill in: the columns headed in French, one line of each
+    common kind as an example; CSV (UTF-8 with BOM, ``;``) or an Excel workbook."""
+    if file_format not in TEMPLATE_FORMATS:
+        raise Http404
+    header, rows = template_rows()
+    if file_format == "xlsx":
+        content = xlsx_sheet(header, rows, sheet_title="Résultats")
+    else:
+        lines: list[list[object]] = [list(header), *rows]
+        text = "".join(
+            ";".join("" if v is None else str(v) for v in line) + "\r\n" for line in lines
+        )
+        content = ("\ufeff" + text).encode()  # the BOM: Excel then reads UTF-8
+    response = HttpResponse(content, content_type=CONTENT_TYPES[file_format])
+    response["Content-Disposition"] = f'attachment; filename="modele-resultats.{file_format}"'
+    return response
 
 
 @login_required

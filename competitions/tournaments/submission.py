@@ -76,6 +76,7 @@ from competitions.tournaments.tournament_rows import tournaments_update
 from core.bulk_rows import JsonText, insert_values, reserve_keys
 from core.errors import PermissionDenied
 from core.problems import Problem, RuleViolation
+from core.text_files import looks_like_workbook
 from core.vocabulary import Format, StageKind
 from federation.access import Actor, scope_of
 from federation.models import Licence, Player, Sanction, SanctionKind
@@ -83,6 +84,17 @@ from federation.privacy import hidden_records_withheld
 from federation.public_names import public_name
 
 SOURCES = ("json", "csv", "sheets")
+SPREADSHEET_SUFFIXES = (".csv", ".txt", ".xlsx", ".xlsm", ".xls", ".ods")
+"""Files read by the CSV reader (a workbook's single sheet is read as CSV text)."""
+
+
+def guessed_source(name: str, content: bytes) -> str:
+    """The source of an uploaded file: a CSV file or a spreadsheet workbook (by its name,
+    or by its first bytes whatever its name) is ``csv``; a JSON file that carries score
+    sheets is ``sheets``, else ``json``."""
+    if name.lower().endswith(SPREADSHEET_SUFFIXES) or looks_like_workbook(content):
+        return "csv"
+    return "sheets" if b'"score_sheets"' in content[:4096] else "json"
 
 
 @dataclass(frozen=True)

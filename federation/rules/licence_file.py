@@ -9,8 +9,9 @@ The format is described for people in ``docs/licence-import.md``:
 
 - encoding: UTF-8, with or without BOM. A file that is not valid UTF-8 is read as
   Windows-1252 (what Excel writes for « CSV (séparateur : point-virgule) » on a
-  French Windows) and a notice says so; a file mixing both encodings, a UTF-16
-  file or an Excel workbook is refused with a message saying how to re-save it;
+  French Windows) and a notice says so; an Excel workbook (.xlsx) is read from its
+  single sheet (:mod:`core.text_files`); a file mixing both encodings, a UTF-16 file,
+  an .xls or .ods workbook is refused with a message saying how to re-save it;
 - delimiter: ``,`` ``;`` or tab, whichever the header line uses most;
 - header: the column names below, in any order, trimmed and case-insensitive;
   an unknown column is refused (a misspelt optional column would otherwise be
@@ -34,7 +35,7 @@ from typing import Protocol
 
 from core.digits import ascii_digits
 from core.problems import Problem, RuleViolation
-from core.text_files import UTF8, WINDOWS_1252, DecodedText, WhyUndecodable, decode_text
+from core.text_files import WINDOWS_1252, DecodedText, WhyUndecodable, WorkbookRefused, decode_text
 
 REQUIRED_COLUMNS = ("licence_number", "last_name", "first_name", "birth_date", "club_number")
 OPTIONAL_COLUMNS = ("issued_on", "email", "phone")
@@ -263,9 +264,11 @@ def decode(content: bytes) -> tuple[str, str, tuple[str, ...]] | LineProblem:
     """The text of the file, the encoding it was read in, and notices; or why not
     (the decoding itself is :func:`core.text_files.decode_text`, shared with the results)."""
     decoded = decode_text(content)
+    if isinstance(decoded, WorkbookRefused):
+        return LineProblem(None, None, decoded.code, decoded.message, decoded.params)
     if isinstance(decoded, DecodedText):
-        if decoded.encoding == UTF8:
-            return decoded.text, UTF8, ()
+        if decoded.encoding != WINDOWS_1252:  # UTF-8, or an .xlsx workbook's sheet
+            return decoded.text, decoded.encoding, ()
         return (
             decoded.text,
             WINDOWS_1252,
@@ -277,14 +280,6 @@ def decode(content: bytes) -> tuple[str, str, tuple[str, ...]] | LineProblem:
             ),
         )
     why, line, byte = decoded.why, decoded.line, decoded.byte
-    if why is WhyUndecodable.WORKBOOK:
-        return LineProblem(
-            None,
-            None,
-            "not_csv",
-            "This is a spreadsheet workbook (.xlsx/.xls), not a CSV file: in your "
-            "spreadsheet use « Save as » and choose « CSV UTF-8 (comma delimited) ».",
-        )
     if why is WhyUndecodable.UTF16:
         return LineProblem(
             None,

@@ -40,6 +40,11 @@ PROBLEM_ARGUMENTS = {"Problem": (1, 3), "LineProblem": (2, 4)}
 #: problem built elsewhere (its code is counted where it is built).
 READ = "a Codes field: its values are scanned where Codes are built"
 RELOCATED = "a problem built elsewhere, re-located: its code is counted where it is built"
+WORKBOOK = "an uploaded workbook's refusal (core/text_files.py, WorkbookRefused)"
+WORKBOOK_CODES = (
+    "workbook_encrypted", "workbook_xls", "workbook_ods", "workbook_unreadable",
+    "workbook_empty", "workbook_several_sheets", "workbook_too_large",
+)  # fmt: skip
 DYNAMIC: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("core/settings_reader.py", "self.codes.wrong_type"): (READ, ()),
     ("core/settings_reader.py", "self.codes.unknown_value"): (READ, ()),
@@ -49,6 +54,8 @@ DYNAMIC: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("core/settings_reader.py", "self.codes.not_a_number"): (READ, ()),
     ("core/http/api_errors.py", "str(code)"): ("DRF's own codes: DRF translates its messages", ()),
     ("federation/rules/licence_file.py", "self.code"): ("a LineProblem's code (scanned)", ()),
+    ("federation/rules/licence_file.py", "decoded.code"): (WORKBOOK, WORKBOOK_CODES),
+    ("competitions/rules/results/csv_format.py", "decoded.code"): (WORKBOOK, WORKBOOK_CODES),
     ("competitions/rules/championships/eligibility.py", "f'mixed_{plural}'"): (
         "a DUO pair in several committees, an interclubs team in several clubs",
         ("mixed_committees", "mixed_clubs"),

@@ -42,8 +42,6 @@ def test_windows_1252_says_where_its_first_non_utf8_byte_is():
 @pytest.mark.parametrize(
     ("content", "why", "line"),
     [
-        (b"PK\x03\x04\x14\x00 workbook", WhyUndecodable.WORKBOOK, None),
-        (b"\xd0\xcf\x11\xe0 old workbook", WhyUndecodable.WORKBOOK, None),
         (TEXT.encode("utf-16"), WhyUndecodable.UTF16, None),
         (b"a;b\nc\x00d\n", WhyUndecodable.BINARY, 2),
         ("é;1\n".encode() + b"\xe9;2\n", WhyUndecodable.MIXED, 2),

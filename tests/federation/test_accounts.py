@@ -123,7 +123,8 @@ def test_password_change(client, registry):
     assert sign_in(client, "club_manager", "Tarot-2026!").status_code == 302
 
 
-def test_password_reset_by_e_mail(client, registry):
+def test_password_reset_by_e_mail(client, registry, settings):
+    settings.SITE_URL = "https://tournois.fftarot.example"
     user = registry.users["club_manager"]
     user.email = "club101@example.org"
     user.save()
@@ -134,6 +135,7 @@ def test_password_reset_by_e_mail(client, registry):
     message = mail.outbox[0]
     assert message.to == ["club101@example.org"]
     assert "nouveau mot de passe" in message.subject
+    assert message.message()["Message-ID"].endswith("@tournois.fftarot.example>")
     link = re.search(r"http://testserver(/compte/mot-de-passe/nouveau/\S+/)", message.body)
     assert link, message.body
     # Django swaps the token for a session marker, then shows the form

@@ -1,10 +1,11 @@
 """The CSV form of a results document (see ``docs/results-format.md``).
 
 One file, UTF-8 with or without a byte order mark, or Windows-1252 (French Excel's
-« CSV (séparateur : point-virgule) », :mod:`core.text_files`), ``,`` or ``;`` between
-cells (whichever the header line uses), a header line naming the columns in
-any order. Each following line is one record, its kind in the ``record``
-column:
+« CSV (séparateur : point-virgule) », :mod:`core.text_files`), or the single sheet of an
+Excel workbook (.xlsx, :mod:`core.text_files`), ``,`` or ``;`` between cells (whichever
+the header line uses), a header line naming the columns in any order, by their codes or
+their French names (:mod:`.csv_columns`, as the record kinds). Each following line is
+one record, its kind in the ``record`` column:
 
 - ``session``: a session (``session``, ``tables``, ``tables_of_three``, ``deals``);
 - ``player``: a player of an entry, with the entry's columns (``entry``,
@@ -30,6 +31,7 @@ from enum import StrEnum
 
 from competitions.rules.engine.penalties import PenaltyKind
 from competitions.rules.engine.scoring import Contract
+from competitions.rules.results.csv_columns import column_code, record_code
 from competitions.rules.results.document import (
     CONTRACTS,
     FORMAT_VERSION,
@@ -57,7 +59,7 @@ from competitions.rules.results.document import (
     TieBreakData,
 )
 from core.problems import Problem, RuleViolation
-from core.text_files import Undecodable, WhyUndecodable, decode_text
+from core.text_files import Undecodable, WhyUndecodable, WorkbookRefused, decode_text
 
 MAX_LINES = 200_000
 
@@ -388,6 +390,8 @@ def _decode(data: bytes | str) -> str:
         )
     if isinstance(data, bytes | bytearray):
         decoded = decode_text(bytes(data))
+        if isinstance(decoded, WorkbookRefused):
+            raise RuleViolation.single("lines", decoded.code, decoded.message, decoded.params)
         if isinstance(decoded, Undecodable):
             raise RuleViolation(_undecodable(decoded))
         text = decoded.text
@@ -402,10 +406,6 @@ def _decode(data: bytes | str) -> str:
 
 
 _UNDECODABLE: dict[WhyUndecodable, tuple[str, str]] = {
-    WhyUndecodable.WORKBOOK: (
-        "csv_is_workbook",
-        "This is a spreadsheet workbook (.xlsx, .xls, .ods), not a CSV file.",
-    ),
     WhyUndecodable.UTF16: ("csv_is_utf16", "The file is UTF-16 text ('Unicode text'), not CSV."),
     WhyUndecodable.BINARY: ("csv_not_text", "The file contains NUL bytes: it is not a text file."),
     WhyUndecodable.MIXED: (
@@ -463,7 +463,7 @@ def _header(row: list[str], problems: list[Problem]) -> list[str] | None:
             )
         )
         return None
-    names = [cell.strip().lower() for cell in row]
+    names = [column_code(cell) for cell in row]  # English codes or French names
     seen: set[str] = set()
     for name in names:
         if not name:
@@ -525,7 +525,7 @@ def _cells(
 
 
 def _record_type(line: _Line) -> RecordType | None:
-    text = line.text("record").lower()
+    text = record_code(line.text("record"))
     try:
         return RecordType(text)
     except ValueError:

@@ -7,7 +7,6 @@ FRENCH: dict[str, str] = {
     "unreadable_line": "Cette ligne ne peut pas être lue comme du CSV.",
     "unclosed_quote": "Une valeur de cette ligne se poursuit jusqu’à la ligne {next_line} : un guillemet double n’est sans doute pas fermé.",
     "no_lines": "Le fichier a une ligne d’en-tête mais aucune ligne de licencié.",
-    "not_csv": "C’est un classeur de tableur (.xlsx/.xls), pas un fichier CSV : dans votre tableur, choisissez « Enregistrer sous » puis « CSV UTF-8 (délimité par des virgules) ».",
     "encoding": "L’encodage du fichier n’est pas lisible : enregistrez-le en « CSV UTF-8 (délimité par des virgules) » et vérifiez les accents.",
     "unnamed_column": "La colonne {index} de l’en-tête n’a pas de nom.",
     "unknown_column": "« {column} » n’est pas une colonne connue ; les colonnes sont : {columns}.",

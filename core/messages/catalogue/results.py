@@ -5,7 +5,6 @@ area shares with others (``not_an_integer``, ``wrong_type``, ``missing_column``�
 worded once, in the catalogue of the area that owns them."""
 
 FRENCH: dict[str, str] = {
-    "csv_is_workbook": "Ce fichier est un classeur (.xlsx, .xls, .ods), pas un fichier CSV\xa0: dans le tableur, choisissez «\xa0Enregistrer sous\xa0» et le type «\xa0CSV (séparateur\xa0: point-virgule)\xa0» ou «\xa0CSV UTF-8\xa0», puis envoyez ce fichier-là.",
     "csv_is_utf16": "Ce fichier est enregistré en «\xa0Texte Unicode\xa0» (UTF-16), pas en CSV\xa0: enregistrez le fichier au format «\xa0CSV (séparateur\xa0: point-virgule)\xa0» ou «\xa0CSV UTF-8\xa0».",
     "csv_not_text": "Ce fichier n’est pas un fichier texte (il contient des octets nuls)\xa0: enregistrez le fichier au format «\xa0CSV (séparateur\xa0: point-virgule)\xa0» ou «\xa0CSV UTF-8\xa0».",
     "csv_mixed_encodings": "Ce fichier mélange deux encodages\xa0: des lettres accentuées en UTF-8 et un octet ({byte}) qui n’en est pas. Enregistrez tout le fichier au format «\xa0CSV UTF-8\xa0».",

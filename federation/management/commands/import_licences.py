@@ -24,7 +24,11 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("file", type=Path, help="the CSV file (UTF-8, ',' or ';')")
+        parser.add_argument(
+            "file",
+            type=Path,
+            help="the CSV file (UTF-8, ',' or ';') or an Excel workbook (.xlsx) of one sheet",
+        )
         parser.add_argument("--season", required=True, help="season name, e.g. 2026-2027")
         parser.add_argument(
             "--by", metavar="USERNAME", help="user recorded as the importer (default: none)"

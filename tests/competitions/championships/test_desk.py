@@ -404,6 +404,10 @@ def test_a_stage_s_results_and_qualified_players_export_in_three_formats(
     assert "quota du comité" in lines[1]
     book = load_workbook(io.BytesIO(client.get(f"{base}qualifies.xlsx").content))
     assert book.active.cell(4, 1).value == "Place"
+    assert book.active.freeze_panes == "A5"
+    results = load_workbook(io.BytesIO(client.get(f"{base}resultats.xlsx").content)).active
+    assert results.cell(4, 7).value == "Comité"
+    assert isinstance(results.cell(5, 7).value, int)  # a number, as in the CSV
     assert client.get(f"{base}resultats.pdf").content.startswith(b"%PDF")
     assert client.get(f"{base}resultats.ods").status_code == 404
 

@@ -54,6 +54,42 @@ def test_the_club_feed_escapes_text(client, public_season):
     assert client.get("/calendrier/comite/77.ics").status_code == 404
 
 
+def test_a_refused_tournament_is_cancelled_in_the_feed(client, public_season):
+    events = _events(client.get("/calendrier/comite/1.ics"))
+    assert str(events["Tournoi refusé de Grenoble"]["status"]) == "CANCELLED"
+    assert str(events["Open de Lyon"]["status"]) == "CONFIRMED"
+
+
+def test_a_feed_is_stable_until_a_tournament_changes_and_answers_304_meanwhile(
+    client, public_season
+):
+    from competitions.models import Tournament
+
+    url = "/calendrier/club/101.ics"
+    lyon = public_season.homologated
+    written = dt.datetime(2026, 10, 1, 9, 30, tzinfo=dt.UTC)  # the day it was last written
+    Tournament.history.filter(id=lyon.pk).update(history_date=written)
+    first = client.get(url)
+    etag = first["ETag"]
+    assert etag
+
+    def last_change():  # iCalendar times are to the second
+        latest = Tournament.history.filter(id=lyon.pk).latest("history_date").history_date
+        return latest.replace(microsecond=0)
+
+    assert _events(first)["Open de Lyon"].decoded("dtstamp") == written  # not now
+    assert client.get(url).content == first.content
+    unchanged = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert unchanged.status_code == 304
+    assert unchanged.content == b""
+    lyon.venue = "Salle B"
+    lyon.save(update_fields=["venue"])  # a change writes a history row
+    after = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert after.status_code == 200
+    assert after["ETag"] != etag
+    assert _events(after)["Open de Lyon"].decoded("dtstamp") == last_change()
+
+
 def test_the_api_calendar(api, public_season, django_assert_max_num_queries):
     with django_assert_max_num_queries(4):
         response = api.get("/api/public/tournaments/")

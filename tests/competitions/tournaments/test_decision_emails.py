@@ -59,6 +59,10 @@ def test_homologation_emails_each_manager_of_the_club_after_the_commit(
     assert "est homologué" in message.body
     assert "Claire Arbitre" in message.body
     assert f"https://tournois.fftarot.example/tournois/{submitted_tournament.pk}/" in message.body
+    # Message-IDs on the site's domain, each its own
+    ids = {m.message()["Message-ID"] for m in mail.outbox}
+    assert len(ids) == 2
+    assert all(i.endswith("@tournois.fftarot.example>") for i in ids)
 
 
 @pytest.mark.django_db

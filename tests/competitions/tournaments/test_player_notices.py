@@ -80,6 +80,7 @@ def test_homologation_emails_the_subscribed_players_of_the_tournament_only(
     )
     assert unsubscribe.strip("<>") in message.body
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert message.message()["Message-ID"].endswith("@tournois.fftarot.example>")
     # the header's URL unsubscribes in one POST, as a mail client does it (RFC 8058)
     response = Client(enforce_csrf_checks=True).post(
         urlsplit(unsubscribe.strip("<>")).path, {"List-Unsubscribe": "One-Click"}

@@ -103,7 +103,7 @@ def test_three_mistakes_in_a_french_excel_file_are_listed_at_once_in_french(
     assert f"3 problèmes à corriger{NBSP}: rien n’a été enregistré" in page
     where = re.findall(r"<tr><td>([^<]*)</td><td>", page)
     assert where == [
-        f"ligne {mistakes.renamed_line}, colonne «{NBSP}licence_number{NBSP}»",
+        f"ligne {mistakes.renamed_line}, colonne «{NBSP}numéro de licence{NBSP}»",
         f"ligne {mistakes.unbalanced_line}, colonne «{NBSP}score{NBSP}»",
         f"ligne {mistakes.misplaced_line}, colonne «{NBSP}place{NBSP}»",
     ]

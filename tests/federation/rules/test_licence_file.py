@@ -214,9 +214,9 @@ def test_utf16_and_spreadsheets_are_refused_with_how_to_save_as_csv():
     utf16 = read(csv_text("1001,Martin,Élise,1950-03-02,101").encode("utf-16"))
     assert located(utf16) == {(None, None, "encoding")}
     assert "CSV UTF-8" in utf16.problems[0].message
-    xlsx = read(b"PK\x03\x04\x14\x00\x06\x00" + b"\x00" * 40)
-    assert located(xlsx) == {(None, None, "not_csv")}
-    assert "Save as" in xlsx.problems[0].message
+    xls = read(b"\xd0\xcf\x11\xe0" + b"\x00" * 40)
+    assert located(xls) == {(None, None, "workbook_xls")}
+    assert "(.xlsx)" in xls.problems[0].message
 
 
 def test_garbled_accents_from_a_double_conversion_are_refused():
@@ -425,3 +425,34 @@ def test_the_bad_sample_reports_every_bad_line():
     }
     # Line 7 names club 9999: well-formed here, unknown to the registry (checked there).
     assert (7, 9999) in parsed.club_references
+
+
+def test_an_excel_workbook_is_read_like_the_csv_with_dates_as_dates():
+    from tests.core.test_workbooks import xlsx
+
+    book = xlsx(
+        [
+            HEADER.split(","),
+            [1001, "Martin", "Élise", dt.datetime(1950, 3, 2), 101],  # noqa: DTZ001
+            [1002, "Durand", "Jean", "02/03/1951", 101.0],
+            [1003, "Petit", "Ana", dt.datetime(1950, 3, 2), "abc"],  # noqa: DTZ001
+        ]
+    )
+    parsed = read(book)
+    assert parsed.encoding == "xlsx"
+    assert located(parsed) == {(4, "club_number", "not_a_number")}
+    fixed = read(
+        csv_text(
+            "1001,Martin,Élise,1950-03-02,101",
+            "1002,Durand,Jean,1951-03-02,101",
+            "1003,Petit,Ana,1950-03-02,abc",
+        )
+    )
+    assert parsed.problems == fixed.problems
+
+
+def test_a_workbook_of_several_sheets_is_refused_for_the_whole_file():
+    from tests.core.test_workbooks import xlsx
+
+    parsed = read(xlsx([HEADER.split(",")], [["notes"]]))
+    assert located(parsed) == {(None, None, "workbook_several_sheets")}

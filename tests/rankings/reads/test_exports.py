@@ -205,7 +205,25 @@ def test_csv_and_xlsx_stay_spreadsheet_safe(api, ranked, registry):
     assert response["Content-Type"].startswith("application/vnd.openxmlformats")
     sheet = load_workbook(io.BytesIO(response.content)).active
     assert all(cell.data_type != "f" for row in sheet.iter_rows() for cell in row)
-    assert "'" + HOSTILE in {cell.value for cell in sheet["C"]}
+    # In the sheet a text cell is never run: the name as typed, no quote shown before it.
+    names = {cell.value for cell in sheet["C"]}
+    assert HOSTILE in names
+    assert "'" + HOSTILE not in names
+
+
+def test_xlsx_has_its_header_frozen_its_columns_sized_and_no_guard_quote(api, ranked, registry):
+    ranked.players[6].last_name = "-Marie"
+    ranked.players[6].save()
+    full_recompute(season=registry.season)
+    api.force_authenticate(registry.users["federation_staff"])
+    sheet = load_workbook(io.BytesIO(api.get(URL, {"format": "xlsx"}).content)).active
+    assert sheet.freeze_panes == "A5"  # title, subtitle, a blank line, then the header
+    widths = [sheet.column_dimensions[letter].width for letter in "ABCD"]
+    assert all(width and width >= 6 for width in widths)
+    assert sheet.column_dimensions["C"].width >= len(HOSTILE)
+    cells = [cell.value for row in sheet.iter_rows() for cell in row]
+    assert "-Marie" in cells
+    assert not any(isinstance(v, str) and v.startswith("'") for v in cells)
 
 
 def test_xlsx_reads_back_like_the_csv(api, ranked, registry):
@@ -219,7 +237,8 @@ def test_xlsx_reads_back_like_the_csv(api, ranked, registry):
     assert rows[1][0].startswith("Saison 2026-2027 · Classement en cours (provisoire), calculé le")
     assert rows[3] == FRENCH_HEADER
     body = [["" if v is None else str(v) for v in row] for row in rows[4:]]
-    assert body == csv_rows[1:]
+    unguarded = [[cell.removeprefix("'") for cell in row] for row in csv_rows[1:]]
+    assert body == unguarded  # the CSV's anti-formula quote is not in the sheet
     assert isinstance(rows[4][0], int)  # numbers stay numbers in the sheet
 
 

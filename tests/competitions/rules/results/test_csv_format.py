@@ -144,7 +144,8 @@ def test_a_file_saved_by_french_excel_is_read_as_windows_1252():
 @pytest.mark.parametrize(
     ("data", "code"),
     [
-        (b"PK\x03\x04 a workbook", "csv_is_workbook"),
+        (b"PK\x03\x04 a damaged workbook", "workbook_unreadable"),
+        (b"\xd0\xcf\x11\xe0 an old .xls workbook", "workbook_xls"),
         ("record;name\n".encode("utf-16"), "csv_is_utf16"),
         ("record;name\nplayer;Léa\n".encode() + b"player;\xe9\n", "csv_mixed_encodings"),
         (b"record;name\nplayer;\x81\n", "csv_unknown_encoding"),
