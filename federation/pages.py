@@ -13,12 +13,13 @@ from django.conf import settings
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseRedirect
+from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_safe
 
+from core.messages import localize
 from federation.access import scope_of
 from federation.login_limits import address_paused, password_reset_allowed
 from federation.models import Player
@@ -58,12 +59,29 @@ def locked_out(request, original_response=None, credentials=None):
         "address_limit": settings.AXES_ADDRESS_FAILURE_LIMIT if address_paused(request) else None,
         "minutes": max(1, round(cool_off.total_seconds() / 60)) if cool_off else None,
     }
+    if request.path.startswith("/api/"):  # a token asked for with a password: the API's shape
+        return api_locked_out(context)
     return render(
         request,
         "registration/locked_out.html",
         context,
         status=settings.AXES_HTTP_RESPONSE_CODE,
     )
+
+
+def api_locked_out(context: dict) -> JsonResponse:
+    """The same refusal as the page, in the API's one error shape (core/http/api_errors.py)."""
+    if context["address_limit"]:
+        code, limit = "address_locked_out", context["address_limit"]
+        english = f"After {limit} failed sign-ins from this address, signing in from here is paused."
+    else:
+        code, limit = "locked_out", context["failure_limit"]
+        english = f"After {limit} wrong passwords, signing in to this account from here is paused."
+    minutes = context["minutes"] or 1
+    english += f" Try again in {minutes} minutes."
+    message = localize(code, english, {"limit": limit, "minutes": minutes})
+    body = {"errors": [{"field": None, "code": code, "message": message}]}
+    return JsonResponse(body, status=settings.AXES_HTTP_RESPONSE_CODE)
 
 
 class PasswordResetForm(auth_forms.PasswordResetForm):

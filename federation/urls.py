@@ -6,7 +6,7 @@ from federation.api.licence_imports import LicenceImportView
 from federation.api.notifications import NotificationChoicesView
 from federation.api.privacy import PlayerPrivacy
 from federation.api.sanctions import SanctionList
-from federation.api.tokens import TokenDetail, TokenList
+from federation.api.tokens import TokenDetail, TokenFromPassword, TokenList
 
 router = DefaultRouter()
 router.register("seasons", registry.SeasonViewSet)
@@ -28,5 +28,6 @@ urlpatterns = [
     path("licence-imports/", LicenceImportView.as_view(), name="licence-import"),
     path("sanctions/", SanctionList.as_view(), name="sanction-list"),
     path("tokens/", TokenList.as_view(), name="token-list"),
+    path("tokens/password/", TokenFromPassword.as_view(), name="token-from-password"),
     path("tokens/<str:token_key>/", TokenDetail.as_view(), name="token-detail"),
 ]

@@ -87,3 +87,73 @@ def test_staff_see_token_metadata_never_a_key(client, registry):
     change = client.get(f"/admin/knox/authtoken/{stored.pk}/change/").content.decode()
     assert key[:15] in change
     assert key not in change
+
+
+PASSWORD_TOKEN = "/api/federation/tokens/password/"
+
+
+def test_a_password_gets_a_token_without_session_or_csrf(registry):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(
+        PASSWORD_TOKEN, {"username": "club_manager", "password": "x"}, content_type="application/json"
+    )
+    assert response.status_code == 201
+    key = response.json()["token"]
+    assert AuthToken.objects.get(user=registry.users["club_manager"]).digest == hash_token(key)
+    assert "sessionid" not in response.cookies
+    me = Client().get("/api/federation/me/", HTTP_AUTHORIZATION=f"Token {key}")
+    assert me.json()["username"] == "club_manager"
+
+
+def test_a_wrong_password_gets_a_french_400_that_names_nothing_private(api, registry):
+    wrong = api.post(PASSWORD_TOKEN, {"username": "club_manager", "password": "y"}, format="json")
+    unknown = api.post(PASSWORD_TOKEN, {"username": "personne", "password": "y"}, format="json")
+    assert wrong.status_code == unknown.status_code == 400
+    assert wrong.json() == unknown.json() == {
+        "errors": [
+            {
+                "field": None,
+                "code": "invalid_credentials",
+                "message": "Identifiant ou mot de passe incorrect.",
+            }
+        ]
+    }
+    missing = api.post(PASSWORD_TOKEN, {"username": "club_manager"}, format="json")
+    assert missing.status_code == 400
+    assert missing.json()["errors"][0]["field"] == "password"
+    assert not AuthToken.objects.exists()
+
+
+def test_password_failures_lock_out_like_the_sign_in_page(api, registry, settings):
+    """The API's failures and the page's count together, per user name and address."""
+    from django.test import Client
+
+    settings.AXES_FAILURE_LIMIT = 3
+    bad = {"username": "club_manager", "password": "wrong"}
+    assert api.post(PASSWORD_TOKEN, bad, format="json").status_code == 400
+    assert Client().post("/compte/connexion/", bad).status_code == 200  # the page's failure
+    locked = api.post(PASSWORD_TOKEN, bad, format="json")
+    assert locked.status_code == 429
+    error = locked.json()["errors"][0]
+    assert error["code"] == "locked_out"
+    assert error["message"].startswith("Trop de tentatives : après 3 mauvais mots de passe")
+    assert "Réessayez dans 15 minutes" in error["message"]
+    # the right password gets no token from this address, nor the page a session
+    right = {"username": "club_manager", "password": "x"}
+    assert api.post(PASSWORD_TOKEN, right, format="json").status_code == 429
+    assert Client().post("/compte/connexion/", right).status_code == 429
+    assert not AuthToken.objects.exists()
+    # from another address, the same account still gets its token
+    other = api.post(PASSWORD_TOKEN, right, format="json", REMOTE_ADDR="10.0.0.5")
+    assert other.status_code == 201
+
+
+def test_many_usernames_from_one_address_pause_the_token_operation(api, registry, settings):
+    settings.AXES_ADDRESS_FAILURE_LIMIT = 4
+    for i in range(4):
+        api.post(PASSWORD_TOKEN, {"username": f"membre{i:02d}", "password": "y"}, format="json")
+    locked = api.post(PASSWORD_TOKEN, {"username": "club_manager", "password": "x"}, format="json")
+    assert locked.status_code == 429
+    assert locked.json()["errors"][0]["code"] == "address_locked_out"

@@ -27,4 +27,8 @@ FRENCH: dict[str, str] = {
     "player_outside_scope": "La licence {licence} est au club {club} du comité {committee}, hors de votre périmètre : seul le personnel fédéral change un joueur de comité.",
     "clubs_outside_scope": "Vous ne pouvez importer des licences que pour les clubs de votre périmètre ; ce fichier en a dans des clubs hors de votre périmètre : {clubs}. Rien n’a été importé.",
     "concurrent_change": "Le registre a changé pendant l’import de ce fichier (un autre import ?) ; rien n’a été importé. Réessayez.",
+    # --- signing in for a token (federation/api/tokens.py, federation/pages.py) ------------------
+    "invalid_credentials": "Identifiant ou mot de passe incorrect.",
+    "locked_out": "Trop de tentatives : après {limit} mauvais mots de passe, la connexion à ce compte depuis cette adresse est suspendue. Réessayez dans {minutes} minutes, ou choisissez un nouveau mot de passe.",
+    "address_locked_out": "Trop de tentatives : après {limit} échecs de connexion depuis cette adresse, la connexion depuis celle-ci est suspendue. Réessayez dans {minutes} minutes.",
 }
