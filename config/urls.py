@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 
 from competitions.public.urls import (
     calendar_urlpatterns,
@@ -15,6 +15,7 @@ from competitions.urls import (
 )
 from config.health import health
 from config.metrics import metrics
+from core.http.api_schema import SchemaView
 
 admin.site.site_header = "Fédération Française de Tarot – donnes libres"
 admin.site.site_title = "FFT donnes libres"
@@ -28,7 +29,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("tournois/", include("competitions.tournaments.page_urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/schema/", SchemaView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/auth/", include("rest_framework.urls")),

@@ -11,11 +11,19 @@ documents on every operation the refusals it can give, so that no view has to
 repeat them: 400, 401, 403, 404 and 429 on all of them, 409 on every write, 413 and 415
 on every operation that takes a body. A response a view documents itself keeps
 its description and its schema (an operation's own error examples stay).
+
+The schema is one document whatever the reader's language (:class:`SchemaView`, served at
+``/api/schema/``): generated and rendered in English (``SCHEMA_LANGUAGE``), whatever
+``Accept-Language`` or ``?lang=`` ask, so that a client generated from it gets the same
+class and enum names wherever it was generated.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from django.utils import translation
+from drf_spectacular.views import SpectacularAPIView
 
 ERROR_COMPONENT = "Error"
 ERROR_SCHEMA: dict[str, Any] = {
@@ -83,3 +91,22 @@ def document_errors(result: dict[str, Any], generator: Any, **kwargs: Any) -> di
                 if not response.get("description"):
                     response["description"] = description
     return result
+
+
+SCHEMA_LANGUAGE = "en"
+
+
+class SchemaView(SpectacularAPIView):
+    """drf-spectacular's schema view, in ``SCHEMA_LANGUAGE`` whatever the request asks."""
+
+    def get(self, request, *args, **kwargs):
+        return self._get_schema_response(request)  # no ?lang= override
+
+    def dispatch(self, request, *args, **kwargs):
+        with translation.override(SCHEMA_LANGUAGE):
+            response = super().dispatch(request, *args, **kwargs)
+            # Rendered here: the schema's lazy texts are read in the same language.
+            if hasattr(response, "render") and not response.is_rendered:
+                response.render()
+        response["Content-Language"] = SCHEMA_LANGUAGE
+        return response

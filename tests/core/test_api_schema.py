@@ -71,3 +71,15 @@ def test_the_statuses_an_operation_answers_on_success_are_documented(schema):
     }
     ranked = schema["paths"]["/api/engine/standings/rank/"]["post"]["responses"]["200"]
     assert ranked["content"]["application/json"]["schema"]["type"] == "array"
+
+
+@pytest.mark.django_db
+def test_the_schema_is_the_same_document_in_every_language(client):
+    """A client generated in French gets the same class and enum names as one generated in
+    English: the served schema does not depend on the reader's language."""
+    french = client.get("/api/schema/", HTTP_ACCEPT_LANGUAGE="fr")
+    english = client.get("/api/schema/", HTTP_ACCEPT_LANGUAGE="en")
+    asked = client.get("/api/schema/?lang=fr", HTTP_ACCEPT_LANGUAGE="fr")
+    assert french.status_code == english.status_code == asked.status_code == 200
+    assert french.content == english.content == asked.content
+    assert french["Content-Language"] == "en"
