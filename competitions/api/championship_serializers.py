@@ -38,6 +38,15 @@ class ClubRef(serializers.Serializer):
 class ChampionshipOut(serializers.ModelSerializer):
     season = serializers.CharField(source="season.name")
     kind_label = serializers.CharField(source="get_kind_display")
+    # typed for the schema (a JSON column): the licence numbers, or null
+    outgoing_champion = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        read_only=True,
+        help_text="Set by the CCN: the licence numbers of the outgoing national champion. "
+        "null: derived from the previous season's national final; an empty list: no "
+        "outgoing champion (article 30 of fascicule 1).",
+    )
 
     class Meta:
         model = Championship

@@ -63,8 +63,17 @@ class DeclarationIn(serializers.Serializer):
         return Declaration(**data)
 
 
+class BigPrizeOut(serializers.Serializer):
+    """A « tournoi à grosse dotation »: its formula and how many best scores play on."""
+
+    formula = serializers.ChoiceField(choices=[f.value for f in BigPrizeFormula])
+    finalists = serializers.IntegerField()
+
+
 class TournamentOut(serializers.ModelSerializer):
     season = serializers.CharField(source="season.name")
+    # typed for the schema (a JSON column); null: not a big-prize tournament
+    big_prize = BigPrizeOut(read_only=True, allow_null=True)
     organizer = serializers.SerializerMethodField()
     # null for an arbiter who objected to appearing by name, outside the organiser's scope
     arbiter_licence_number = serializers.IntegerField(

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import translation
+from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView
 
 ERROR_COMPONENT = "Error"
@@ -99,6 +100,7 @@ SCHEMA_LANGUAGE = "en"
 class SchemaView(SpectacularAPIView):
     """drf-spectacular's schema view, in ``SCHEMA_LANGUAGE`` whatever the request asks."""
 
+    @extend_schema(exclude=True)
     def get(self, request, *args, **kwargs):
         return self._get_schema_response(request)  # no ?lang= override
 

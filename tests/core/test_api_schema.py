@@ -83,3 +83,25 @@ def test_the_schema_is_the_same_document_in_every_language(client):
     assert french.status_code == english.status_code == asked.status_code == 200
     assert french.content == english.content == asked.content
     assert french["Content-Language"] == "en"
+
+
+def untyped_nullables(node, path=""):
+    """Every schema object that is nullable but says nothing of what it holds otherwise."""
+    if isinstance(node, dict):
+        typed = any(key in node for key in ("type", "$ref", "allOf", "oneOf", "anyOf"))
+        if node.get("nullable") and not typed:
+            yield path
+        for key, value in node.items():
+            yield from untyped_nullables(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from untyped_nullables(value, f"{path}[{index}]")
+
+
+def test_every_nullable_value_has_a_type(schema):
+    """A nullable without a type becomes ``Any`` in a generated client."""
+    assert list(untyped_nullables(schema)) == []
+    properties = schema["components"]["schemas"]["TournamentOut"]["properties"]
+    assert properties["big_prize"]["allOf"] == [{"$ref": "#/components/schemas/BigPrizeOut"}]
+    champion = schema["components"]["schemas"]["ChampionshipOut"]["properties"]
+    assert champion["outgoing_champion"]["items"]["type"] == "integer"
