@@ -73,7 +73,7 @@ def api_locked_out(context: dict) -> JsonResponse:
     """The same refusal as the page, in the API's one error shape (core/http/api_errors.py)."""
     if context["address_limit"]:
         code, limit = "address_locked_out", context["address_limit"]
-        english = f"After {limit} failed sign-ins from this address, signing in from here is paused."
+        english = f"After {limit} failed sign-ins from this address, signing in is paused."
     else:
         code, limit = "locked_out", context["failure_limit"]
         english = f"After {limit} wrong passwords, signing in to this account from here is paused."

@@ -96,9 +96,8 @@ def test_a_password_gets_a_token_without_session_or_csrf(registry):
     from django.test import Client
 
     client = Client(enforce_csrf_checks=True)
-    response = client.post(
-        PASSWORD_TOKEN, {"username": "club_manager", "password": "x"}, content_type="application/json"
-    )
+    body = {"username": "club_manager", "password": "x"}
+    response = client.post(PASSWORD_TOKEN, body, content_type="application/json")
     assert response.status_code == 201
     key = response.json()["token"]
     assert AuthToken.objects.get(user=registry.users["club_manager"]).digest == hash_token(key)
@@ -111,15 +110,19 @@ def test_a_wrong_password_gets_a_french_400_that_names_nothing_private(api, regi
     wrong = api.post(PASSWORD_TOKEN, {"username": "club_manager", "password": "y"}, format="json")
     unknown = api.post(PASSWORD_TOKEN, {"username": "personne", "password": "y"}, format="json")
     assert wrong.status_code == unknown.status_code == 400
-    assert wrong.json() == unknown.json() == {
-        "errors": [
-            {
-                "field": None,
-                "code": "invalid_credentials",
-                "message": "Identifiant ou mot de passe incorrect.",
-            }
-        ]
-    }
+    assert (
+        wrong.json()
+        == unknown.json()
+        == {
+            "errors": [
+                {
+                    "field": None,
+                    "code": "invalid_credentials",
+                    "message": "Identifiant ou mot de passe incorrect.",
+                }
+            ]
+        }
+    )
     missing = api.post(PASSWORD_TOKEN, {"username": "club_manager"}, format="json")
     assert missing.status_code == 400
     assert missing.json()["errors"][0]["field"] == "password"
