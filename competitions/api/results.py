@@ -20,7 +20,12 @@ from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import exceptions, parsers, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
@@ -32,8 +37,11 @@ from competitions.api.tournament_serializers import TournamentOut
 from competitions.models import ResultRevision, Tournament
 from competitions.tournaments import access, selectors, submission
 from core.digits import ascii_digits
+from core.errors import Conflict
 from core.http.api_errors import problems_data
+from core.http.api_schema import ERROR_COMPONENT
 from core.http.parsers import JSONParser
+from core.messages import error_message
 from core.problems import RuleViolation
 from federation.access import scope_of
 
@@ -317,13 +325,52 @@ class HomologateIn(serializers.Serializer):
     )  # fmt: skip
 
 
+ERROR_REF = {"$ref": f"#/components/schemas/{ERROR_COMPONENT}"}
+
 IF_MATCH_PARAMETER = OpenApiParameter(
     "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
     description=(
-        'The ETag of the reviewed revision: its number in quotes (`"3"`), the same guard '
-        "as `revision` in the body (both given must agree)."
+        "The ETag of the reviewed revision, as the tournament's and the revisions' reads "
+        'send it: its number in quotes (`"3"`). A newer revision since: 412 `stale_revision`. '
+        "The same guard as `revision` in the body (409; both given must agree)."
     ),
 )  # fmt: skip
+
+
+ETAG_HEADER = OpenApiParameter(
+    "ETag", OpenApiTypes.STR, OpenApiParameter.HEADER, response=[200],
+    description=(
+        'The latest results revision, its number in quotes (`"3"`); absent before any '
+        "results. Send it back as `If-Match` to homologate that revision and no newer one."
+    ),
+)  # fmt: skip
+
+
+class PreconditionFailed(exceptions.APIException):
+    """``If-Match`` named a revision that is no longer the latest (RFC 9110: 412)."""
+
+    status_code = status.HTTP_412_PRECONDITION_FAILED
+
+
+def with_revision_etag(response: Response, tournament: Tournament) -> Response:
+    """``response`` with the ETag of the tournament's latest revision, if it has one."""
+    number = selectors.latest_revision_number(tournament)
+    if number is not None:
+        response["ETag"] = f'"{number}"'
+    return response
+
+
+def if_match_revision(request) -> int | None:
+    """The revision named by ``If-Match`` (``"3"``, ``W/"3"``); None without it or ``*``."""
+    header = request.headers.get("If-Match", "").strip()
+    if not header or header == "*":
+        return None
+    tag = header.removeprefix("W/").strip('"')
+    if not ascii_digits(tag):
+        raise RuleViolation.single(
+            "If-Match", "invalid", 'If-Match must be the ETag of a revision, such as "3".'
+        )
+    return int(tag)
 
 
 def reviewed_revision(request) -> int | None:
@@ -332,18 +379,13 @@ def reviewed_revision(request) -> int | None:
     body = HomologateIn(data=request.data if isinstance(request.data, dict) else {})
     body.is_valid(raise_exception=True)
     revision = body.validated_data.get("revision")
-    header = request.headers.get("If-Match", "").strip()
-    if header and header != "*":
-        tag = header.removeprefix("W/").strip('"')
-        if not ascii_digits(tag):
-            raise RuleViolation.single(
-                "If-Match", "invalid", 'If-Match must be the ETag of a revision, such as "3".'
-            )
-        if revision is not None and revision != int(tag):
+    tagged = if_match_revision(request)
+    if tagged is not None:
+        if revision is not None and revision != tagged:
             raise RuleViolation.single(
                 "revision", "mismatch", "The body's revision and If-Match name different revisions."
             )
-        revision = int(tag)
+        revision = tagged
     return revision
 
 
@@ -355,13 +397,30 @@ class HomologateView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=HomologateIn, responses=TournamentOut, parameters=[IF_MATCH_PARAMETER])
+    @extend_schema(
+        request=HomologateIn,
+        responses={
+            200: TournamentOut,
+            412: OpenApiResponse(
+                ERROR_REF,
+                description="`If-Match` named a revision that is no longer the latest "
+                "(`stale_revision`, naming both numbers): read the tournament again.",
+            ),
+        },
+        parameters=[IF_MATCH_PARAMETER],
+    )
     def post(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)
         revision = reviewed_revision(request)
-        tournament = homologation.tournament_homologate(
-            tournament=tournament, by=request.user, revision=revision
-        )
+        try:
+            tournament = homologation.tournament_homologate(
+                tournament=tournament, by=request.user, revision=revision
+            )
+        except Conflict as conflict:
+            if conflict.code != "stale_revision" or if_match_revision(request) is None:
+                raise
+            # The body's revision is a 409; a failed If-Match precondition is a 412.
+            raise PreconditionFailed(error_message(conflict), code=conflict.code) from None
         return Response(
             TournamentOut(
                 selectors.tournaments().get(pk=tournament.pk), context={"request": request}
@@ -469,7 +528,7 @@ class RevisionsView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses=RevisionOut(many=True))
+    @extend_schema(responses=RevisionOut(many=True), parameters=[ETAG_HEADER])
     def get(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)
         scope = scope_of(request.user)
@@ -478,4 +537,4 @@ class RevisionsView(APIView):
         revisions = tournament.revisions.select_related("submitted_by", "tournament").order_by(
             "number"
         )
-        return Response(RevisionOut(revisions, many=True).data)
+        return with_revision_etag(Response(RevisionOut(revisions, many=True).data), tournament)

@@ -9,6 +9,7 @@ from rest_framework import generics, status
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
+from competitions.api.results import ETAG_HEADER, with_revision_etag
 from competitions.api.tournament_serializers import DeclarationIn, TournamentOut
 from competitions.models import Tournament
 from competitions.tournaments import declaration, selectors
@@ -75,7 +76,14 @@ class TournamentListCreate(generics.ListCreateAPIView):
 
 
 class TournamentDetail(generics.RetrieveAPIView):
-    """A tournament: its declaration, status and refusal reasons."""
+    """A tournament: its declaration, status and refusal reasons. Its ETag names the
+    latest results revision: the `If-Match` of a homologation of that revision."""
 
     queryset = selectors.tournaments()
     serializer_class = TournamentOut
+
+    @extend_schema(parameters=[ETAG_HEADER])
+    def get(self, request, *args, **kwargs):
+        tournament = self.get_object()
+        response = Response(self.get_serializer(tournament).data)
+        return with_revision_etag(response, tournament)

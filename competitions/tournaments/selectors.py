@@ -81,3 +81,9 @@ def latest_homologated(limit: int) -> list[Tournament]:
         .annotate(player_count=Coalesce(Subquery(players), 0))
         .order_by("-date", "-pk")[:limit]
     )
+
+
+def latest_revision_number(tournament: Tournament) -> int | None:
+    """The number of the tournament's latest results revision (None before any): the one
+    a homologation would take, the ETag of the tournament's reads."""
+    return tournament.revisions.order_by("-number").values_list("number", flat=True).first()

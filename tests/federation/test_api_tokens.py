@@ -141,7 +141,7 @@ def test_password_failures_lock_out_like_the_sign_in_page(api, registry, setting
     assert locked.status_code == 429
     error = locked.json()["errors"][0]
     assert error["code"] == "locked_out"
-    assert error["message"].startswith("Trop de tentatives : après 3 mauvais mots de passe")
+    assert error["message"].startswith("Trop de tentatives : après 3 mauvais mots de passe")
     assert "Réessayez dans 15 minutes" in error["message"]
     # the right password gets no token from this address, nor the page a session
     right = {"username": "club_manager", "password": "x"}

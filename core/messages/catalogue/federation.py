@@ -29,6 +29,6 @@ FRENCH: dict[str, str] = {
     "concurrent_change": "Le registre a changé pendant l’import de ce fichier (un autre import ?) ; rien n’a été importé. Réessayez.",
     # --- signing in for a token (federation/api/tokens.py, federation/pages.py) ------------------
     "invalid_credentials": "Identifiant ou mot de passe incorrect.",
-    "locked_out": "Trop de tentatives : après {limit} mauvais mots de passe, la connexion à ce compte depuis cette adresse est suspendue. Réessayez dans {minutes} minutes, ou choisissez un nouveau mot de passe.",
-    "address_locked_out": "Trop de tentatives : après {limit} échecs de connexion depuis cette adresse, la connexion depuis celle-ci est suspendue. Réessayez dans {minutes} minutes.",
+    "locked_out": "Trop de tentatives : après {limit} mauvais mots de passe, la connexion à ce compte depuis cette adresse est suspendue. Réessayez dans {minutes} minutes, ou choisissez un nouveau mot de passe.",
+    "address_locked_out": "Trop de tentatives : après {limit} échecs de connexion depuis cette adresse, la connexion depuis celle-ci est suspendue. Réessayez dans {minutes} minutes.",
 }
