@@ -56,11 +56,29 @@ class CsvParser(parsers.BaseParser):
 
 
 RESULT_PARSERS = [JSONParser, CsvParser, parsers.MultiPartParser]
-RESULT_REQUEST = {
-    "application/json": OpenApiTypes.OBJECT,
-    "text/csv": OpenApiTypes.BINARY,
-    "multipart/form-data": OpenApiTypes.OBJECT,
-}
+
+
+class ResultsUploadIn(serializers.Serializer):
+    """The documented body of a results upload: one media type, multipart (generated
+    clients take one schema per body). The same views also read the JSON document as an
+    ``application/json`` body and a CSV file as a ``text/csv`` body."""
+
+    file = serializers.FileField(
+        help_text="The results: the JSON document (docs/results-format.md), a CSV file or "
+        "an .xlsx workbook (guessed from its name and content, or `?source=`). The same "
+        "document is also read as an application/json body, a CSV file as a text/csv body."
+    )
+    source = serializers.ChoiceField(choices=list(submission.SOURCES), required=False)
+    confirmed_licences = serializers.CharField(
+        required=False, help_text="Licence numbers (comma-separated): see `confirmed_licences`."
+    )
+    reason = serializers.CharField(required=False, help_text="A correction's reason.")
+
+
+RESULT_REQUEST = {"multipart/form-data": ResultsUploadIn}
+# The preview's documented body is the JSON document, with its examples (it reads the
+# same bodies as the upload).
+PREVIEW_REQUEST = {"application/json": OpenApiTypes.OBJECT}
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -281,7 +299,7 @@ class ResultsPreviewView(APIView):
 
     @extend_schema(
         parameters=[SOURCE_PARAMETER, CONFIRMED_PARAMETER],
-        request=RESULT_REQUEST,
+        request=PREVIEW_REQUEST,
         responses={200: PreviewOut, 400: SubmissionErrorsOut},
         examples=PREVIEW_EXAMPLES,
     )

@@ -105,3 +105,35 @@ def test_every_nullable_value_has_a_type(schema):
     assert properties["big_prize"]["allOf"] == [{"$ref": "#/components/schemas/BigPrizeOut"}]
     champion = schema["components"]["schemas"]["ChampionshipOut"]["properties"]
     assert champion["outgoing_champion"]["items"]["type"] == "integer"
+
+
+RESULTS_UPLOADS = {
+    "/api/tournaments/{id}/results/",
+    "/api/tournaments/{id}/corrections/",
+    "/api/championships/stages/{id}/results/",
+}
+
+
+def test_every_request_body_has_one_media_type(schema):
+    """A generated client takes one schema per body: JSON, but for the uploads of a file
+    (results, with their `file` property, and the licence file). The preview documents
+    the JSON document, with its examples."""
+    bodies = {
+        (path, method): list(operation["requestBody"]["content"])
+        for path, method, operation in operations(schema)
+        if "requestBody" in operation
+    }
+    assert bodies
+    assert {key: media for key, media in bodies.items() if len(media) != 1} == {}
+    multipart = {path for (path, _), media in bodies.items() if media != ["application/json"]}
+    assert multipart == RESULTS_UPLOADS | {"/api/federation/licence-imports/"}
+    for path in RESULTS_UPLOADS:
+        body = schema["paths"][path]["post"]["requestBody"]["content"]["multipart/form-data"]
+        name = body["schema"]["$ref"].rsplit("/", 1)[1]
+        upload = schema["components"]["schemas"][name]
+        assert upload["properties"]["file"] == {
+            "type": "string",
+            "format": "binary",
+            "description": upload["properties"]["file"]["description"],
+        }
+        assert "file" in upload["required"]
