@@ -60,7 +60,7 @@ def locked_out(request, original_response=None, credentials=None):
         "minutes": max(1, round(cool_off.total_seconds() / 60)) if cool_off else None,
     }
     if request.path.startswith("/api/"):  # a token asked for with a password: the API's shape
-        return api_locked_out(context)
+        return api_locked_out(context, settings.AXES_HTTP_RESPONSE_CODE)
     return render(
         request,
         "registration/locked_out.html",
@@ -69,7 +69,7 @@ def locked_out(request, original_response=None, credentials=None):
     )
 
 
-def api_locked_out(context: dict) -> JsonResponse:
+def api_locked_out(context: dict, status_code: int) -> JsonResponse:
     """The same refusal as the page, in the API's one error shape (core/http/api_errors.py)."""
     if context["address_limit"]:
         code, limit = "address_locked_out", context["address_limit"]
@@ -81,7 +81,7 @@ def api_locked_out(context: dict) -> JsonResponse:
     english += f" Try again in {minutes} minutes."
     message = localize(code, english, {"limit": limit, "minutes": minutes})
     body = {"errors": [{"field": None, "code": code, "message": message}]}
-    return JsonResponse(body, status=settings.AXES_HTTP_RESPONSE_CODE)
+    return JsonResponse(body, status=status_code)
 
 
 class PasswordResetForm(auth_forms.PasswordResetForm):

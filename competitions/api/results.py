@@ -68,7 +68,6 @@ class ResultsUploadIn(serializers.Serializer):
         "an .xlsx workbook (guessed from its name and content, or `?source=`). The same "
         "document is also read as an application/json body, a CSV file as a text/csv body."
     )
-    source = serializers.ChoiceField(choices=list(submission.SOURCES), required=False)
     confirmed_licences = serializers.CharField(
         required=False, help_text="Licence numbers (comma-separated): see `confirmed_licences`."
     )
