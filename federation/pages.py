@@ -59,7 +59,9 @@ def locked_out(request, original_response=None, credentials=None):
         "address_limit": settings.AXES_ADDRESS_FAILURE_LIMIT if address_paused(request) else None,
         "minutes": max(1, round(cool_off.total_seconds() / 60)) if cool_off else None,
     }
-    if request.path.startswith("/api/"):  # a token asked for with a password: the API's shape
+    # A token asked for with a password: the API's shape (the browsable API's /api/auth/
+    # login is an HTML form: the page).
+    if request.path.startswith("/api/") and not request.path.startswith("/api/auth/"):
         return api_locked_out(context, settings.AXES_HTTP_RESPONSE_CODE)
     return render(
         request,
