@@ -6,11 +6,7 @@ from the store again."""
 
 from __future__ import annotations
 
-import random
-import shutil
-import subprocess
 import threading
-import time
 
 import pytest
 import redis
@@ -30,40 +26,13 @@ REBUILD = "rankings.rebuild_live_store"
 
 
 @pytest.fixture
-def store_server(monkeypatch, settings):
-    """A ``redis-server`` of this test's own on a spare port, as the live store (for
-    this process and for a worker started after it); stopped at the end."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.fail("redis-server is needed to stop a store for real")
-    for _attempt in range(20):
-        port = random.randint(20000, 29999)
-        server = subprocess.Popen(
-            [binary, "--port", str(port), "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL,
-        )
-        url = f"redis://127.0.0.1:{port}/0"
-        probe = redis.Redis.from_url(url, socket_connect_timeout=0.2)
-        for _wait in range(50):
-            try:
-                probe.ping()
-                break
-            except redis.ConnectionError:
-                if server.poll() is not None:
-                    break  # the port was taken: another one
-                time.sleep(0.05)
-        else:
-            server.terminate()
-            pytest.fail("redis-server did not start")
-        if server.poll() is None:
-            break
+def store_server(own_redis, monkeypatch, settings):
+    """A ``redis-server`` of this test's own (``own_redis``) as the live store, for this
+    process and for a worker started after it; stopped at the end."""
+    url = own_redis.url()
     monkeypatch.setenv("RANKING_STORE_URL", url)
     settings.RANKING_STORE_URL = url
-    try:
-        yield server, url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    return own_redis
 
 
 def api_ranking(api, season, **query) -> dict:
@@ -95,7 +64,7 @@ def test_a_flushed_store_is_read_from_the_database_and_rebuilt_by_a_worker(
     )  # in this process: the worker is for the rebuild
     expected = expected_rows(season)
     assert isinstance(selectors.ranking_for_season(season, selectors.LIVE), live_reads.LiveRanking)
-    _server, url = store_server
+    url = store_server.url()
     redis.Redis.from_url(url).flushdb()  # the store lost
 
     # readers, many at once and one after the other: the database answers
@@ -143,9 +112,7 @@ def test_an_unreachable_store_is_read_from_the_database_and_writes_go_on(
     add_tournament(season, {p[3]: (120, 1)}, club=registry.clubs[101], arbiter=p[2])
     tasks.refresh_season_totals(season.pk, [p[3].pk])
     assert live_store.read_meta(season.pk) is not None
-    server, _url = store_server
-    server.terminate()  # the store's process stopped: its port closed
-    server.wait(timeout=10)
+    store_server.stop()  # the store's process stopped: its port closed
 
     assert isinstance(selectors.ranking_for_season(season, selectors.LIVE), StatementRanking)
     assert shown(api_ranking(api, season)) == expected_rows(season)
