@@ -493,7 +493,7 @@ def live_ranking(season: Season, state: SeasonRanking | None = None) -> LiveRank
                     ranked_count=ranked_count,
                     inputs_version=inputs_version,
                 )
-        live_store.rebuild_ask(season.pk)
+        live_store.rebuild_ask(season.pk, meta)
     except RedisError:
         log.warning("the live ranking's store is unreachable: read from the database",
                     exc_info=True)  # fmt: skip

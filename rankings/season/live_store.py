@@ -483,12 +483,18 @@ def rebuild_asked_key(season_id: int) -> str:
     return f"fft:rank:{season_id}:rebuild-asked"
 
 
-def rebuild_ask(season_id: int) -> bool:
+def rebuild_ask(season_id: int, seen: Meta | None) -> bool:
     """Ask a worker to rebuild the season's store (task ``rankings.rebuild_live_store``,
     sent after the caller's commit); once however many readers ask at the same time: the
     first to set the store's marker (``SET NX``, for :data:`REBUILD_ASKED_TTL_S`) sends
-    it. Whether this call sent it."""
-    if not client().set(rebuild_asked_key(season_id), "1", nx=True, ex=REBUILD_ASKED_TTL_S):
+    it. ``seen`` is the store's meta the reader found wanting: if a rebuild wrote another
+    since (and cleared the marker), the reader's verdict is stale and nothing is sent.
+    Whether this call sent it."""
+    redis_client = client()
+    if not redis_client.set(rebuild_asked_key(season_id), "1", nx=True, ex=REBUILD_ASKED_TTL_S):
+        return False
+    if read_meta(season_id) != seen:
+        redis_client.delete(rebuild_asked_key(season_id))
         return False
     send_on_commit("rankings.rebuild_live_store", season_id)
     return True
