@@ -241,6 +241,8 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("API_THROTTLE_ANON", "300/minute"),
         "user_write": os.environ.get("API_THROTTLE_USER_WRITE", "120/minute"),
         "token_failures": os.environ.get("API_THROTTLE_TOKEN_FAILURES", "20/hour"),
+        # requests of one table's QR token on the tournament day (competitions/day/scoring_api.py)
+        "table_entry": os.environ.get("API_THROTTLE_TABLE", "120/minute"),
         # public pages built (not answered from the read cache) for readers not signed
         # in, per address (core/http/throttles.py)
         "pages_anon": os.environ.get("PAGES_THROTTLE_ANON", "120/minute"),

@@ -746,3 +746,15 @@ def _document(
 def _sheet_index(where: str) -> int:
     """The index of a sheet path (``score_sheets[12]`` → 12), to order sheets as sent."""
     return int(where[where.index("[") + 1 : where.index("]")])
+
+
+def read_deal_line(value: object, table_size: int) -> DealLine:
+    """One deal object of a score sheet (an item of ``deals[]``, as this format writes it)
+    read as the engine's line, at a table of ``table_size`` players; raises
+    :class:`RuleViolation` with every problem found, located under ``deals[0]``. The line
+    is read, not yet checked against the rules (:func:`total_sheet` does that)."""
+    reader = JsonReader()
+    lines = _read_lines(reader, [value], "deals", table_size)
+    if lines is None or reader.problems:
+        raise RuleViolation(reader.problems)
+    return lines[0]
