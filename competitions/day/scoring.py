@@ -352,9 +352,13 @@ def deal_enter(
     client_key = str(client_key or "")[:64]
     with transaction.atomic():
         _lock_table(place.session, place.position, place.table.table)
-        if TableTotals.objects.filter(
-            session=place.session, position=place.position, table=place.table.table
-        ).exists():
+        # Totals are kept only where the tournament allows them (totals_enter).
+        if (
+            place.tournament.position_totals
+            and TableTotals.objects.filter(
+                session=place.session, position=place.position, table=place.table.table
+            ).exists()
+        ):
             raise Conflict(
                 "This table entered its position totals: ask the arbiter.",
                 code="day_totals_already_entered",

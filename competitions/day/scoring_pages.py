@@ -12,7 +12,7 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from competitions.day import scoring
@@ -26,13 +26,13 @@ from core.problems import RuleViolation
 
 SEATS = ("N", "S", "E", "W", "5")
 CONTRACTS = (
-    ("", _("everyone passed")),
-    ("prise", _("prise")),
-    ("garde", _("garde")),
-    ("garde_sans", _("garde sans")),
-    ("garde_contre", _("garde contre")),
+    ("", pgettext_lazy("day scoring", "everyone passed")),
+    ("prise", pgettext_lazy("day scoring", "prise")),
+    ("garde", pgettext_lazy("day scoring", "garde")),
+    ("garde_sans", pgettext_lazy("day scoring", "garde sans")),
+    ("garde_contre", pgettext_lazy("day scoring", "garde contre")),
 )
-SIDES = (("", "—"), ("attack", _("the attack")), ("defence", _("the defence")))
+SIDES = (("", "—"), ("attack", pgettext_lazy("day scoring", "the attack")), ("defence", pgettext_lazy("day scoring", "the defence")))
 
 
 # ----------------------------------------------------------------------------- the table
@@ -65,23 +65,23 @@ def table_page(request, token: str):
 class DealForm(forms.Form):
     """A deal as the arbiter enters or corrects it (the facts; or annulled; or removed)."""
 
-    contract = forms.ChoiceField(label=_("Contract"), choices=CONTRACTS, required=False)
-    taker = forms.ChoiceField(label=_("Taker"), required=False)
-    sitting_out = forms.ChoiceField(label=_("Mort (sits out)"), required=False)
-    oudlers = forms.IntegerField(label=_("Oudlers"), min_value=0, max_value=3, required=False)
+    contract = forms.ChoiceField(label=pgettext_lazy("day scoring", "Contract"), choices=CONTRACTS, required=False)
+    taker = forms.ChoiceField(label=pgettext_lazy("day scoring", "Taker"), required=False)
+    sitting_out = forms.ChoiceField(label=pgettext_lazy("day scoring", "Mort (sits out)"), required=False)
+    oudlers = forms.IntegerField(label=pgettext_lazy("day scoring", "Oudlers"), min_value=0, max_value=3, required=False)
     attack_points = forms.DecimalField(
-        label=_("Attack's points"), min_value=0, max_value=91, decimal_places=1, required=False
+        label=pgettext_lazy("day scoring", "Attack's points"), min_value=0, max_value=91, decimal_places=1, required=False
     )
-    petit_au_bout = forms.ChoiceField(label=_("Petit au bout"), choices=SIDES, required=False)
-    poignee_seat = forms.ChoiceField(label=_("Poignée shown by"), required=False)
+    petit_au_bout = forms.ChoiceField(label=pgettext_lazy("day scoring", "Petit au bout"), choices=SIDES, required=False)
+    poignee_seat = forms.ChoiceField(label=pgettext_lazy("day scoring", "Poignée shown by"), required=False)
     poignee_trumps = forms.IntegerField(
-        label=_("Trumps shown"), min_value=1, max_value=22, required=False
+        label=pgettext_lazy("day scoring", "Trumps shown"), min_value=1, max_value=22, required=False
     )
-    chelem_announced = forms.BooleanField(label=_("Chelem announced"), required=False)
-    chelem_made_by = forms.ChoiceField(label=_("Chelem made by"), choices=SIDES, required=False)
-    annulled = forms.BooleanField(label=_("Deal annulled by the arbiter"), required=False)
-    remove = forms.BooleanField(label=_("Remove this deal"), required=False)
-    reason = forms.CharField(label=_("Reason"), max_length=300, required=False)
+    chelem_announced = forms.BooleanField(label=pgettext_lazy("day scoring", "Chelem announced"), required=False)
+    chelem_made_by = forms.ChoiceField(label=pgettext_lazy("day scoring", "Chelem made by"), choices=SIDES, required=False)
+    annulled = forms.BooleanField(label=pgettext_lazy("day scoring", "Deal annulled by the arbiter"), required=False)
+    remove = forms.BooleanField(label=pgettext_lazy("day scoring", "Remove this deal"), required=False)
+    reason = forms.CharField(label=pgettext_lazy("day scoring", "Reason"), max_length=300, required=False)
 
     FIELDS = {
         "line.contract": "contract",

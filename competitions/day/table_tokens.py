@@ -89,7 +89,7 @@ def table_place(token: str, *, now: dt.datetime | None = None) -> TablePlace:
         raise _unknown()
     tournament_pk, session_number, position, table = numbers
     session = (
-        PlayedSession.objects.select_related("tournament")
+        PlayedSession.objects.select_related("tournament__season")
         .filter(tournament_id=tournament_pk, number=session_number)
         .first()
     )

@@ -1,0 +1,231 @@
+"""Fifty tables entering their deals at once through their QR tokens, against a live
+server: how long each acknowledgement takes (docs/tournament-day.md, « Saisie à la table »).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/fft_bench_table \
+        .venv/bin/python benchmarks/table_entry.py [--tables 50] [--positions 2] \
+        [--deals 8] [--workers 2] [--threads 4] [--server gunicorn|runserver]
+
+The database (created if absent, migrated) gets a declared tournament of ``4 × tables``
+players and one session drawn (the engine's movement, stored as the room stores it). The
+script starts the server on 127.0.0.1 (gunicorn: ``--workers`` processes of ``--threads``
+threads, as deployed; or ``runserver``), then for every deal of every position all the
+tables send that deal **at the same instant** (one thread per table, a barrier before each
+deal): the worst case of a room, every phone pressing « Enregistrer » together. Each POST
+is timed from the request to the acknowledgement (201); then every deal is sent a second
+time (the phone that lost the answer: 200, nothing written). It prints p50/p95/p99/max of
+both, and checks the database holds each deal once. The tournament is removed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import http.client
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+SERVER_ENV = {
+    "DJANGO_DEBUG": "0",
+    "DJANGO_SECRET_KEY": "benchmark-only-secret-key-never-used-in-production-0123456789",
+    "DJANGO_SECURE_SSL_REDIRECT": "0",
+    "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "DATABASE_CONN_MAX_AGE": "60",
+    "LOG_LEVEL": "WARNING",
+    "API_THROTTLE_TABLE": "100000/minute",
+}
+os.environ.update(SERVER_ENV)  # the tokens this script signs are the server's
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.db import connection  # noqa: E402
+
+from benchmarks.bench_db import create_database_if_absent  # noqa: E402
+from competitions.day.table_tokens import table_token  # noqa: E402
+from competitions.models import (  # noqa: E402
+    DealRecord,
+    EntryMember,
+    PlayedSession,
+    Tournament,
+    TournamentEntry,
+)
+from competitions.rules.day.layout import (  # noqa: E402
+    Holder,
+    layout_of,
+    layout_to_json,
+    seating_to_json,
+)
+from competitions.rules.engine.movements.planning import plan_movement  # noqa: E402
+from federation.models import Club, Committee, Player, Season, Zone  # noqa: E402
+
+HOST, PORT = "127.0.0.1", 8771
+NAME = "Banc d'essai de la saisie à la table"
+CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
+
+
+def tournament_drawn(tables: int, positions: int, deals: int) -> PlayedSession:
+    today = dt.date.today()
+    start = dt.date(today.year if today.month >= 7 else today.year - 1, 7, 1)
+    season = Season.objects.filter(start_date__lte=today, end_date__gte=today).first()
+    if season is None:
+        season = Season.objects.create(
+            name=f"{start.year}-{start.year + 1}", start_date=start,
+            end_date=dt.date(start.year + 1, 6, 30),
+        )  # fmt: skip
+    zone, _ = Zone.objects.get_or_create(number=99, defaults={"name": "Zone banc"})
+    committee, _ = Committee.objects.get_or_create(
+        number=99, defaults={"name": "Comité banc", "zone": zone}
+    )
+    club, _ = Club.objects.get_or_create(
+        number=9999, defaults={"name": "Club banc", "committee": committee}
+    )
+    arbiter, _ = Player.objects.get_or_create(
+        licence_number=99999, defaults={"last_name": "Banc", "first_name": "Arbitre"}
+    )
+    tournaments_remove()
+    tournament = Tournament.objects.create(
+        season=season, name=NAME, date=today, venue="Salle", format="individual",
+        organizer_kind="club", organizer_club=club, arbiter=arbiter,
+    )  # fmt: skip
+    players = 4 * tables
+    entries = TournamentEntry.objects.bulk_create(
+        TournamentEntry(tournament=tournament, number=n) for n in range(1, players + 1)
+    )
+    EntryMember.objects.bulk_create(
+        EntryMember(entry=e, tournament=tournament, name=f"Joueur {e.number}") for e in entries
+    )
+    layout = layout_of(plan_movement(players, positions), deals)
+    return PlayedSession.objects.create(
+        tournament=tournament, number=1, positions=positions, deals_per_position=deals,
+        placement="random", seed=1, plan=layout_to_json(layout),
+        seating=seating_to_json({n: Holder(n) for n in range(1, players + 1)}),
+    )  # fmt: skip
+
+
+def tournaments_remove() -> None:
+    for tournament in Tournament.objects.filter(name=NAME):
+        DealRecord.objects.filter(session__tournament=tournament).delete()
+        PlayedSession.objects.filter(tournament=tournament).delete()
+        EntryMember.objects.filter(tournament=tournament).delete()
+        TournamentEntry.objects.filter(tournament=tournament).delete()
+        tournament.delete()
+
+
+def line_of(table: int, position: int, deal: int) -> dict:
+    """A plausible deal, different at every table and deal."""
+    n = table * 7 + position * 3 + deal
+    return {
+        "contract": CONTRACTS[n % 4],
+        "taker": "NSEW"[n % 4],
+        "oudlers": n % 4 or 1,
+        "attack_points": 30 + n % 40,
+        **({"petit_au_bout": "attack"} if n % 5 == 0 else {}),  # the attack holds the petit
+    }
+
+
+def start_server(kind: str, workers: int, threads: int) -> subprocess.Popen:
+    env = {**os.environ, **SERVER_ENV}
+    venv = Path(sys.executable).parent
+    if kind == "gunicorn":
+        command = [str(venv / "gunicorn"), "config.wsgi", "-b", f"{HOST}:{PORT}",
+                   "--workers", str(workers), "--threads", str(threads),
+                   "--worker-class", "gthread", "--log-level", "warning"]  # fmt: skip
+    else:
+        command = [sys.executable, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"]
+    server = subprocess.Popen(command, cwd=ROOT, env=env)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            conn = http.client.HTTPConnection(HOST, PORT, timeout=2)
+            conn.request("GET", "/healthz")
+            conn.getresponse().read()
+            return server
+        except OSError:
+            time.sleep(0.2)
+    server.terminate()
+    sys.exit("the server did not start")
+
+
+def run(session: PlayedSession, tables: int, positions: int, deals: int) -> dict[str, list]:
+    timings: dict[str, list[float]] = {"first": [], "again": []}
+    statuses: dict[str, dict[int, int]] = {"first": {}, "again": {}}
+    lock = threading.Lock()
+    barrier = threading.Barrier(tables)
+
+    def table_thread(table: int) -> None:
+        conn = http.client.HTTPConnection(HOST, PORT, timeout=30)
+        for kind in ("first", "again"):
+            for position in range(1, positions + 1):
+                token = table_token(session, position, table)
+                for deal in range(1, deals + 1):
+                    body = json.dumps({"deal": deal, "line": line_of(table, position, deal),
+                                       "client_key": f"{table}-{position}-{deal}"})  # fmt: skip
+                    barrier.wait()
+                    began = time.perf_counter()
+                    conn.request("POST", f"/api/day/tables/{token}/deals/", body,
+                                 {"Content-Type": "application/json"})  # fmt: skip
+                    answer = conn.getresponse()
+                    answer.read()
+                    took = (time.perf_counter() - began) * 1000
+                    with lock:
+                        timings[kind].append(took)
+                        statuses[kind][answer.status] = statuses[kind].get(answer.status, 0) + 1
+
+    threads = [threading.Thread(target=table_thread, args=(t,)) for t in range(1, tables + 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    print("statuses:", statuses)
+    return timings
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--positions", type=int, default=2)
+    parser.add_argument("--deals", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--server", choices=("gunicorn", "runserver"), default="gunicorn")
+    args = parser.parse_args()
+    create_database_if_absent()
+    session = tournament_drawn(args.tables, args.positions, args.deals)
+    connection.close()
+    server = start_server(args.server, args.workers, args.threads)
+    try:
+        timings = run(session, args.tables, args.positions, args.deals)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    kept = DealRecord.objects.filter(session=session).count()
+    expected = args.tables * args.positions * args.deals
+    print(f"{args.tables} tables × {args.positions} positions × {args.deals} deals, "
+          f"{args.server} ({args.workers} workers × {args.threads} threads), "
+          f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
+    for kind, label in (("first", "deal entered (201)"), ("again", "same deal again (200)")):
+        values = timings[kind]
+        print(f"  {label:24} n={len(values):5}  p50 {percentile(values, .5):6.1f} ms  "
+              f"p95 {percentile(values, .95):6.1f} ms  p99 {percentile(values, .99):6.1f} ms  "
+              f"max {max(values):6.1f} ms  mean {statistics.mean(values):6.1f} ms")  # fmt: skip
+    print(f"  deals kept: {kept} (expected {expected}, each once)")
+    tournaments_remove()
+
+
+if __name__ == "__main__":
+    main()
