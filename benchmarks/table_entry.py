@@ -40,6 +40,7 @@ SERVER_ENV = {
     "DATABASE_CONN_MAX_AGE": "60",
     "LOG_LEVEL": "WARNING",
     "API_THROTTLE_TABLE": "100000/minute",
+    "API_THROTTLE_ANON": "100000000/minute",
 }
 os.environ.update(SERVER_ENV)  # the tokens this script signs are the server's
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -157,13 +158,43 @@ def start_server(kind: str, workers: int, threads: int) -> subprocess.Popen:
 
 
 def run(session: PlayedSession, tables: int, positions: int, deals: int) -> dict[str, list]:
-    timings: dict[str, list[float]] = {"first": [], "again": []}
-    statuses: dict[str, dict[int, int]] = {"first": {}, "again": {}}
+    timings: dict[str, list[float]] = {"floor": [], "first": [], "again": []}
+    statuses: dict[str, dict[int, int]] = {"floor": {}, "first": {}, "again": {}}
     lock = threading.Lock()
     barrier = threading.Barrier(tables)
 
     def table_thread(table: int) -> None:
-        conn = http.client.HTTPConnection(HOST, PORT, timeout=30)
+        try:
+            table_requests(table)
+        except BaseException:
+            barrier.abort()
+            raise
+
+    def send(conns: list, method: str, path: str, body: str | None = None):
+        """One request on the table's kept-alive connection, opened again if the server
+        closed it while the table waited (gunicorn's keep-alive is 2 s)."""
+        for attempt in (1, 2):
+            try:
+                conns[0].request(method, path, body, {"Content-Type": "application/json"})
+                answer = conns[0].getresponse()
+                answer.read()
+                return answer
+            except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+                conns[0].close()
+                conns[0] = http.client.HTTPConnection(HOST, PORT, timeout=30)
+                if attempt == 2:
+                    raise
+        raise AssertionError
+
+    def table_requests(table: int) -> None:
+        conn = [http.client.HTTPConnection(HOST, PORT, timeout=30)]
+        for _ in range(positions * deals):  # the same-run yardstick: no view, no database
+            barrier.wait()
+            began = time.perf_counter()
+            answer = send(conn, "GET", "/api/day/tables/not-a-token/")
+            with lock:
+                timings["floor"].append((time.perf_counter() - began) * 1000)
+                statuses["floor"][answer.status] = statuses["floor"].get(answer.status, 0) + 1
         for kind in ("first", "again"):
             for position in range(1, positions + 1):
                 token = table_token(session, position, table)
@@ -172,10 +203,7 @@ def run(session: PlayedSession, tables: int, positions: int, deals: int) -> dict
                                        "client_key": f"{table}-{position}-{deal}"})  # fmt: skip
                     barrier.wait()
                     began = time.perf_counter()
-                    conn.request("POST", f"/api/day/tables/{token}/deals/", body,
-                                 {"Content-Type": "application/json"})  # fmt: skip
-                    answer = conn.getresponse()
-                    answer.read()
+                    answer = send(conn, "POST", f"/api/day/tables/{token}/deals/", body)
                     took = (time.perf_counter() - began) * 1000
                     with lock:
                         timings[kind].append(took)
@@ -218,7 +246,9 @@ def main() -> None:
     print(f"{args.tables} tables × {args.positions} positions × {args.deals} deals, "
           f"{args.server} ({args.workers} workers × {args.threads} threads), "
           f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
-    for kind, label in (("first", "deal entered (201)"), ("again", "same deal again (200)")):
+    labels = (("floor", "yardstick (404, no query)"), ("first", "deal entered (201)"),
+              ("again", "same deal again (200)"))  # fmt: skip
+    for kind, label in labels:
         values = timings[kind]
         print(f"  {label:24} n={len(values):5}  p50 {percentile(values, .5):6.1f} ms  "
               f"p95 {percentile(values, .95):6.1f} ms  p99 {percentile(values, .99):6.1f} ms  "

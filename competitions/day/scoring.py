@@ -23,11 +23,15 @@ acknowledgement and writes nothing; other content for a deal already kept is ref
 table (409: only the arbiter corrects now) and goes through :func:`deal_correct` for a
 runner, which logs before, after, who and why in :class:`DayCorrection`.
 
-Concurrency: writers of one table at one position meet on that table's lock, taken first
-and alone (a PostgreSQL advisory lock for the transaction, keyed by session, position and
-table; ``SELECT … FOR UPDATE`` of the session row on another database). Nobody holds two
-tables' locks, so no two writers wait on each other in a cycle; the fifty tables of a
-session write side by side.
+Concurrency: a deal is one row, unique per (session, position, table, deal): two phones
+sending the same deal at once meet on that constraint, and the second is answered as a deal
+sent again. Where other rows of the table decide whether a deal may be kept (a table of 5's
+rotation; deals or totals where the tournament allows totals) and for every correction, the
+writers of one table at one position first take that table's lock, alone (a PostgreSQL
+advisory lock for the transaction, keyed by session, position and table; ``SELECT … FOR
+UPDATE`` of the session row on another database), then read the table's rows. Nobody holds
+two tables' locks, so no two writers wait on each other in a cycle; the fifty tables of a
+session write side by side. A deal sent again is answered from a read, without a write.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
@@ -350,56 +354,71 @@ def deal_enter(
     parsed, canonical = _read_line(line, place.table, deal)
     rules = _rules(place.tournament)
     client_key = str(client_key or "")[:64]
-    with transaction.atomic():
-        _lock_table(place.session, place.position, place.table.table)
-        # Totals are kept only where the tournament allows them (totals_enter).
-        if (
-            place.tournament.position_totals
-            and TableTotals.objects.filter(
-                session=place.session, position=place.position, table=place.table.table
-            ).exists()
-        ):
-            raise Conflict(
-                "This table entered its position totals: ask the arbiter.",
-                code="day_totals_already_entered",
+    # Sent again (the phone did not see the acknowledgement): answered without a write.
+    rows = _table_rows(place)
+    known = _known(rows, deal, canonical, place.table)
+    if known is not None:
+        return known
+    guarded = place.table.size == 5 or place.tournament.position_totals
+    try:
+        with transaction.atomic():
+            if guarded:
+                # Other rows of the table decide (the mort's rotation, totals or deals):
+                # read them again under the table's lock.
+                _lock_table(place.session, place.position, place.table.table)
+                if place.tournament.position_totals and TableTotals.objects.filter(
+                    session=place.session, position=place.position, table=place.table.table
+                ).exists():
+                    raise Conflict(
+                        "This table entered its position totals: ask the arbiter.",
+                        code="day_totals_already_entered",
+                    )
+                rows = _table_rows(place)
+                known = _known(rows, deal, canonical, place.table)
+                if known is not None:
+                    return known
+            kept = _kept_lines(rows, place.table.size) if place.table.size == 5 else {}
+            marks = _check_run(place, deal, parsed, kept, rules)
+            now = timezone.now()
+            record = DealRecord.objects.create(
+                session=place.session,
+                position=place.position,
+                table=place.table.table,
+                deal=deal,
+                line=canonical,
+                marks=marks,
+                client_key=client_key,
+                provenance=writer.provenance,
+                entered_by=writer.user,
+                entered_at=now,
+                changed_at=now,
             )
-        rows = _table_rows(place)
-        existing = next((row for row in rows if row.deal == deal), None)
-        if existing is not None:
-            if existing.line == canonical:
-                return DealAck(
-                    deal, existing.marks, False, _running(rows, place.table),
-                    tuple(r.deal for r in rows),
-                )  # fmt: skip
-            raise Conflict(
-                f"Deal {deal} of this table is already kept with other content: only the "
-                "arbiter corrects it now.",
-                code="day_deal_already_kept",
-                params={"deal": deal},
-            )
-        kept = (
-            _kept_lines([r for r in rows], place.table.size) if place.table.size == 5 else {}
+    except IntegrityError:
+        # The same deal kept meanwhile by another phone of the table (one row per deal):
+        # the same content is acknowledged, other content refused, as above.
+        known = _known(_table_rows(place), deal, canonical, place.table)
+        assert known is not None
+        return known
+    rows = sorted([*rows, record], key=lambda r: r.deal)
+    return DealAck(deal, marks, True, _running(rows, place.table), tuple(r.deal for r in rows))
+
+
+def _known(
+    rows: Sequence[DealRecord], deal: int, canonical: Mapping[str, Any], table: TableAt
+) -> DealAck | None:
+    """The acknowledgement of ``deal`` if it is kept with this content; a 409 if it is kept
+    with other content; None if it is not kept."""
+    existing = next((row for row in rows if row.deal == deal), None)
+    if existing is None:
+        return None
+    if existing.line != canonical:
+        raise Conflict(
+            f"Deal {deal} of this table is already kept with other content: only the "
+            "arbiter corrects it now.",
+            code="day_deal_already_kept",
+            params={"deal": deal},
         )
-        marks = _check_run(place, deal, parsed, kept, rules)
-        now = timezone.now()
-        record = DealRecord.objects.create(
-            session=place.session,
-            position=place.position,
-            table=place.table.table,
-            deal=deal,
-            line=canonical,
-            marks=marks,
-            client_key=client_key,
-            provenance=writer.provenance,
-            entered_by=writer.user if writer.user is not None else None,
-            entered_at=now,
-            changed_at=now,
-        )
-        rows.append(record)
-        rows.sort(key=lambda r: r.deal)
-        return DealAck(
-            deal, marks, True, _running(rows, place.table), tuple(r.deal for r in rows)
-        )
+    return DealAck(deal, existing.marks, False, _running(rows, table), tuple(r.deal for r in rows))
 
 
 def totals_enter(

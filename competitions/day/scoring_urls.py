@@ -3,7 +3,8 @@
 
 from django.urls import URLPattern, path
 
-from competitions.day import scoring_api, scoring_pages
+from competitions.day import scoring_pages
+from competitions.day.api import scoring as scoring_api
 
 urlpatterns: list[URLPattern] = [
     path("table/<str:token>/", scoring_pages.table_page, name="day-table"),
