@@ -50,6 +50,7 @@ import django  # noqa: E402
 django.setup()
 
 from django.db import connection  # noqa: E402
+from django.utils import timezone  # noqa: E402
 
 from benchmarks.bench_db import create_database_if_absent  # noqa: E402
 from competitions.day.table_tokens import table_token  # noqa: E402
@@ -75,7 +76,7 @@ CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 
 
 def tournament_drawn(tables: int, positions: int, deals: int) -> PlayedSession:
-    today = dt.date.today()
+    today = timezone.localdate()
     start = dt.date(today.year if today.month >= 7 else today.year - 1, 7, 1)
     season = Season.objects.filter(start_date__lte=today, end_date__gte=today).first()
     if season is None:
@@ -220,7 +221,7 @@ def run(session: PlayedSession, tables: int, positions: int, deals: int) -> dict
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main() -> None:

@@ -67,6 +67,7 @@ from competitions.rules.results.score_sheets import read_deal_line
 from core.errors import Conflict, NotFound, PermissionDenied
 from core.problems import Problem, RuleViolation
 from federation.access import Actor
+from federation.models import User
 from federation.public_names import public_name
 
 TABLE_LOCK = 0x46465427  # first key of the tables' advisory locks (one purpose)
@@ -167,7 +168,7 @@ class GridSession:
 class _Writer:
     place: TablePlace
     provenance: Provenance
-    user: Actor | None
+    user: User | None
 
 
 def _runner_place(
@@ -200,9 +201,8 @@ def _writer(
         return _Writer(table_place(token), Provenance.TABLE, None)
     if by is None or session is None:
         raise PermissionDenied("A table's link or a runner of the day is needed.")
-    return _Writer(
-        _runner_place(by, session, position, table, write=write), Provenance.ARBITER, by
-    )
+    place = _runner_place(by, session, position, table, write=write)
+    return _Writer(place, Provenance.ARBITER, by if isinstance(by, User) else None)
 
 
 def _lock_table(session: PlayedSession, position: int, table: int) -> None:
@@ -237,8 +237,9 @@ def _relocated(problems: Sequence[Problem], first: int, new_index: int) -> list[
             index = int(field[6 : field.index("]")])
             rest = field[field.index("]") + 1 :]
             field = f"line{rest}" if index == new_index else f"deals[{first + index}]{rest}"
-        if isinstance(params.get("deal"), int):
-            params["deal"] = first + int(params["deal"]) - 1
+        number = params.get("deal")
+        if isinstance(number, int):
+            params["deal"] = first + number - 1
         out.append(Problem(field, problem.code, problem.message, params))
     return out
 
@@ -366,9 +367,12 @@ def deal_enter(
                 # Other rows of the table decide (the mort's rotation, totals or deals):
                 # read them again under the table's lock.
                 _lock_table(place.session, place.position, place.table.table)
-                if place.tournament.position_totals and TableTotals.objects.filter(
-                    session=place.session, position=place.position, table=place.table.table
-                ).exists():
+                if (
+                    place.tournament.position_totals
+                    and TableTotals.objects.filter(
+                        session=place.session, position=place.position, table=place.table.table
+                    ).exists()
+                ):
                     raise Conflict(
                         "This table entered its position totals: ask the arbiter.",
                         code="day_totals_already_entered",
@@ -532,6 +536,7 @@ def deal_correct(
     """A runner of the day changes (or, with ``line`` None, removes) a kept deal, or enters
     a missing one, with a reason; the correction is logged with before, after and who."""
     place = _runner_place(by, session, position, table, write=True)
+    user = by if isinstance(by, User) else None
     deal = _check_deal_number(place, deal)
     reason = (reason or "").strip()
     if not reason:
@@ -579,7 +584,7 @@ def deal_correct(
                     line=canonical,
                     marks=marks,
                     provenance=Provenance.ARBITER,
-                    entered_by=by,
+                    entered_by=user,
                     entered_at=now,
                     changed_at=now,
                 )
@@ -596,7 +601,7 @@ def deal_correct(
             before=before,
             after=after,
             reason=reason,
-            corrected_by=by,
+            corrected_by=user,
             corrected_at=now,
         )
 
@@ -616,7 +621,7 @@ def _names(tournament: Tournament, session: PlayedSession, numbers: Sequence[int
         member = by_holder.get((holder.entry, holder.member))
         if member is None:
             continue
-        names[number] = public_name(member.player) if member.player_id else member.name
+        names[number] = public_name(member.player) if member.player is not None else member.name
     return names
 
 
@@ -651,9 +656,7 @@ def table_sheet(
         table=place.table.table,
         seats=seats,
         deals_per_position=place.layout.deals_per_position,
-        deals=tuple(
-            EnteredDeal(r.deal, r.line, r.marks, r.provenance, r.changed_at) for r in rows
-        ),
+        deals=tuple(EnteredDeal(r.deal, r.line, r.marks, r.provenance, r.changed_at) for r in rows),
         totals=_running(rows, place.table),
         position_totals=None if totals_row is None else dict(totals_row.totals),
         totals_allowed=place.tournament.position_totals,

@@ -6,7 +6,7 @@ missing one or correct a kept one (with its reason). Thin: the services of
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -32,7 +32,11 @@ CONTRACTS = (
     ("garde_sans", pgettext_lazy("day scoring", "garde sans")),
     ("garde_contre", pgettext_lazy("day scoring", "garde contre")),
 )
-SIDES = (("", "—"), ("attack", pgettext_lazy("day scoring", "the attack")), ("defence", pgettext_lazy("day scoring", "the defence")))
+SIDES = (
+    ("", "—"),
+    ("attack", pgettext_lazy("day scoring", "the attack")),
+    ("defence", pgettext_lazy("day scoring", "the defence")),
+)
 
 
 # ----------------------------------------------------------------------------- the table
@@ -45,9 +49,9 @@ def table_page(request, token: str):
         sheet = scoring.table_sheet(token=token)
     except errors.ServiceError as refused:
         status = 403 if isinstance(refused, errors.PermissionDenied) else 404
-        context = {"message": error_message(refused)}
-        return render(request, "day/table_closed.html", context, status=status)
-    context = {
+        closed = {"message": error_message(refused)}
+        return render(request, "day/table_closed.html", closed, status=status)
+    context: dict[str, Any] = {
         "sheet": sheet,
         "token": token,
         "deal_numbers": range(1, sheet.deals_per_position + 1),
@@ -65,23 +69,50 @@ def table_page(request, token: str):
 class DealForm(forms.Form):
     """A deal as the arbiter enters or corrects it (the facts; or annulled; or removed)."""
 
-    contract = forms.ChoiceField(label=pgettext_lazy("day scoring", "Contract"), choices=CONTRACTS, required=False)
+    contract = forms.ChoiceField(
+        label=pgettext_lazy("day scoring", "Contract"), choices=CONTRACTS, required=False
+    )
     taker = forms.ChoiceField(label=pgettext_lazy("day scoring", "Taker"), required=False)
-    sitting_out = forms.ChoiceField(label=pgettext_lazy("day scoring", "Mort (sits out)"), required=False)
-    oudlers = forms.IntegerField(label=pgettext_lazy("day scoring", "Oudlers"), min_value=0, max_value=3, required=False)
+    sitting_out = forms.ChoiceField(
+        label=pgettext_lazy("day scoring", "Mort (sits out)"), required=False
+    )
+    oudlers = forms.IntegerField(
+        label=pgettext_lazy("day scoring", "Oudlers"), min_value=0, max_value=3, required=False
+    )
     attack_points = forms.DecimalField(
-        label=pgettext_lazy("day scoring", "Attack's points"), min_value=0, max_value=91, decimal_places=1, required=False
+        label=pgettext_lazy("day scoring", "Attack's points"),
+        min_value=0,
+        max_value=91,
+        decimal_places=1,
+        required=False,
     )
-    petit_au_bout = forms.ChoiceField(label=pgettext_lazy("day scoring", "Petit au bout"), choices=SIDES, required=False)
-    poignee_seat = forms.ChoiceField(label=pgettext_lazy("day scoring", "Poignée shown by"), required=False)
+    petit_au_bout = forms.ChoiceField(
+        label=pgettext_lazy("day scoring", "Petit au bout"), choices=SIDES, required=False
+    )
+    poignee_seat = forms.ChoiceField(
+        label=pgettext_lazy("day scoring", "Poignée shown by"), required=False
+    )
     poignee_trumps = forms.IntegerField(
-        label=pgettext_lazy("day scoring", "Trumps shown"), min_value=1, max_value=22, required=False
+        label=pgettext_lazy("day scoring", "Trumps shown"),
+        min_value=1,
+        max_value=22,
+        required=False,
     )
-    chelem_announced = forms.BooleanField(label=pgettext_lazy("day scoring", "Chelem announced"), required=False)
-    chelem_made_by = forms.ChoiceField(label=pgettext_lazy("day scoring", "Chelem made by"), choices=SIDES, required=False)
-    annulled = forms.BooleanField(label=pgettext_lazy("day scoring", "Deal annulled by the arbiter"), required=False)
-    remove = forms.BooleanField(label=pgettext_lazy("day scoring", "Remove this deal"), required=False)
-    reason = forms.CharField(label=pgettext_lazy("day scoring", "Reason"), max_length=300, required=False)
+    chelem_announced = forms.BooleanField(
+        label=pgettext_lazy("day scoring", "Chelem announced"), required=False
+    )
+    chelem_made_by = forms.ChoiceField(
+        label=pgettext_lazy("day scoring", "Chelem made by"), choices=SIDES, required=False
+    )
+    annulled = forms.BooleanField(
+        label=pgettext_lazy("day scoring", "Deal annulled by the arbiter"), required=False
+    )
+    remove = forms.BooleanField(
+        label=pgettext_lazy("day scoring", "Remove this deal"), required=False
+    )
+    reason = forms.CharField(
+        label=pgettext_lazy("day scoring", "Reason"), max_length=300, required=False
+    )
 
     FIELDS = {
         "line.contract": "contract",
@@ -99,9 +130,8 @@ class DealForm(forms.Form):
     def __init__(self, *args: Any, seats: tuple[str, ...], five: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "—"), *((s, s) for s in seats)]
-        self.fields["taker"].choices = choices
-        self.fields["poignee_seat"].choices = choices
-        self.fields["sitting_out"].choices = choices
+        for name in ("taker", "poignee_seat", "sitting_out"):
+            cast(forms.ChoiceField, self.fields[name]).choices = choices
         if not five:
             del self.fields["sitting_out"]
 

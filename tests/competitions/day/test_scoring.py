@@ -82,10 +82,12 @@ def test_a_deal_from_the_table_is_scored_by_the_engine_and_kept_once(session):
     assert ack.marks == {"N": 174, "S": -58, "E": -58, "W": -58}
     assert ack.totals == ack.marks
     again = enter(session, 1, dict(reversed(list(GARDE_N.items()))), key="k")
-    assert not again.created and again.marks == ack.marks
+    assert not again.created
+    assert again.marks == ack.marks
     assert DealRecord.objects.filter(session=session).count() == 1
     record = DealRecord.objects.get()
-    assert record.provenance == "table" and record.client_key == "k"
+    assert record.provenance == "table"
+    assert record.client_key == "k"
 
 
 def test_other_content_for_a_kept_deal_is_a_409_saying_only_the_arbiter_corrects(session):
@@ -130,7 +132,8 @@ def test_a_table_of_3_scores_at_three(tournament):
     )
     ack = enter(session, 1, {"contract": "garde", "taker": "S", "oudlers": 3, "attack_points": 40},
                 table=place.table)  # fmt: skip
-    assert set(ack.marks) == {"S", "E", "W"} and sum(ack.marks.values()) == 0
+    assert set(ack.marks) == {"S", "E", "W"}
+    assert sum(ack.marks.values()) == 0
     with pytest.raises(RuleViolation):
         enter(session, 2, {**GARDE_N, "taker": "N"}, table=place.table)  # no North at 3
 
@@ -145,7 +148,8 @@ def test_a_table_of_5_names_its_mort_and_follows_the_rotation(tournament):
         enter(session, 1, GARDE_N, table=five.table)
     assert refused.value.problems[0].code == "day_mort_missing"
     ack = enter(session, 1, {**GARDE_N, "taker": "S", "sitting_out": "N"}, table=five.table)
-    assert ack.marks["N"] == 0 and sum(ack.marks.values()) == 0
+    assert ack.marks["N"] == 0
+    assert sum(ack.marks.values()) == 0
     # North sat out deal 1: deal 2's mort is West (anticlockwise) or the fifth seat; not South.
     with pytest.raises(RuleViolation):
         enter(session, 2, {**GARDE_N, "sitting_out": "S"}, table=five.table)
@@ -180,11 +184,13 @@ def test_the_arbiter_corrects_with_a_reason_and_the_correction_is_logged(session
     scoring.deal_correct(by=arbiter, session=session, position=1, table=1, deal=1,
                          line=PRISE_E_LOST, reason="Le preneur était Est")  # fmt: skip
     record = DealRecord.objects.get()
-    assert record.line["taker"] == "E" and record.marks["E"] < 0
+    assert record.line["taker"] == "E"
+    assert record.marks["E"] < 0
     correction = DayCorrection.objects.get()
     assert correction.before["line"]["taker"] == "N"
     assert correction.after["line"]["taker"] == "E"
-    assert correction.corrected_by == arbiter and correction.reason == "Le preneur était Est"
+    assert correction.corrected_by == arbiter
+    assert correction.reason == "Le preneur était Est"
     scoring.deal_correct(by=arbiter, session=session, position=1, table=1, deal=1, line=None,
                          reason="Donne rejouée")  # fmt: skip
     assert not DealRecord.objects.exists()
@@ -208,7 +214,11 @@ def test_a_token_reaches_its_table_at_its_position_only(session, tournament):
     enter(session, 1, GARDE_N, table=1)
     value = signing.Signer(salt=SALT).unsign(table_token(session, 1, 1))
     assert value == f"{tournament.pk}.1.1.1"
-    for forged in (f"{tournament.pk}.1.1.2", f"{tournament.pk}.1.2.1", f"{tournament.pk + 1}.1.1.1"):
+    for forged in (
+        f"{tournament.pk}.1.1.2",
+        f"{tournament.pk}.1.2.1",
+        f"{tournament.pk + 1}.1.1.1",
+    ):
         signature = table_token(session, 1, 1).rsplit(":", 1)[1]
         with pytest.raises(NotFound):
             table_place(f"{forged}:{signature}")
@@ -226,8 +236,8 @@ def test_a_token_reaches_its_table_at_its_position_only(session, tournament):
 
 def test_a_token_is_refused_once_results_are_sent_or_the_day_is_over(session, tournament):
     token = table_token(session, 1, 1)
-    the_day_after = dt.datetime(2026, 12, 6, 0, 30, tzinfo=dt.timezone.utc)
-    table_place(token, now=dt.datetime(2026, 12, 5, 21, 0, tzinfo=dt.timezone.utc))
+    the_day_after = dt.datetime(2026, 12, 6, 0, 30, tzinfo=dt.UTC)
+    table_place(token, now=dt.datetime(2026, 12, 5, 21, 0, tzinfo=dt.UTC))
     with pytest.raises(PermissionDenied):
         table_place(token, now=the_day_after)
     tournament.status = TournamentStatus.RESULTS_SUBMITTED

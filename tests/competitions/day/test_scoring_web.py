@@ -40,7 +40,8 @@ def test_a_deal_posted_twice_is_201_then_200_and_kept_once(client, session):
     assert first.status_code == 201, first.json()
     assert first.json()["marks"]["N"] == 174
     again = client.post(deals_url(token), body, content_type="application/json")
-    assert again.status_code == 200 and again.json()["created"] is False
+    assert again.status_code == 200
+    assert again.json()["created"] is False
     assert DealRecord.objects.count() == 1
 
 
@@ -50,7 +51,8 @@ def test_refusals_come_in_the_one_error_shape_in_french(client, session, tournam
                       content_type="application/json")  # fmt: skip
     assert bad.status_code == 400
     errors = bad.json()["errors"]
-    assert errors[0]["field"] == "line.oudlers" and errors[0]["message"]
+    assert errors[0]["field"] == "line.oudlers"
+    assert errors[0]["message"]
     client.post(deals_url(token), {"deal": 1, "line": GARDE_N}, content_type="application/json")
     conflict = client.post(deals_url(token), {"deal": 1, "line": PRISE_E_LOST},
                            content_type="application/json")  # fmt: skip
@@ -65,7 +67,8 @@ def test_refusals_come_in_the_one_error_shape_in_french(client, session, tournam
     assert closed.status_code == 403
     assert "close" in closed.json()["errors"][0]["message"]
     page = client.get(f"/table/{token}/")
-    assert page.status_code == 403 and tournament.name not in page.content.decode()
+    assert page.status_code == 403
+    assert tournament.name not in page.content.decode()
 
 
 def test_a_token_is_held_to_its_rate_whatever_the_address(client, session, settings):
@@ -75,14 +78,13 @@ def test_a_token_is_held_to_its_rate_whatever_the_address(client, session, setti
     for address in ("10.0.0.1", "10.0.0.2", "10.0.0.3"):
         assert client.get(f"/api/day/tables/{token}/", REMOTE_ADDR=address).status_code == 200
     refused = client.get(f"/api/day/tables/{token}/", REMOTE_ADDR="10.0.0.4")
-    assert refused.status_code == 429 and refused.json()["errors"][0]["field"] is None
+    assert refused.status_code == 429
+    assert refused.json()["errors"][0]["field"] is None
     other_table = table_token(session, 1, 2)
     assert client.get(f"/api/day/tables/{other_table}/").status_code == 200
 
 
-def test_the_table_page_shows_its_seats_and_hides_a_player_who_objected(
-    client, session, registry
-):
+def test_the_table_page_shows_its_seats_and_hides_a_player_who_objected(client, session, registry):
     hidden = registry.players[1003]
     hidden.name_hidden = True
     hidden.save()
@@ -93,10 +95,11 @@ def test_the_table_page_shows_its_seats_and_hides_a_player_who_objected(
     page = client.get(f"/table/{token}/")
     assert page.status_code == 200
     text = page.content.decode()
-    assert "Dubois" not in text and "anonymat" in text
+    assert "Dubois" not in text
+    assert "anonymat" in text
     assert f"Joueur {numbers[1]}" in text
     assert "Content-Security-Policy" in page.headers
-    assert "<script src=\"/static/day/table.js\"" in text
+    assert '<script src="/static/day/table.js"' in text
     assert "1003" not in client.get(f"/api/day/tables/{token}/").content.decode()
 
 
@@ -105,13 +108,15 @@ def test_the_grid_and_a_correction_through_the_arbiter_pages(client, session, to
     token = table_token(session, 1, 1)
     client.post(deals_url(token), {"deal": 1, "line": GARDE_N}, content_type="application/json")
     grid = client.get(f"/tournois/{tournament.pk}/jour/saisie/")
-    assert grid.status_code == 200 and "1/4" in grid.content.decode()
+    assert grid.status_code == 200
+    assert "1/4" in grid.content.decode()
     url = f"/tournois/{tournament.pk}/jour/saisie/1/1/1/"
     assert client.get(url).status_code == 200
     form = {"deal": "1", "d1-contract": "prise", "d1-taker": "E", "d1-oudlers": "1",
             "d1-attack_points": "40", "d1-reason": ""}  # fmt: skip
     refused = client.post(url, form)
-    assert refused.status_code == 400 and "Indiquez pourquoi" in refused.content.decode()
+    assert refused.status_code == 400
+    assert "Indiquez pourquoi" in refused.content.decode()
     done = client.post(url, {**form, "d1-reason": "Preneur mal noté"})
     assert done.status_code == 302
     assert DealRecord.objects.get(deal=1).line["taker"] == "E"
