@@ -159,8 +159,9 @@ def start_server(kind: str, workers: int, threads: int) -> subprocess.Popen:
 
 
 def run(session: PlayedSession, tables: int, positions: int, deals: int) -> dict[str, list]:
-    timings: dict[str, list[float]] = {"floor": [], "first": [], "again": []}
-    statuses: dict[str, dict[int, int]] = {"floor": {}, "first": {}, "again": {}}
+    kinds = ("alone", "floor", "first", "again")
+    timings: dict[str, list[float]] = {kind: [] for kind in kinds}
+    statuses: dict[str, dict[int, int]] = {kind: {} for kind in kinds}
     lock = threading.Lock()
     barrier = threading.Barrier(tables)
 
@@ -210,6 +211,16 @@ def run(session: PlayedSession, tables: int, positions: int, deals: int) -> dict
                         timings[kind].append(took)
                         statuses[kind][answer.status] = statuses[kind].get(answer.status, 0) + 1
 
+    # One table alone first (the last one of the plan, not in the bursts): no contention.
+    alone = [http.client.HTTPConnection(HOST, PORT, timeout=30)]
+    for position in range(1, positions + 1):
+        token = table_token(session, position, tables + 1)
+        for deal in range(1, deals + 1):
+            body = json.dumps({"deal": deal, "line": line_of(tables + 1, position, deal)})
+            began = time.perf_counter()
+            answer = send(alone, "POST", f"/api/day/tables/{token}/deals/", body)
+            timings["alone"].append((time.perf_counter() - began) * 1000)
+            statuses["alone"][answer.status] = statuses["alone"].get(answer.status, 0) + 1
     threads = [threading.Thread(target=table_thread, args=(t,)) for t in range(1, tables + 1)]
     for thread in threads:
         thread.start()
@@ -234,7 +245,7 @@ def main() -> None:
     parser.add_argument("--server", choices=("gunicorn", "runserver"), default="gunicorn")
     args = parser.parse_args()
     create_database_if_absent()
-    session = tournament_drawn(args.tables, args.positions, args.deals)
+    session = tournament_drawn(args.tables + 1, args.positions, args.deals)
     connection.close()
     server = start_server(args.server, args.workers, args.threads)
     try:
@@ -243,12 +254,12 @@ def main() -> None:
         server.terminate()
         server.wait(timeout=20)
     kept = DealRecord.objects.filter(session=session).count()
-    expected = args.tables * args.positions * args.deals
+    expected = (args.tables + 1) * args.positions * args.deals
     print(f"{args.tables} tables × {args.positions} positions × {args.deals} deals, "
           f"{args.server} ({args.workers} workers × {args.threads} threads), "
           f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
-    labels = (("floor", "yardstick (404, no query)"), ("first", "deal entered (201)"),
-              ("again", "same deal again (200)"))  # fmt: skip
+    labels = (("alone", "one table alone (201)"), ("floor", "yardstick (404, no query)"),
+              ("first", "deal entered (201)"), ("again", "same deal again (200)"))  # fmt: skip
     for kind, label in labels:
         values = timings[kind]
         print(f"  {label:24} n={len(values):5}  p50 {percentile(values, .5):6.1f} ms  "
