@@ -548,8 +548,9 @@ def _openapi(schema: object) -> object:
         kinds = [k for k in kind if k != "null"]
         out["type"] = kinds[0]
         out["nullable"] = True
-        if "enum" in out:
-            out["enum"] = [value for value in out["enum"] if value is not None] + [None]
+        names = out.get("enum")
+        if isinstance(names, list):
+            out["enum"] = [value for value in names if value is not None] + [None]
     target = out.get("$ref")
     if isinstance(target, str):
         out["$ref"] = _COMPONENTS + target.removeprefix(_DEFS)

@@ -260,6 +260,20 @@ def _sheet_change(change: str) -> dict[str, Any]:
             deal["chelem_announced"] = "yes"
         case "annulled as a number":
             deal["annulled"] = 1
+        case "a mark of true":
+            sheet["deals"][0]["marks"]["N"] = True
+        case "a mark for an unknown seat":
+            sheet["deals"][0]["marks"]["X"] = 0
+        case "an unknown mort":
+            deal["sitting_out"] = "X"
+        case "23 trumps shown":
+            deal["poignees"] = [{"seat": "W", "trumps": 23}]
+        case "a poignee at an unknown seat":
+            deal["poignees"] = [{"seat": "X", "trumps": 10}]
+        case "a chelem by nobody":
+            deal["chelem_made_by"] = "x"
+        case "oudlers true":
+            deal["oudlers"] = True
         case "a penalty of an unknown kind":
             document["penalties"] = [
                 {"licence_number": 10434, "points": 10, "kind": "x", "reason": "r"}
@@ -281,7 +295,9 @@ SHEET_REFUSALS = [
     "an unknown taker", "4 oudlers", "92 points", "a quarter point", "points as text",
     "petit au bout by nobody", "marks not an object", "poignees false",
     "a poignee without trumps", "chelem announced as text", "annulled as a number",
-    "a penalty of an unknown kind", "a penalty without reason",
+    "a penalty of an unknown kind", "a penalty without reason", "a mark of true",
+    "a mark for an unknown seat", "an unknown mort", "23 trumps shown",
+    "a poignee at an unknown seat", "a chelem by nobody", "oudlers true",
 ]  # fmt: skip
 
 
