@@ -20,7 +20,7 @@ from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework import permissions
+from rest_framework import permissions, renderers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -109,14 +109,18 @@ def _standalone(name: str) -> dict[str, Any]:
     return schema.json_schema(root)
 
 
+class JsonSchemaRenderer(renderers.JSONRenderer):
+    media_type = "application/schema+json"
+
+
 class _DocumentSchemaView(APIView):
     permission_classes = [permissions.AllowAny]
+    renderer_classes = [JsonSchemaRenderer, renderers.JSONRenderer]
     document = "results"
 
-    @extend_schema(responses={(200, "application/schema+json"): OpenApiTypes.OBJECT})
+    @extend_schema(responses={(200, JsonSchemaRenderer.media_type): OpenApiTypes.OBJECT})
     def get(self, request):
-        response = Response(_standalone(self.document), content_type="application/schema+json")
-        return response
+        return Response(_standalone(self.document), content_type=JsonSchemaRenderer.media_type)
 
 
 class ResultsDocumentSchema(_DocumentSchemaView):

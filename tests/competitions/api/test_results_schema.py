@@ -107,3 +107,5 @@ def test_the_standalone_json_schemas_are_served_and_the_samples_validate(client,
     for path in checked:
         assert list(validator.iter_errors(sample(path))) == [], path.name
     assert client.head(url).status_code == 200
+    for accept in ("application/schema+json", "application/json"):
+        assert client.get(url, HTTP_ACCEPT=accept).status_code == 200
