@@ -86,3 +86,45 @@ def test_a_phone_enters_deals_loses_the_network_and_sends_each_deal_once(
     page.reload()
     expect(items.filter(has_text="enregistrée")).to_have_count(4)
     assert DealRecord.objects.filter(session=drawn).count() == 4
+
+
+def test_the_arbiter_sees_every_table_and_corrects_a_deal_with_a_reason(
+    open_window, sign_in, drawn
+):
+    from competitions.day.scoring import deal_enter
+    from competitions.day.table_tokens import table_token
+    from competitions.models import DayCorrection, DealRecord
+
+    token = table_token(drawn, 1, 2)
+    deal_enter(token=token, deal=1, line={"contract": "garde", "taker": "N", "oudlers": 2,
+                                          "attack_points": 45})  # fmt: skip
+    laptop = open_window("desktop", "arbiter")
+    page = laptop.page
+    sign_in(laptop, "arbiter", "x")
+    page.goto(f"/tournois/{drawn.tournament_id}/jour/")
+    page.get_by_role("link", name="Saisie des scores").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Saisie des scores")
+    row = page.get_by_role("row").filter(has=page.get_by_role("rowheader", name="2", exact=True))
+    row.get_by_role("link", name="1/4").first.click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Table 2 · position 1")
+    laptop.shot("1-table-2")
+    deal = page.locator("#donne-1")
+    deal.get_by_text("Corriger cette donne").click()
+    deal.get_by_label("Preneur").select_option("E")
+    deal.get_by_role("button", name="Corriger").click()
+    expect(page.locator("#donne-1")).to_contain_text("Indiquez pourquoi")
+    deal = page.locator("#donne-1")
+    deal.get_by_label("Preneur").select_option("E")
+    deal.get_by_label("Motif").fill("Le preneur était Est")
+    deal.get_by_role("button", name="Corriger").click()
+    expect(page.locator("#donne-1 h2")).to_contain_text("E 174")
+    laptop.shot("2-corrected")
+    assert DealRecord.objects.get(session=drawn, table=2, deal=1).line["taker"] == "E"
+    correction = DayCorrection.objects.get()
+    assert correction.reason == "Le preneur était Est"
+    assert correction.corrected_by.username == "arbiter"
+    phone = open_window("phone", "arbiter-phone")
+    sign_in(phone, "arbiter", "x")
+    phone.page.goto(f"/tournois/{drawn.tournament_id}/jour/saisie/1/1/2/")
+    expect(phone.page.get_by_role("heading", level=1)).to_contain_text("Table 2")
+    assert phone.sideways() == []

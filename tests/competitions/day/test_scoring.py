@@ -325,3 +325,41 @@ def test_a_runner_cannot_enter_once_results_are_sent(session, tournament, arbite
     with pytest.raises(Conflict):
         scoring.deal_enter(by=arbiter, session=session, position=1, table=1, deal=1,
                            line=GARDE_N)  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_sending_the_same_deal_at_once_keep_it_once(declare_tournament):
+    """Two phones of a table send deal 1 together, each from its own connection: one row,
+    both acknowledged; the same race with other content gives one row and one 409."""
+    import threading
+
+    from django.db import connection
+
+    session = draw(declare_tournament(), 12)
+    barrier = threading.Barrier(2)
+    answers: list[object] = []
+
+    def phone(line, key):
+        try:
+            barrier.wait()
+            answers.append(enter(session, 1, line, key=key))
+        except Conflict as refused:
+            answers.append(refused)
+        finally:
+            connection.close()
+
+    for lines in ((GARDE_N, GARDE_N), (PRISE_E_LOST, GARDE_N)):
+        DealRecord.objects.all().delete()
+        answers.clear()
+        threads = [threading.Thread(target=phone, args=(line, str(i))) for i, line in
+                   enumerate(lines)]  # fmt: skip
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert DealRecord.objects.filter(session=session).count() == 1
+        acks = [a for a in answers if isinstance(a, scoring.DealAck)]
+        if lines[0] == lines[1]:
+            assert len(acks) == 2 and {a.created for a in acks} == {True, False}
+        else:
+            assert len(acks) == 1 and sum(isinstance(a, Conflict) for a in answers) == 1
