@@ -24,7 +24,7 @@ class TournamentFilter(django_filters.FilterSet):
 
     class Meta:
         model = Tournament
-        fields = ["season", "status", "format", "stage", "club", "committee"]
+        fields = ["season", "status", "format", "stage", "event_kind", "club", "committee"]
 
 
 class TournamentListCreate(generics.ListCreateAPIView):

@@ -32,6 +32,8 @@ from competitions.models.championships import (
 )
 from competitions.models.rulebooks import RulebookVersion
 from competitions.models.tournaments import (
+    DeclaredSession,
+    EventKindChoice,
     LicenceNameConfirmation,
     OrganizerKind,
     ResultEntry,
@@ -57,9 +59,11 @@ __all__ = [
     "ChampionshipStageKind",
     "ChampionshipTitle",
     "CommitteeQuota",
+    "DeclaredSession",
     "EntryPlayer",
     "EntryRight",
     "EntryStatus",
+    "EventKindChoice",
     "LicenceNameConfirmation",
     "OrganizerKind",
     "Qualification",

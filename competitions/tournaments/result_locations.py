@@ -28,7 +28,15 @@ _LINE = re.compile(r"^lines\[(\d+)\](?:\.(\w+))?$")
 _STEP = re.compile(r"\.?([A-Za-z_]+)(?:\[(\d+)\])?")
 _SEATS = frozenset({"N", "S", "E", "W"})
 _DECLARATION = frozenset(
-    {"organizer", "arbiter_is_official", "arbiter_plays", "single_venue", "simultaneous"}
+    {
+        "organizer",
+        "arbiter_is_official",
+        "arbiter_plays",
+        "single_venue",
+        "simultaneous",
+        "days",
+        "format",
+    }
 )
 
 

@@ -17,7 +17,7 @@ def tournaments() -> QuerySet[Tournament]:
         "organizer_club__committee",
         "arbiter",
         "homologated_revision",
-    )
+    ).prefetch_related("declared_sessions")
 
 
 def revision_ranking(revision, *, public: bool = False) -> list[dict]:

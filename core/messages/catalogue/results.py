@@ -86,7 +86,28 @@ FRENCH: dict[str, str] = {
     "tiebreak_contradicts_places": "Les inscrits {entry} (place {place}) et {other} (place {other_place}) sont à égalité ({total}), et l’article 29 classe l’inscrit {other} devant (meilleure position, puis contrats réussis, puis gardes contre, puis gardes sans).",
     "organizer_not_allowed": "Un tournoi organisé par «\xa0{organizer}\xa0» n’est pas homologable\xa0: l’organisateur doit être l’un de {allowed}.",
     "arbiter_not_official": "Le tournoi doit être dirigé par un arbitre officiel de la FFT.",
-    "arbiter_plays": "Dans cette épreuve, l’arbitre ne peut pas jouer dans le tournoi qu’il dirige.",
+    "arbiter_plays": (
+        "L’arbitre ne peut pas jouer dans une épreuve de championnat officiel qu’il dirige "
+        "(chapitre 5\xa0: il peut participer au tournoi qu’il dirige «\xa0sauf lors des "
+        "championnats officiels, des matches par équipes et des festivals de tarot\xa0»)."
+    ),
+    "arbiter_plays_in_team_match": (
+        "L’arbitre ne peut pas jouer dans un match par équipes qu’il dirige (chapitre 5\xa0: "
+        "il peut participer au tournoi qu’il dirige «\xa0sauf lors des championnats officiels, "
+        "des matches par équipes et des festivals de tarot\xa0»)."
+    ),
+    "arbiter_plays_in_festival": (
+        "L’arbitre ne peut pas jouer dans un tournoi de festival qu’il dirige (chapitre 5\xa0: "
+        "il peut participer au tournoi qu’il dirige «\xa0sauf lors des championnats officiels, "
+        "des matches par équipes et des festivals de tarot\xa0»)."
+    ),
+    "arbiter_plays_in_free_tournament": (
+        "Le règlement de la saison interdit à l’arbitre de jouer dans le tournoi libre qu’il dirige."
+    ),
+    "several_days_not_allowed_here": (
+        "Les séances sont déclarées sur {days} jours\xa0: cette épreuve se joue en un seul jour "
+        "selon le règlement de la saison."
+    ),
     "not_single_venue": "Toutes les tables du tournoi doivent jouer au même endroit.",
     "not_simultaneous": "Toutes les tables du tournoi doivent jouer en même temps.",
     "table_size_not_homologable": "La table {table} réunit {size} joueurs\xa0: un tournoi avec une table de {size} joueurs n’est pas homologable.",
