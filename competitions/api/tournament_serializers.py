@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from competitions.models import (
@@ -132,7 +133,7 @@ class TournamentOut(serializers.ModelSerializer):
         child=serializers.CharField(), read_only=True, allow_null=True
     )
     # each session's day and venue, as declared; empty: one day (date) at one venue (venue)
-    sessions = DeclaredSessionOut(source="declared_sessions", many=True, read_only=True)
+    sessions = serializers.SerializerMethodField()
 
     class Meta:
         model = Tournament
@@ -182,6 +183,14 @@ class TournamentOut(serializers.ModelSerializer):
             shown_to_reader=organiser_side or scope.player_id == tournament.arbiter_id,
         )
         return data
+
+    @extend_schema_field(DeclaredSessionOut(many=True))
+    def get_sessions(self, tournament: Tournament) -> list[dict]:
+        """Each session's day and venue as declared; none for a tournament of one
+        session (its date and venue), read without a query."""
+        if tournament.planned_sessions <= 1:
+            return []
+        return DeclaredSessionOut(tournament.declared_sessions.all(), many=True).data
 
     def get_organizer(self, tournament: Tournament) -> dict:
         target = (

@@ -82,8 +82,11 @@ def regionals() -> QuerySet[RegionalChampionship]:
 
 
 def stages() -> QuerySet[ChampionshipStage]:
-    return ChampionshipStage.objects.select_related(*STAGE_RELATED).order_by(
-        "tournament__date", "pk"
+    """The stages with their tournaments and the tournaments' declared sessions."""
+    return (
+        ChampionshipStage.objects.select_related(*STAGE_RELATED)
+        .prefetch_related("tournament__declared_sessions")
+        .order_by("tournament__date", "pk")
     )
 
 

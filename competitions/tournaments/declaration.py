@@ -495,7 +495,10 @@ MAX_DECLARED_SESSIONS = 20
 
 
 def declared_sessions_insert(tournament: Tournament, declaration: Declaration) -> None:
-    """The declared sessions' rows of a new tournament (none when none were declared)."""
+    """The declared sessions' rows of a new tournament: none when none were declared, nor
+    for one session (on the tournament's date, at its venue: nothing more to say)."""
+    if len(declaration.sessions) <= 1:
+        return
     DeclaredSession.objects.bulk_create(
         DeclaredSession(tournament=tournament, number=number, date=s.date, venue=s.venue)
         for number, s in enumerate(planned_sessions_of(declaration), start=1)
@@ -504,7 +507,8 @@ def declared_sessions_insert(tournament: Tournament, declaration: Declaration) -
 
 def _same_sessions(existing: Tournament, declaration: Declaration) -> bool:
     stored = [(s.date, s.venue) for s in existing.declared_sessions.order_by("number")]
-    return stored == [(s.date, s.venue) for s in planned_sessions_of(declaration)]
+    declared = [(s.date, s.venue) for s in planned_sessions_of(declaration)]
+    return stored == (declared if len(declared) > 1 else [])
 
 
 def _same_reference(declaration: Declaration, fields: dict):

@@ -70,7 +70,7 @@ def test_a_declaration_without_a_kind_is_a_free_tournament(api, registry):
     ("kind", "code", "words"),
     [
         ("team_match", "arbiter_plays_in_team_match", "match par équipes"),
-        ("festival", "arbiter_plays_in_festival", "festival"),
+        ("festival", "arbiter_plays_in_festival", "tournoi de festival"),
     ],
 )
 def test_an_arbiter_announced_playing_a_team_match_or_festival_is_refused(
