@@ -31,6 +31,17 @@ from competitions.models.championships import (
     TitleKind,
 )
 from competitions.models.rulebooks import RulebookVersion
+from competitions.models.tournament_day import (
+    DayCorrection,
+    DayPenalty,
+    DealRecord,
+    EntryMember,
+    EntryState,
+    PlayedSession,
+    Provenance,
+    TableTotals,
+    TournamentEntry,
+)
 from competitions.models.tournaments import (
     DeclaredSession,
     EventKindChoice,
@@ -59,13 +70,23 @@ __all__ = [
     "ChampionshipStageKind",
     "ChampionshipTitle",
     "CommitteeQuota",
+<<<<<<< HEAD
     "DeclaredSession",
+=======
+    "DayCorrection",
+    "DayPenalty",
+    "DealRecord",
+    "EntryMember",
+>>>>>>> main
     "EntryPlayer",
     "EntryRight",
+    "EntryState",
     "EntryStatus",
     "EventKindChoice",
     "LicenceNameConfirmation",
     "OrganizerKind",
+    "PlayedSession",
+    "Provenance",
     "Qualification",
     "QualificationRightChoice",
     "QualificationStatus",
@@ -81,9 +102,11 @@ __all__ = [
     "Stage",
     "StagePenalty",
     "StageSeating",
+    "TableTotals",
     "TeamFlag",
     "TitleKind",
     "Tournament",
+    "TournamentEntry",
     "TournamentFormat",
     "TournamentStatus",
 ]

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('competitions', '0010_rulebooks_and_allocations'),
+        ('competitions', '0011_tournament_day'),
     ]
 
     operations = [
