@@ -70,14 +70,11 @@ __all__ = [
     "ChampionshipStageKind",
     "ChampionshipTitle",
     "CommitteeQuota",
-<<<<<<< HEAD
-    "DeclaredSession",
-=======
     "DayCorrection",
     "DayPenalty",
     "DealRecord",
+    "DeclaredSession",
     "EntryMember",
->>>>>>> main
     "EntryPlayer",
     "EntryRight",
     "EntryState",
