@@ -331,3 +331,33 @@ def test_a_tournament_over_two_days_is_homologated_only_while_the_season_allows_
     response = api.post(f"/api/tournaments/{tournament.pk}/homologate/")
     assert response.status_code == 200, response.json()
     assert Allocation.objects.filter(tournament=tournament).exists()
+
+
+# The dry-run check of a plan (nothing stored)
+
+PLAN = {
+    "organizer": "affiliated_club",
+    "format": "individual",
+    "arbiter_is_official": True,
+    "entries": 16,
+    "table_sizes": [4, 4, 4, 4],
+}
+
+
+def test_a_plan_over_two_days_or_places_or_a_team_match_is_checked(api, registry):
+    client = as_role(api, registry, "club_manager")
+    check = "/api/tournaments/homologation-check/"
+
+    def codes(**changes):
+        response = client.post(check, {**PLAN, **changes}, format="json")
+        assert response.status_code == 200, response.json()
+        return {(p["field"], p["code"]) for p in response.json()["problems"]}
+
+    assert codes() == set()
+    assert codes(days=2) == {("days", "several_days_not_allowed_here")}
+    assert codes(days=2, event_kind="official_championship") == set()
+    assert codes(venues=2) == {("single_venue", "not_single_venue")}
+    assert codes(event_kind="team_match") == {("format", "team_match_format")}
+    assert codes(event_kind="festival", arbiter_plays=True) == {
+        ("arbiter_plays", "arbiter_plays_in_festival")
+    }
