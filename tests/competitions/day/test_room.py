@@ -209,6 +209,7 @@ def test_a_duo_or_team_field_is_seated_by_whole_entries(registry, day_tournament
     enter_players(team, 5)
     session = room.session_draw(tournament=team, positions=4, deals_per_position=4, by=arbiter)
     seating = seating_from_json(session.seating)
+    assert Counter(h.entry for h in seating.values()) == dict.fromkeys(range(1, 6), 4)
     first = layout_from_json(session.plan).tables_at(1)
     assert all(t.size == 4 for t in first)
 
