@@ -59,7 +59,7 @@ from core.errors import Conflict, PermissionDenied
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
 from federation.access import Actor
-from federation.models import Player
+from federation.models import Player, User
 
 
 class Placement(StrEnum):
@@ -86,6 +86,10 @@ def _require_runner(tournament: Tournament, by: Actor) -> None:
             "Only the tournament's arbiter and its organiser's managers run the room.",
             code="day_room_not_runner",
         )
+
+
+def _user(by: Actor) -> User | None:
+    return by if isinstance(by, User) else None
 
 
 def _locked(tournament: Tournament) -> Tournament:
@@ -247,7 +251,7 @@ def late_arrival_add(
         present=True,
         checked_in_at=now,
         late_arrival=True,
-        entered_by=by if getattr(by, "is_authenticated", False) else None,
+        entered_by=_user(by),
         entered_at=now,
     )
     EntryMember.objects.bulk_create(
@@ -344,8 +348,8 @@ def _entrants(tournament: Tournament, entries: list[TournamentEntry]) -> list[En
         members = _active(entry)
         committee = zone = ""
         championship = entry.championship_entry
-        if championship is not None and championship.committee_id is not None:
-            committee = str(championship.committee_id)
+        if championship is not None and championship.committee is not None:
+            committee = str(championship.committee.pk)
             zone = str(championship.committee.zone_id)
         entrants.append(
             Entrant(
@@ -517,7 +521,7 @@ def session_draw(
         "seed": seed,
         "plan": layout_to_json(layout_of(plan, deals_per_position)),
         "seating": seating_to_json(holders),
-        "drawn_by": by if getattr(by, "is_authenticated", False) else None,
+        "drawn_by": _user(by),
         "drawn_at": timezone.now(),
     }
     if existing is not None:

@@ -17,7 +17,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from competitions.day import printouts, room
@@ -200,7 +200,12 @@ def no_shows(request, pk: int):
     asked = unconfirmed(
         request,
         title=_("Withdraw the no-shows"),
-        text=_("%(count)s entries not marked present will be withdrawn.") % {"count": absent},
+        text=ngettext(
+            "%(count)s entry not marked present will be withdrawn.",
+            "%(count)s entries not marked present will be withdrawn.",
+            absent,
+        )
+        % {"count": absent},
         button=_("Withdraw them"),
         back=reverse("day-checkin", args=[pk]),
     )
@@ -212,7 +217,8 @@ def no_shows(request, pk: int):
         return _checkin_page(
             request, tournament, status=_status(refusal), refusal=_refusal(refusal)
         )
-    messages.success(request, _("%(count)s entries withdrawn.") % {"count": len(numbers)})
+    withdrawn = ngettext("%(count)s entry withdrawn.", "%(count)s entries withdrawn.", len(numbers))
+    messages.success(request, withdrawn % {"count": len(numbers)})
     return redirect("day-checkin", pk=pk)
 
 
@@ -242,7 +248,9 @@ class DrawForm(_Located):
 
     def __init__(self, *args, placements, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["placement"].choices = [(p.value, PLACEMENT_LABELS[p]) for p in placements]
+        choice = self.fields["placement"]
+        assert isinstance(choice, forms.ChoiceField)
+        choice.choices = [(p.value, PLACEMENT_LABELS[p]) for p in placements]
 
 
 def _draw_page(request, tournament: Tournament, *, status: int = 200, **context):
