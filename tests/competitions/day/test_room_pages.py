@@ -218,3 +218,10 @@ def test_a_player_sees_where_to_sit(client, registry, day_tournament, enter_play
     assert page.count("seat-big") == 3
     client.force_login(registry.users["committee_staff"])  # not entered: nothing to see
     assert client.get(url).status_code == 404
+
+
+def test_the_hub_leads_to_the_room(client, registry, day_field):
+    client.force_login(registry.users["arbiter"])
+    page = client.get(f"/tournois/{day_field.tournament.pk}/jour/").content.decode()
+    assert f"/tournois/{day_field.tournament.pk}/jour/accueil/" in page
+    assert "Plan de salle, séance 1" in page
