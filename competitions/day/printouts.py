@@ -76,21 +76,30 @@ class _Names:
 
 
 def _qr(canvas: Canvas, url: str, x: float, y: float, size: float) -> None:
-    """The QR code of ``url``, ``size`` wide, its lower left corner at (x, y)."""
+    """The QR code of ``url``, ``size`` wide, its lower left corner at (x, y): each row's
+    runs of dark modules one rectangle, the whole code one filled path."""
     code = segno.make(url, error="m")
     rows = list(code.matrix_iter(border=2))
     cell = size / len(rows)
     canvas.setFillColor(colors.white)
     canvas.rect(x, y, size, size, stroke=0, fill=1)
     canvas.setFillColor(colors.black)
+    path = canvas.beginPath()
     for r, row in enumerate(rows):
-        for c, dark in enumerate(row):
-            if dark:
-                canvas.rect(x + c * cell, y + size - (r + 1) * cell, cell, cell, stroke=0, fill=1)
+        top = y + size - (r + 1) * cell
+        start = None
+        for c, dark in enumerate([*row, 0]):
+            if dark and start is None:
+                start = c
+            elif not dark and start is not None:
+                path.rect(x + start * cell, top, (c - start) * cell, cell)
+                start = None
+    canvas.drawPath(path, stroke=0, fill=1)
 
 
-def table_cards_pdf(session: PlayedSession) -> bytes:
-    """Two cards a page: every table at every position, with its QR code."""
+def table_cards_pdf(session: PlayedSession, position: int | None = None) -> bytes:
+    """Two cards a page: every table at every position (or at ``position``), with its QR
+    code."""
     fonts = pdf_fonts()
     names = _Names(session)
     output = io.BytesIO()
@@ -98,7 +107,9 @@ def table_cards_pdf(session: PlayedSession) -> bytes:
     canvas.setTitle(_("Table cards – session %(n)s") % {"n": session.number})
     width, height = A4
     slot = 0
-    for position, tables in enumerate(names.layout.positions, start=1):
+    for at, tables in enumerate(names.layout.positions, start=1):
+        if position is not None and at != position:
+            continue
         for table in tables:
             if slot == 2:
                 canvas.showPage()
@@ -110,7 +121,7 @@ def table_cards_pdf(session: PlayedSession) -> bytes:
             canvas.drawString(
                 15 * mm,
                 top - 8 * mm,
-                _("Session %(s)s – position %(p)s") % {"s": session.number, "p": position},
+                _("Session %(s)s – position %(p)s") % {"s": session.number, "p": at},
             )
             canvas.setFont(fonts.bold, 48)
             canvas.drawString(15 * mm, top - 28 * mm, _("Table %(t)s") % {"t": table.table})
@@ -119,7 +130,7 @@ def table_cards_pdf(session: PlayedSession) -> bytes:
             for seat, number, name in names.seats(table):
                 canvas.drawString(15 * mm, line, f"{SEATS[seat]} ({number}) : {name}")
                 line -= 7 * mm
-            url = table_url(session, position, table.table)
+            url = table_url(session, at, table.table)
             _qr(canvas, url, width - 85 * mm, top - 75 * mm, 70 * mm)
             canvas.setFont(fonts.regular, 7)
             canvas.drawString(width - 85 * mm, top - 80 * mm, url[:90])

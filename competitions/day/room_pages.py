@@ -380,7 +380,13 @@ def _pdf(content: bytes, name: str) -> HttpResponse:
 def table_cards(request, pk: int, number: int):
     tournament = day_tournament(request, pk)
     session = _session(tournament, number)
-    return _pdf(printouts.table_cards_pdf(session), f"cartes-seance-{number}.pdf")
+    if "position" not in request.GET:
+        return _pdf(printouts.table_cards_pdf(session), f"cartes-seance-{number}.pdf")
+    position = _position(request, session)
+    return _pdf(
+        printouts.table_cards_pdf(session, position),
+        f"cartes-seance-{number}-position-{position}.pdf",
+    )
 
 
 @require_safe

@@ -225,3 +225,13 @@ def test_the_hub_leads_to_the_room(client, registry, day_field):
     page = client.get(f"/tournois/{day_field.tournament.pk}/jour/").content.decode()
     assert f"/tournois/{day_field.tournament.pk}/jour/accueil/" in page
     assert "Plan de salle, séance 1" in page
+
+
+def test_the_table_cards_of_one_position(client, registry, day_field):
+    client.force_login(registry.users["arbiter"])
+    base = f"/tournois/{day_field.tournament.pk}/jour/seances/1/cartes.pdf"
+    response = client.get(base, {"position": "2"})
+    assert 'filename="cartes-seance-1-position-2.pdf"' in response["Content-Disposition"]
+    cards = pdf_text(response.content)
+    assert cards.count("Séance 1 – position 2") == 3
+    assert "position 1" not in cards
