@@ -1,6 +1,7 @@
-"""The arbiter runs the room on a phone (360 px): signs in through the form, checks players
-in from the day's hub, adds a non-licensee arriving late, withdraws the no-show, and draws
-session 1 with a table of 5 (the organiser chose tables of 5; 13 players present)."""
+"""The arbiter runs the room on a phone (360 px) and on a laptop: signs in through the form,
+checks players in from the day's hub, adds a non-licensee arriving late, withdraws the
+no-show, and draws session 1 with a table of 5 (the organiser chose tables of 5; 13 players
+present)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def _entries(tournament, count: int) -> None:
         EntryMember.objects.create(entry=entry, tournament=tournament, player=player)
 
 
-@pytest.mark.parametrize("window", ["phone"], indirect=True)
+@pytest.mark.parametrize("window", ["phone", "desktop"], indirect=True)
 def test_the_arbiter_checks_in_and_draws_a_table_of_five(
     window, registry, declare_tournament, sign_in
 ):
