@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from competitions.day.access import may_run_day, may_see_day
+from competitions.day.access import may_run_day
 from competitions.models import (
     DealRecord,
     EntryMember,
@@ -436,7 +436,8 @@ class DrawRequest:
     seed: int | None = None
 
 
-def _scores_exist(session: PlayedSession) -> bool:
+def scores_exist(session: PlayedSession) -> bool:
+    """Has any deal or position total of ``session`` been entered (then it is not redrawn)?"""
     return (
         DealRecord.objects.filter(session=session).exists()
         or TableTotals.objects.filter(session=session).exists()
@@ -477,7 +478,7 @@ def session_draw(
                 f"Session {session_number} is not drawn; the next one is {last + 1}.",
                 {"session": session_number, "next": last + 1},
             )
-        if _scores_exist(existing):
+        if scores_exist(existing):
             raise Conflict(
                 f"Session {existing.number} has scores entered: it can no longer be redrawn.",
                 code="day_room_scores_exist",
@@ -607,7 +608,3 @@ def seats_of(tournament: Tournament, entry: int, member: int) -> list[SeatAt]:
             seat = next(o for o, n in table.seats.items() if n == numbers[0])
             seats.append(SeatAt(session.number, index, table.table, seat, table.size))
     return seats
-
-
-def may_read_room(user: Actor | None, tournament: Tournament) -> bool:
-    return may_see_day(user, tournament)

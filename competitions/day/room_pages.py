@@ -255,7 +255,7 @@ class DrawForm(_Located):
 
 def _draw_page(request, tournament: Tournament, *, status: int = 200, **context):
     sessions = list(tournament.played_sessions.order_by("number"))
-    scored = {s.pk for s in sessions if room._scores_exist(s)}
+    scored = {s.pk for s in sessions if room.scores_exist(s)}
     next_number = (sessions[-1].number + 1) if sessions else 1
     players = room.players_present(tournament)
     formula = room.proposed_formula(tournament)

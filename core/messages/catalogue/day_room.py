@@ -16,5 +16,4 @@ FRENCH: dict[str, str] = {
     "day_room_placement_not_allowed": "La séance {session} ne peut pas utiliser ce placement ; placements possibles : {allowed}.",
     "day_room_nobody_present": "Personne n’est marqué présent : pointez les joueurs avant le tirage.",
     "day_room_deals_range": "Une position compte de 1 à {max} donnes.",
-    "day_room_no_seat": "Vous n’avez pas de place dans ce tournoi.",
 }
