@@ -225,6 +225,7 @@ def test_the_hub_leads_to_the_room(client, registry, day_field):
     page = client.get(f"/tournois/{day_field.tournament.pk}/jour/").content.decode()
     assert f"/tournois/{day_field.tournament.pk}/jour/accueil/" in page
     assert "Plan de salle, séance 1" in page
+    assert "1 séance tirée" in page
 
 
 def test_the_table_cards_of_one_position(client, registry, day_field):
