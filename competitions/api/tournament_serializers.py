@@ -190,7 +190,7 @@ class TournamentOut(serializers.ModelSerializer):
         session (its date and venue), read without a query."""
         if tournament.planned_sessions <= 1:
             return []
-        return DeclaredSessionOut(tournament.declared_sessions.all(), many=True).data
+        return list(DeclaredSessionOut(tournament.declared_sessions.all(), many=True).data)
 
     def get_organizer(self, tournament: Tournament) -> dict:
         target = (
