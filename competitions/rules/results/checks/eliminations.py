@@ -39,11 +39,6 @@ _SESSION_LIST_CODES = frozenset(
 """The codes of a session list found wrong: who played what is then not known."""
 
 
-def _code(phase: Phase, session_code: str, cut_code: str) -> str:
-    """The code of a problem of a session's list, or of a cut's."""
-    return session_code if phase.cut is None else cut_code
-
-
 def _where(phase: Phase) -> dict[str, int]:
     """The parameters that locate a phase in a message: its session (and cut's position)."""
     if phase.cut is None:
@@ -105,7 +100,7 @@ def check_eliminations(check: CheckRun) -> None:
             if played.number in listed:
                 check.error(
                     f"{where}.number",
-                    _code(phase, "duplicate_session_entry", "duplicate_cut_entry"),
+                    "duplicate_session_entry" if phase.cut is None else "duplicate_cut_entry",
                     f"Entry {played.number} is listed twice in {phase.named()}.",
                     entry=played.number,
                     **_where(phase),
@@ -114,7 +109,7 @@ def check_eliminations(check: CheckRun) -> None:
             if played.number not in numbers:
                 check.error(
                     f"{where}.number",
-                    _code(phase, "session_entry_unknown", "cut_entry_unknown"),
+                    "session_entry_unknown" if phase.cut is None else "cut_entry_unknown",
                     f"{phase.named().capitalize()} lists entry {played.number}, which is not "
                     f"an entry of these results.",
                     entry=played.number,
@@ -137,7 +132,9 @@ def check_eliminations(check: CheckRun) -> None:
             if before_it is None:
                 check.error(
                     f"{where}.number",
-                    _code(phase, "session_entry_not_in_previous", "cut_entry_not_in_previous"),
+                    "session_entry_not_in_previous"
+                    if phase.cut is None
+                    else "cut_entry_not_in_previous",
                     f"Entry {played.number} plays {phase.named()} but not {previous.named()}; "
                     f"an entry eliminated does not come back.",
                     entry=played.number,
@@ -148,7 +145,7 @@ def check_eliminations(check: CheckRun) -> None:
             if played.carried != expected:
                 check.error(
                     f"{where}.carried",
-                    _code(phase, "carried_score_mismatch", "cut_carried_score_mismatch"),
+                    "carried_score_mismatch" if phase.cut is None else "cut_carried_score_mismatch",
                     f"Entry {played.number} carries {played.carried} into {phase.named()}, "
                     f"but it ended {previous.named()} on {before_it.end}, divided by "
                     f"{phase.points_divisor} ({rounding.value}): {expected}.",
@@ -166,7 +163,9 @@ def check_eliminations(check: CheckRun) -> None:
         if scored != 0:
             check.error(
                 f"{at}.entries",
-                _code(phase, "session_scores_do_not_sum_to_zero", "cut_scores_do_not_sum_to_zero"),
+                "session_scores_do_not_sum_to_zero"
+                if phase.cut is None
+                else "cut_scores_do_not_sum_to_zero",
                 f"The scores of {phase.named()} sum to {scored:+d}, not 0: every table "
                 f"balances at every position among the entries that play it (chapter 2, "
                 f"'Etablissement des résultats').",
@@ -260,7 +259,9 @@ def _check_cut(
     if before[best_out].end > before[worst_in].end:
         check.error(
             f"{phase.at}.entries",
-            _code(phase, "eliminated_ahead_of_continuing", "eliminated_at_cut_ahead_of_continuing"),
+            "eliminated_ahead_of_continuing"
+            if phase.cut is None
+            else "eliminated_at_cut_ahead_of_continuing",
             f"Entry {best_out} ended {previous.named()} on {before[best_out].end} and is "
             f"eliminated, while entry {worst_in}, on {before[worst_in].end}, plays "
             f"{phase.named()}; the entries that play on are the best of the phase before.",
@@ -341,7 +342,7 @@ def _check_session_scores(check: CheckRun) -> None:
             j = next(n for n, e in enumerate(phase.listed) if e is played)
             check.error(
                 f"{phase.at}.entries[{j}].score",
-                _code(phase, "session_score_mismatch", "cut_score_mismatch"),
+                "session_score_mismatch" if phase.cut is None else "cut_score_mismatch",
                 f"Entry {entry.number} scores {played.score} in {phase.named()}, but its "
                 f"position scores there sum to {scored.get(k, 0)}.",
                 entry=entry.number,

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from competitions.rules.engine.eliminations import EliminatedOrder, HalvingRounding
 from competitions.rules.engine.standings import RankingMode
 from competitions.rules.results import canonical_dict, parse_json, results_sha256, validate
-from competitions.rules.results.csv_format import parse_csv, write_csv
+from competitions.rules.results.csv_format import parse_csv
+from competitions.rules.results.csv_writer import write_csv
 from competitions.rules.results.licences import LicenceStatus
 from competitions.rules.results.score_sheets import parse_score_sheets
 from competitions.rules.results.validation import expected_places, ties_survive
