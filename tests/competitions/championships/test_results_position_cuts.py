@@ -40,7 +40,13 @@ def _position(*tables: tuple[int, int, int]) -> tuple[int, ...]:
 # cuts after each position: 12 after position 1 (halved), 8 after position 2, 4 after 3,
 # who play the last position.
 SESSION_1 = tuple(
-    _position((30 + k, -10, 5), (25, 8 - k, -13), (17, -3, 13 + k), (-21, 40 - k, 2), (9 + 2 * k, -6 - k, 14))
+    _position(
+        (30 + k, -10, 5),
+        (25, 8 - k, -13),
+        (17, -3, 13 + k),
+        (-21, 40 - k, 2),
+        (9 + 2 * k, -6 - k, 14),
+    )
     for k in range(5)
 )
 STEPS = [
@@ -111,9 +117,10 @@ def test_the_recommended_format_goes_from_the_committee_table_to_places_and_pcn(
     refused = api.post(url, wrong, format="json")
     found = {(e["field"], e["code"]): e["message"] for e in refused.json()["errors"]}
     assert ("sessions[1].cuts[0].points_divisor", "cut_divisor_differs_from_plan") in found
-    assert "après la position 1 de la séance 2" in found[
-        ("sessions[1].cuts[0].points_divisor", "cut_divisor_differs_from_plan")
-    ]
+    assert (
+        "après la position 1 de la séance 2"
+        in found[("sessions[1].cuts[0].points_divisor", "cut_divisor_differs_from_plan")]
+    )
     # A score carried past a cut that is not the score at the cut divided: refused.
     wrong = _results(field)
     wrong["sessions"][1]["cuts"][1]["entries"][0]["carried"] += 1
@@ -145,9 +152,7 @@ def test_the_recommended_format_goes_from_the_committee_table_to_places_and_pcn(
 
 def _public_places(public: dict[str, Any]) -> dict[int, int]:
     ranking = public["ranking"]
-    return {
-        player["licence_number"]: row["place"] for row in ranking for player in row["players"]
-    }
+    return {player["licence_number"]: row["place"] for row in ranking for player in row["players"]}
 
 
 def test_the_same_results_as_csv_or_score_sheets_hash_the_same_and_homologate(
@@ -161,9 +166,7 @@ def test_the_same_results_as_csv_or_score_sheets_hash_the_same_and_homologate(
     )
     assert response.status_code == 201, response.json()
     sheets = _sheets(doc)
-    again = api.post(
-        f"/api/tournaments/{tournament}/results/?source=sheets", sheets, format="json"
-    )
+    again = api.post(f"/api/tournaments/{tournament}/results/?source=sheets", sheets, format="json")
     assert again.status_code in (200, 201), again.json()
     assert ResultRevision.objects.filter(tournament_id=tournament).count() == 1  # the same
     as_user("federation_staff")
