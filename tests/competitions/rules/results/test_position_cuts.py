@@ -399,3 +399,26 @@ def test_score_sheets_with_cuts_in_championship_mode_rank_by_the_phases():
         ranking=RankingMode.CHAMPIONSHIP,
     )
     assert sorted(e.place for e in from_sheets.entries)[:4] == [1, 2, 3, 4]
+
+
+def test_score_sheets_seating_a_worse_player_after_a_cut_are_refused_on_the_cut():
+    doc = recommended()
+    cut = doc["sessions"][1]["cuts"][1]
+    before = {
+        e["number"]: e["score"] + e["carried"] for e in doc["sessions"][1]["cuts"][0]["entries"]
+    }
+    kept = {e["number"] for e in cut["entries"]}
+    worst_kept = min(kept, key=lambda n: before[n])
+    best_out = max((n for n in before if n not in kept), key=lambda n: before[n])
+    assert before[worst_kept] > before[best_out]
+    sheets = sheets_of(16, RECOMMENDED, RECOMMENDED_CUTS)
+    swap = {BASE + worst_kept - 1: BASE + best_out - 1}
+    for sheet in sheets["score_sheets"]:
+        if sheet["session"] == 2 and sheet["position"] > 2:
+            sheet["players"] = {seat: swap.get(key, key) for seat, key in sheet["players"].items()}
+    document_read = parse_score_sheets(sheets, format="individual")
+    with pytest.raises(RuleViolation) as refused:
+        validate(document_read, format="individual", licences=_licences(16))
+    assert ("cuts[2]", "eliminated_at_cut_ahead_of_continuing") in [
+        (p.field, p.code) for p in refused.value.problems
+    ]
