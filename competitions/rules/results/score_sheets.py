@@ -225,7 +225,7 @@ def parse_score_sheets(
         raise RuleViolation(reader.problems)
     if cuts:
         season = Rulebook.default().eliminations if eliminations is None else eliminations
-        document = with_cuts(document, cuts, totals, fmt, ranking, season)
+        document = _with_cuts(document, cuts, totals, fmt, ranking, season)
     return document
 
 
@@ -306,7 +306,7 @@ def _check_cut_sessions(
             )
 
 
-def with_cuts(
+def _with_cuts(
     document: ResultsDocument,
     cuts: list[SheetCut],
     sheets: _Sheets,
@@ -903,7 +903,7 @@ def _document(
             parts[f"entries[{i}].players[0]"] = team.where
 
     if staged:
-        engine_entries = []  # places come from the phases played (:func:`with_cuts`)
+        engine_entries = []  # places come from the phases played (:func:`_with_cuts`)
     try:
         ranked = rank(engine_entries, ranking)
     except RuleViolation as refused:
