@@ -31,6 +31,17 @@ from competitions.models.championships import (
     TitleKind,
 )
 from competitions.models.rulebooks import RulebookVersion
+from competitions.models.tournament_day import (
+    DayCorrection,
+    DayPenalty,
+    DealRecord,
+    EntryMember,
+    EntryState,
+    PlayedSession,
+    Provenance,
+    TableTotals,
+    TournamentEntry,
+)
 from competitions.models.tournaments import (
     LicenceNameConfirmation,
     OrganizerKind,
@@ -57,11 +68,18 @@ __all__ = [
     "ChampionshipStageKind",
     "ChampionshipTitle",
     "CommitteeQuota",
+    "DayCorrection",
+    "DayPenalty",
+    "DealRecord",
+    "EntryMember",
     "EntryPlayer",
     "EntryRight",
+    "EntryState",
     "EntryStatus",
     "LicenceNameConfirmation",
     "OrganizerKind",
+    "PlayedSession",
+    "Provenance",
     "Qualification",
     "QualificationRightChoice",
     "QualificationStatus",
@@ -77,9 +95,11 @@ __all__ = [
     "Stage",
     "StagePenalty",
     "StageSeating",
+    "TableTotals",
     "TeamFlag",
     "TitleKind",
     "Tournament",
+    "TournamentEntry",
     "TournamentFormat",
     "TournamentStatus",
 ]
