@@ -190,9 +190,7 @@ def _step_words(name: str, index: str | None, item: dict[str, Any]) -> str:
             return _("session %(session)s, position %(position)s, table %(table)s") % item
         return _("position score %(number)s") % {"number": int(index) + 1}
     if name == "cuts" and index is not None:  # a session's cut between positions
-        return _("cut after position %(position)s") % {
-            "position": item.get("after_position", "?")
-        }
+        return _("cut after position %(position)s") % {"position": item.get("after_position", "?")}
     if name == "entries" and index is not None:  # a session's entries (eliminations)
         return _("entry %(number)s") % {"number": item.get("number", int(index) + 1)}
     if name == "deals" and index is not None:
