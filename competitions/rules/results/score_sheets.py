@@ -56,6 +56,7 @@ from competitions.rules.engine.standings import (
     TieBreakData as EngineTieBreak,
 )
 from competitions.rules.engine.tables import Orientation
+from competitions.rules.results import schema as shapes
 from competitions.rules.results.document import (
     CONTRACTS,
     FORMAT_VERSION,
@@ -87,21 +88,9 @@ from competitions.rules.rulebook import Eliminations, Rulebook
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
 
-MAX_SHEETS = 20_000
-MAX_DEALS_PER_SHEET = 60
-
-_FACTS = (
-    "contract",
-    "taker",
-    "called_partner",
-    "oudlers",
-    "attack_points",
-    "poignees",
-    "petit_au_bout",
-    "chelem_announced",
-    "chelem_made_by",
-)
-_LINE = ("sitting_out", "annulled")
+MAX_SHEETS = shapes.MAX_SHEETS
+MAX_DEALS_PER_SHEET = shapes.MAX_DEALS_PER_SHEET
+_FACTS = shapes.DEAL_FACTS
 
 PlayerKey = int | str  # a licence number, or the name of a player without one
 
@@ -173,14 +162,14 @@ def parse_score_sheets(
     obj = reader.object(
         root,
         "",
-        required=("format_version", "score_sheets"),
-        optional=("entries", "penalties", "sessions", "cuts"),
+        required=shapes.SCORE_SHEETS_DOCUMENT.required,
+        optional=shapes.SCORE_SHEETS_DOCUMENT.optional,
         what="a score sheets document",
     )
     if obj is None:
         raise RuleViolation(reader.problems)
     version = obj.get("format_version", MISSING)
-    if version is not MISSING and version != FORMAT_VERSION:
+    if version is not MISSING and (isinstance(version, bool) or version != FORMAT_VERSION):
         reader.report(
             "format_version",
             "unsupported_format_version",
@@ -253,8 +242,8 @@ def _read_cuts(reader: JsonReader, value: object) -> list[SheetCut]:
         obj = reader.object(
             item,
             where,
-            required=("session",),
-            optional=("after_position", "points_divisor"),
+            required=shapes.SHEET_CUT.required,
+            optional=shapes.SHEET_CUT.optional,
             what="a cut",
         )
         if obj is None:
@@ -428,11 +417,13 @@ def _check_declared_sessions(
     """Each declared session's deals against the deals played on its sheets (located)."""
     if value is MISSING or value is None:
         return
-    items = reader.array(value, "sessions", limit=99, what="sessions")
+    items = reader.array(value, "sessions", limit=shapes.MAX_DECLARED_SESSIONS, what="sessions")
     by_number = {session.number: session for session in counted}
     for i, item in enumerate(items):
         where = f"sessions[{i}]"
-        obj = reader.object(item, where, required=("number", "deals"), what="a session")
+        obj = reader.object(
+            item, where, required=shapes.DECLARED_SESSION.required, what="a session"
+        )
         if obj is None:
             continue
         number = reader.integer(
@@ -480,7 +471,11 @@ def _read_entries(reader: JsonReader, value: object, fmt: Format) -> list[_Team]
     for i, item in enumerate(items):
         where = f"entries[{i}]"
         obj = reader.object(
-            item, where, required=("number", "players"), optional=("abandoned",), what="an entry"
+            item,
+            where,
+            required=shapes.SHEET_ENTRY.required,
+            optional=shapes.SHEET_ENTRY.optional,
+            what="an entry",
         )
         if obj is None:
             continue
@@ -499,7 +494,11 @@ def _read_entries(reader: JsonReader, value: object, fmt: Format) -> list[_Team]
         for j, member in enumerate(members):
             at = f"{where}.players[{j}]"
             player = reader.object(
-                member, at, required=("licence_number",), optional=("name",), what="a player"
+                member,
+                at,
+                required=shapes.SHEET_PLAYER.required,
+                optional=shapes.SHEET_PLAYER.optional,
+                what="a player",
             )
             if player is None:
                 continue
@@ -556,7 +555,7 @@ def _total_sheets(
         obj = reader.object(
             value,
             where,
-            required=("session", "position", "table", "players", "deals"),
+            required=shapes.SHEET.required,
             what="a score sheet",
         )
         if obj is None:
@@ -728,7 +727,7 @@ def _read_lines(
     for i, item in enumerate(items):
         at = f"{where}[{i}]"
         obj = reader.object(
-            item, at, required=(), optional=(*_FACTS, *_LINE, "marks"), what="a deal"
+            item, at, required=shapes.DEAL.required, optional=shapes.DEAL.optional, what="a deal"
         )
         if obj is None:
             failed = True
@@ -772,7 +771,9 @@ def _read_lines(
 
 def _read_facts(reader: JsonReader, obj: dict[str, Any], where: str, size: int) -> Deal | None:
     poignees = []
-    raw = obj.get("poignees") or []
+    raw = obj.get("poignees")
+    if raw is None:
+        raw = []
     if not isinstance(raw, list):
         reader.report(
             f"{where}.poignees",
@@ -784,7 +785,7 @@ def _read_facts(reader: JsonReader, obj: dict[str, Any], where: str, size: int) 
         return None
     for i, item in enumerate(raw):
         found = reader.object(
-            item, f"{where}.poignees[{i}]", required=("seat", "trumps"), what="a poignée"
+            item, f"{where}.poignees[{i}]", required=shapes.POIGNEE.required, what="a poignée"
         )
         if found is None:
             return None
