@@ -10,13 +10,20 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
+import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from competitions.rules.engine.eliminations import EliminatedOrder, HalvingRounding
 from competitions.rules.engine.standings import RankingMode
-from competitions.rules.results import canonical_dict, parse_json, results_sha256, validate
+from competitions.rules.results import (
+    canonical_dict,
+    parse_json,
+    results_sha256,
+    schema,
+    validate,
+)
 from competitions.rules.results.csv_format import parse_csv
 from competitions.rules.results.csv_writer import write_csv
 from competitions.rules.results.licences import LicenceStatus
@@ -422,3 +429,15 @@ def test_score_sheets_seating_a_worse_player_after_a_cut_are_refused_on_the_cut(
     assert ("cuts[2]", "eliminated_at_cut_ahead_of_continuing") in [
         (p.field, p.code) for p in refused.value.problems
     ]
+
+
+def test_documents_with_cuts_follow_the_published_schemas():
+    results = jsonschema.Draft202012Validator(schema.json_schema(schema.RESULTS_DOCUMENT))
+    sheets = jsonschema.Draft202012Validator(schema.json_schema(schema.SCORE_SHEETS_DOCUMENT))
+    assert not list(results.iter_errors(recommended()))
+    assert not list(sheets.iter_errors(sheets_of(16, RECOMMENDED, RECOMMENDED_CUTS)))
+    wrong = recommended()
+    wrong["sessions"][1]["cuts"][0]["after_position"] = 0
+    assert list(results.iter_errors(wrong))
+    with pytest.raises(RuleViolation):
+        parse_json(wrong)
