@@ -360,6 +360,8 @@ def test_two_phones_sending_the_same_deal_at_once_keep_it_once(declare_tournamen
         assert DealRecord.objects.filter(session=session).count() == 1
         acks = [a for a in answers if isinstance(a, scoring.DealAck)]
         if lines[0] == lines[1]:
-            assert len(acks) == 2 and {a.created for a in acks} == {True, False}
+            assert len(acks) == 2
+            assert {a.created for a in acks} == {True, False}
         else:
-            assert len(acks) == 1 and sum(isinstance(a, Conflict) for a in answers) == 1
+            assert len(acks) == 1
+            assert sum(isinstance(a, Conflict) for a in answers) == 1
