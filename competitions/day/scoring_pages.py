@@ -17,11 +17,12 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from competitions.day import scoring
 from competitions.day.access import may_run_day
+from competitions.day.api.scoring import table_wait
 from competitions.day.pages import day_tournament
 from competitions.day.table_tokens import table_url
 from competitions.models import PlayedSession
 from core import errors
-from core.messages import error_message, problem_message
+from core.messages import error_message, localize, problem_message
 from core.problems import RuleViolation
 
 SEATS = ("N", "S", "E", "W", "5")
@@ -45,6 +46,16 @@ SIDES = (
 @require_safe
 def table_page(request, token: str):
     """The phone page of one table at one position (its QR code's address)."""
+    wait = table_wait(request, token)
+    if wait is not None:
+        message = localize(
+            "too_many_requests_table",
+            f"Too many requests for this table: try again in {wait} seconds.",
+            {"wait": wait},
+        )
+        page = render(request, "429.html", {"message": message}, status=429)
+        page["Retry-After"] = str(wait)
+        return page
     try:
         sheet = scoring.table_sheet(token=token)
     except errors.ServiceError as refused:

@@ -11,6 +11,9 @@ costs one signature check and counts against the address, as any anonymous reque
 
 from __future__ import annotations
 
+import math
+from types import SimpleNamespace
+
 from django.core import signing
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
@@ -55,6 +58,17 @@ class TableTokenThrottle(SimpleRateThrottle):
 
     def get_cache_key(self, request, view) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.table}
+
+
+def table_wait(request, token: str) -> int | None:
+    """None when this token (or, for a token that does not verify, this address) may have
+    one more request answered; else the seconds to wait. For the table's page, which is
+    not a DRF view but costs the same reads."""
+    throttle = TableTokenThrottle()
+    view = SimpleNamespace(kwargs={"token": token})
+    if throttle.allow_request(request, view):
+        return None
+    return max(1, math.ceil(throttle.wait() or 1))
 
 
 class SeatOut(serializers.Serializer):

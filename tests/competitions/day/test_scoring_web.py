@@ -80,8 +80,12 @@ def test_a_token_is_held_to_its_rate_whatever_the_address(client, session, setti
     refused = client.get(f"/api/day/tables/{token}/", REMOTE_ADDR="10.0.0.4")
     assert refused.status_code == 429
     assert refused.json()["errors"][0]["field"] is None
+    page = client.get(f"/table/{token}/")
+    assert page.status_code == 429
+    assert "Trop de demandes pour cette table" in page.content.decode()
     other_table = table_token(session, 1, 2)
     assert client.get(f"/api/day/tables/{other_table}/").status_code == 200
+    assert client.get(f"/table/{other_table}/").status_code == 200
 
 
 def test_the_table_page_shows_its_seats_and_hides_a_player_who_objected(client, session, registry):
