@@ -353,13 +353,13 @@ def deal_enter(
     place = writer.place
     deal = _check_deal_number(place, deal)
     parsed, canonical = _read_line(line, place.table, deal)
-    rules = _rules(place.tournament)
     client_key = str(client_key or "")[:64]
     # Sent again (the phone did not see the acknowledgement): answered without a write.
     rows = _table_rows(place)
     known = _known(rows, deal, canonical, place.table)
     if known is not None:
         return known
+    rules = _rules(place.tournament)
     guarded = place.table.size == 5 or place.tournament.position_totals
     try:
         with transaction.atomic():
