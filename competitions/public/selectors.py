@@ -3,8 +3,10 @@ committees. Shared by the pages (competitions/public/pages.py), the iCalendar fe
 (competitions/public/ical.py) and the API (competitions/api/public.py).
 
 What is public (docs/public-pages.md): of every tournament, its declaration's public facts
-(name, date, venue, format, stage, organiser, arbiter, planned sessions) and a public
-status; of a homologated tournament, also its homologated sessions and its full ranking
+(name, date, venue, format, stage, organiser, arbiter, planned sessions; what a player needs
+before the day: start time, address, contact, entry fee, cap, whether entries are open
+online) and a public status; how many entries are entered (never who: the list of entrants
+is the organiser's); of a homologated tournament, also its homologated sessions and its full ranking
 with each player's place, PCN and PP. A refused or not yet homologated tournament shows
 no result. Players are named through ``federation.public_names`` only; no e-mail,
 phone or birth date is ever read here."""
@@ -20,10 +22,12 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from competitions.models import (
+    EntryState,
     ResultEntry,
     ResultPlayer,
     ResultSession,
     Tournament,
+    TournamentEntry,
     TournamentFormat,
     TournamentStatus,
 )
@@ -99,9 +103,21 @@ def _players_of_homologated_results() -> Subquery:
     )
 
 
+def _entrants() -> Subquery:
+    return Subquery(
+        TournamentEntry.objects.filter(tournament=OuterRef("pk"), state=EntryState.ENTERED)
+        .order_by()
+        .values("tournament")
+        .annotate(count=Count("pk"))
+        .values("count"),
+        output_field=IntegerField(),
+    )
+
+
 def calendar(filters: CalendarFilter) -> QuerySet[Tournament]:
-    """The tournaments matching ``filters``, by date, each with its organiser and
-    ``player_count`` (players of its homologated results, 0 otherwise): one query."""
+    """The tournaments matching ``filters``, soonest first (by date and start time),
+    each with its organiser, ``player_count`` (players of its homologated results, 0
+    otherwise) and ``entrant_count`` (its entries entered, not waiting): one query."""
     tournaments: QuerySet[Tournament] = (
         Tournament.objects.select_related(
             "season",
@@ -109,8 +125,11 @@ def calendar(filters: CalendarFilter) -> QuerySet[Tournament]:
             "organizer_committee",
             "organizer_club__committee",
         )
-        .annotate(player_count=Coalesce(_players_of_homologated_results(), Value(0)))
-        .order_by("date", "name", "pk")
+        .annotate(
+            player_count=Coalesce(_players_of_homologated_results(), Value(0)),
+            entrant_count=Coalesce(_entrants(), Value(0)),
+        )
+        .order_by("date", "start_time", "name", "pk")
     )
     if filters.season is not None:
         tournaments = tournaments.filter(season=filters.season)
@@ -195,6 +214,8 @@ class PublicTournament:
     committee: Committee | None
     sessions: list[ResultSession] = field(default_factory=list)
     ranking: list[RankedEntry] = field(default_factory=list)
+    entrant_count: int = 0
+    """Its entries entered (not waiting, not withdrawn): public, the list is not."""
 
     @property
     def homologated(self) -> bool:
@@ -233,6 +254,7 @@ def public_tournament(pk: int) -> PublicTournament | None:
             "organizer_club__committee",
             "arbiter",
         )
+        .annotate(entrant_count=Coalesce(_entrants(), Value(0)))
         .filter(pk=pk)
         .first()
     )
@@ -244,6 +266,7 @@ def public_tournament(pk: int) -> PublicTournament | None:
         status=status,
         arbiter=public_identity(tournament.arbiter),
         committee=tournament_committee(tournament),
+        entrant_count=tournament.entrant_count,  # type: ignore[attr-defined]
     )
     revision_id = tournament.homologated_revision_id
     if status != PublicStatus.HOMOLOGATED or revision_id is None:
@@ -279,6 +302,7 @@ def public_tournament(pk: int) -> PublicTournament | None:
         committee=page.committee,
         sessions=sessions,
         ranking=ranking,
+        entrant_count=page.entrant_count,
     )
 
 
