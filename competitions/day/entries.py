@@ -135,6 +135,14 @@ def entered_counts(tournament_ids: Sequence[int]) -> dict[int, int]:
     return {row["tournament_id"]: row["n"] for row in rows}
 
 
+def member_name(member: EntryMember) -> str:
+    """A member as the organiser and their partners read them: « NAME First name », or
+    the name a non-licensee was entered by (never on a public page)."""
+    if member.player is not None:
+        return f"{member.player.last_name.upper()} {member.player.first_name}"
+    return member.name
+
+
 def player_live_entry(tournament: Tournament, player_id: int | None) -> TournamentEntry | None:
     """The player's entry of the tournament still entered or waiting, if any."""
     if player_id is None:
@@ -444,7 +452,7 @@ def _stage_enter(
 def _mirror(tournament: Tournament, entry: ChampionshipEntry, by: Actor | None) -> TournamentEntry:
     players = {
         ep.player.licence_number: ep.player
-        for ep in entry.players.select_related("player").order_by("order")  # type: ignore[attr-defined]
+        for ep in entry.players.select_related("player").order_by("order")
     }
     request = EntryRequest(licence_numbers=tuple(players), team_name=entry.team_name)
     return _store(

@@ -198,12 +198,9 @@ class EntriesTable:
             members = list(entry.members.all())
             yield [
                 entry.number,
-                ", ".join(str(m.player.licence_number) if m.player_id else "—" for m in members),
+                ", ".join(str(m.player.licence_number) if m.player else "—" for m in members),
                 (f"{entry.team_name} : " if entry.team_name else "")
-                + ", ".join(
-                    f"{m.player.last_name.upper()} {m.player.first_name}" if m.player_id else m.name
-                    for m in members
-                ),
+                + ", ".join(entries.member_name(m) for m in members),
                 str(STATE_LABELS[EntryState(entry.state)]),
                 gettext("yes") if entry.fee_paid else gettext("no"),
                 timezone.localtime(entry.entered_at).strftime("%d/%m/%Y %H:%M"),

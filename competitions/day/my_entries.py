@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from competitions.day.entries import waiting_place
+from competitions.day.entries import member_name, waiting_place
 from competitions.models import (
     EntryMember,
     EntryPlayer,
@@ -107,11 +107,7 @@ def my_entries(*, by: Actor | None, today: dt.date | None = None) -> list[MyEntr
     }
     partners: dict[int, list[str]] = {}
     for other in others.values():
-        partners.setdefault(other.entry_id, []).append(
-            f"{other.player.first_name} {other.player.last_name.upper()}"
-            if other.player_id
-            else other.name
-        )
+        partners.setdefault(other.entry_id, []).append(member_name(other))
     sessions: dict[int, list[PlayedSession]] = {}
     for session in PlayedSession.objects.filter(
         tournament_id__in={e.tournament_id for e in entries}
@@ -149,8 +145,8 @@ def _stage_entries(player_id: int, since: dt.date) -> list[MyEntry]:
     ):
         entry = held.entry
         others = [
-            f"{p.player.first_name} {p.player.last_name.upper()}"
-            for p in entry.players.select_related("player").exclude(player_id=player_id)  # type: ignore[attr-defined]
+            f"{p.player.last_name.upper()} {p.player.first_name}"
+            for p in entry.players.select_related("player").exclude(player_id=player_id)
         ]
         state = (
             EntryState.WITHDRAWN

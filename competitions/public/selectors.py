@@ -266,7 +266,7 @@ def public_tournament(pk: int) -> PublicTournament | None:
         status=status,
         arbiter=public_identity(tournament.arbiter),
         committee=tournament_committee(tournament),
-        entrant_count=tournament.entrant_count,  # type: ignore[attr-defined]
+        entrant_count=tournament.entrant_count,
     )
     revision_id = tournament.homologated_revision_id
     if status != PublicStatus.HOMOLOGATED or revision_id is None:

@@ -35,7 +35,9 @@ def test_a_player_enters_from_the_calendar_and_sees_my_entries(window, registry,
 
     row.get_by_role("link", name="S’inscrire").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("S’inscrire")
-    expect(page.get_by_text("Vous vous inscrivez en tant que Élise (licence 1001).")).to_be_visible()
+    expect(
+        page.get_by_text("Vous vous inscrivez en tant que Élise (licence 1001).")
+    ).to_be_visible()
     assert window.sideways() == []
     window.shot("2-inscription")
     page.get_by_role("button", name="S’inscrire").click()

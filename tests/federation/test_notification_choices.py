@@ -49,10 +49,18 @@ def enabled(user: User) -> dict[str, bool]:
 
 
 def test_nobody_is_subscribed_by_default_and_a_player_chooses(player):
-    assert notification_choices(user=player, by=player) == {HOMOLOGATED: False, STEP: False, **ENTRIES}
+    assert notification_choices(user=player, by=player) == {
+        HOMOLOGATED: False,
+        STEP: False,
+        **ENTRIES,
+    }
     notification_subscribe(user=player, kind=HOMOLOGATED, by=player)
     notification_subscribe(user=player, kind=HOMOLOGATED, by=player)  # again: no change
-    assert notification_choices(user=player, by=player) == {HOMOLOGATED: True, STEP: False, **ENTRIES}
+    assert notification_choices(user=player, by=player) == {
+        HOMOLOGATED: True,
+        STEP: False,
+        **ENTRIES,
+    }
     notification_unsubscribe(user=player, kind=HOMOLOGATED, by=player)
     notification_unsubscribe(user=player, kind=STEP, by=player)  # never subscribed: fine
     assert enabled(player) == {HOMOLOGATED: False, STEP: False}

@@ -24,9 +24,7 @@ def duo_final(finals) -> ChampionshipStage:
     return ChampionshipStage.objects.select_related("tournament").get(pk=finals["duo"])
 
 
-def test_a_stage_entry_goes_through_the_championship_and_is_mirrored(
-    registry, duo_final, players
-):
+def test_a_stage_entry_goes_through_the_championship_and_is_mirrored(registry, duo_final, players):
     a, b = players(2, 101)
     tournament = duo_final.tournament
     entry = entries.entry_enter(
@@ -35,7 +33,8 @@ def test_a_stage_entry_goes_through_the_championship_and_is_mirrored(
         by=registry.users["committee_staff"],
     )
     stage_entry = ChampionshipEntry.objects.get(stage=duo_final)
-    assert entry.championship_entry == stage_entry and entry.number == stage_entry.number
+    assert entry.championship_entry == stage_entry
+    assert entry.number == stage_entry.number
     assert entry.state == EntryState.ENTERED
     assert [m.player.licence_number for m in entry.members.order_by("order")] == [a, b]
     # withdrawn here, withdrawn in the championship
@@ -61,7 +60,8 @@ def test_the_championship_refuses_and_nothing_is_written(registry, duo_final, pl
             by=registry.users["federation_staff"],
         )
     assert {p.code for p in refused.value.problems} == {"day_stage_entry_by_licence"}
-    assert not ChampionshipEntry.objects.exists() and not TournamentEntry.objects.exists()
+    assert not ChampionshipEntry.objects.exists()
+    assert not TournamentEntry.objects.exists()
 
 
 def test_a_player_does_not_enter_a_stage_by_themself(registry, duo_final, players):
@@ -96,6 +96,9 @@ def test_desk_entries_are_brought_into_the_day(registry, duo_final, players):
         )
     )
     assert numbers == [m.entry.number for m in made]
-    assert entries.stage_entries_mirror(
-        tournament=duo_final.tournament, by=registry.users["committee_staff"]
-    ) == 0
+    assert (
+        entries.stage_entries_mirror(
+            tournament=duo_final.tournament, by=registry.users["committee_staff"]
+        )
+        == 0
+    )

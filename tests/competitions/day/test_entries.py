@@ -106,9 +106,7 @@ def test_entering_twice_is_refused_on_the_licence(registry, open_tournament):
     assert "déjà dans l’inscription n° 1" in problem_message(refused.value.problems[0])
 
 
-def test_a_player_enters_only_themself_and_only_when_entries_are_online(
-    registry, open_tournament
-):
+def test_a_player_enters_only_themself_and_only_when_entries_are_online(registry, open_tournament):
     player = registry.users["player"]
     with pytest.raises(RuleViolation) as refused:
         entries.entry_enter(tournament=open_tournament(), request=me(registry, 1003), by=player)
@@ -290,7 +288,8 @@ def test_a_freed_place_goes_to_the_first_waiting_who_is_told_if_they_chose_it(
     waiting.refresh_from_db()
     first.refresh_from_db()
     assert waiting.state == EntryState.ENTERED
-    assert first.state == EntryState.WITHDRAWN and first.withdrawn_at is not None
+    assert first.state == EntryState.WITHDRAWN
+    assert first.withdrawn_at is not None
     assert not EntryMember.objects.filter(entry=first, active=True).exists()
     assert [m.to for m in mail.outbox] == [["elise@example.org"]]
     message = mail.outbox[0]
@@ -391,7 +390,9 @@ def test_convocations_go_once_to_the_entered_players_who_chose_them(
             assert entries.convocations_send(tournament=tournament, by=manager) == 2
     assert [m.to for m in mail.outbox] == [["elise@example.org"]]
     body = mail.outbox[0].body
-    assert "14:00" in body and "12 rue Tronchet, Lyon" in body and "10 €" in body
+    assert "14:00" in body
+    assert "12 rue Tronchet, Lyon" in body
+    assert "10 €" in body
     assert NotificationSent.objects.filter(kind="entry_convocation").count() == 1
     assert not TournamentEntry.objects.filter(convocation_sent_at=None).exists()
 
@@ -435,9 +436,7 @@ def test_those_who_run_the_day_do_every_operation(registry, open_tournament, rol
 @pytest.mark.parametrize(
     "operation", ["enter", "fee", "settings", "convocations", "mirror", "entry_of", "withdraw"]
 )
-def test_anyone_else_is_told_nothing_exists(
-    registry, open_tournament, outsiders, who, operation
-):
+def test_anyone_else_is_told_nothing_exists(registry, open_tournament, outsiders, who, operation):
     tournament = open_tournament()
     entry = entries.entry_enter(
         tournament=tournament, request=me(registry, 1003), by=registry.users["club_manager"]

@@ -71,7 +71,8 @@ def _race(registry, *, waiting_list: bool) -> tuple[list, list]:
 
 def test_two_entries_racing_for_the_last_place_cannot_both_get_it(registry):
     made, refused = _race(registry, waiting_list=False)
-    assert len(made) == 1 and made[0].state == EntryState.ENTERED
+    assert len(made) == 1
+    assert made[0].state == EntryState.ENTERED
     assert [p.code for r in refused for p in r.problems] == ["day_entry_full"]
     assert TournamentEntry.objects.filter(state=EntryState.ENTERED).count() == 2
 
