@@ -280,7 +280,7 @@ def _store(
     except IntegrityError:
         raise RuleViolation.single(
             "licence_numbers",
-            "day_entry_already_entered",
+            "day_entry_player_taken",
             "A player of this entry is already entered in this tournament.",
             {"licence": ", ".join(str(n) for n in request.licence_numbers)},
         ) from None

@@ -76,8 +76,8 @@ def test_an_organiser_refusal_is_shown_on_its_field(registry, tournament):
     assert response.status_code == 400
     form = response.context["form"]
     assert form.errors["licence_1"] == [
-        "Licence 9999 : aucun joueur licencié pour la saison 2026-2027 ; un joueur sans licence "
-        "est inscrit par son nom, par l’organisateur."
+        "Licence 9999\u00a0: aucun joueur licencié pour la saison 2026-2027\u00a0; un joueur sans "
+        "licence est inscrit par son nom, par l’organisateur."
     ]
     response = client.post(url, {"action": "enter"})
     assert response.status_code == 400
@@ -295,7 +295,7 @@ def test_the_calendar_opens_on_the_coming_tournaments_soonest_first(registry, to
     page = response.content.decode()
     for fact in ("14:00", "18 quai de Bondy, Lyon", "12,50", "Marie, 06 12 34 56 78"):
         assert fact in page, fact
-    assert "inscrits : 1 sur 2 places" in page
+    assert "inscrits\u00a0: 1 sur 2 places" in page
     assert reverse("day-enter", args=[tournament.pk]) in page
     # the entrants are counted, never named
     assert "Martin" not in page
