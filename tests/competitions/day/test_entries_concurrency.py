@@ -1,7 +1,8 @@
 """Two licensees entering at once for the last place of a capped tournament, on PostgreSQL
 with real threads and their own connections: the tournament's row lock serves them one
 after the other, so one is entered and the other is told the tournament is full (or put
-on the waiting list when they accepted it) — never two entries in one place."""
+on the waiting list when they accepted it) — never two entries in one place. And the
+place freed, told through the outbox and a real worker."""
 
 from __future__ import annotations
 
@@ -82,3 +83,38 @@ def test_the_loser_of_the_race_who_accepted_it_goes_to_the_waiting_list(registry
     assert not refused
     assert sorted(e.state for e in made) == [EntryState.ENTERED, EntryState.WAITING]
     assert sorted(TournamentEntry.objects.values_list("number", flat=True)) == [1, 2, 3]
+
+
+def test_the_place_freed_notice_is_sent_by_a_real_worker_once(
+    registry, celery_worker_process, wait_for
+):
+    """Through the outbox and Redis: the worker finds the task by its name, on the e-mail
+    queue, and records the notice sent once (its e-mail goes to the worker's own backend)."""
+    from federation.models import NotificationSent, NotificationSubscription
+
+    player = registry.users["player"]
+    player.email = "elise@example.org"
+    player.save()
+    NotificationSubscription.objects.create(user=player, kind="entry_place_freed", enabled=True)
+    tournament = Tournament.objects.create(
+        season=registry.season, name="Complet", date=dt.date(2026, 12, 5), venue="Lyon",
+        format="individual", organizer_kind=OrganizerKind.CLUB,
+        organizer_club=registry.clubs[101], arbiter=registry.players[1002],
+        online_entries=True, entry_cap=1,
+    )  # fmt: skip
+    manager = registry.users["club_manager"]
+    first = entries.entry_enter(
+        tournament=tournament, request=EntryRequest(licence_numbers=(1003,)), by=manager
+    )
+    waiting = entries.entry_enter(
+        tournament=tournament,
+        request=EntryRequest(licence_numbers=(1001,), waiting_list=True),
+        by=player,
+    )
+    assert entries.entry_withdraw(entry=first, by=manager) == waiting
+    sent = wait_for(
+        lambda: NotificationSent.objects.filter(
+            kind="entry_place_freed", subject_key=f"entry:{waiting.pk}", user=player
+        ).exists()
+    )
+    assert sent
