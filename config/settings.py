@@ -283,6 +283,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "TournamentFormatEnum": "competitions.models.TournamentFormat",
         "StageEnum": "competitions.models.Stage",
+        "EventKindEnum": "competitions.models.EventKindChoice",
         "SeatEnum": ["N", "S", "E", "W", "5"],
         "SideEnum": ["attack", "defence"],
         "PenaltyKindEnum": "competitions.api.engine_serializers.PENALTY_KINDS",
