@@ -34,9 +34,10 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 from competitions.rules.engine.penalties import Penalty
+from competitions.rules.engine.revokes import DefenceRevoke
 from competitions.rules.engine.scoring import (
     DEFAULT_SCORING_RULES,
     Contract,
@@ -96,7 +97,7 @@ _FACTS = (
     "chelem_announced",
     "chelem_made_by",
 )
-_LINE = ("sitting_out", "annulled")
+_LINE = ("sitting_out", "annulled", "defence_revoke")
 
 PlayerKey = int | str  # a licence number, or the name of a player without one
 
@@ -452,7 +453,7 @@ def _count_contracts(
     """
     for line in sheet.deals:
         facts = line.facts
-        if facts is None or facts.contract is None or line.annulled:
+        if facts is None or facts.contract is None or not line.played:
             continue  # an annulled deal is not played (chapter 4), so no contract is made
         # total_sheet has refused a bid deal that lacks any of these facts.
         assert facts.attack_points is not None
@@ -543,6 +544,10 @@ def _read_lines(
         if annulled is None:
             failed = True
             continue
+        revoke = _read_revoke(reader, obj.get("defence_revoke"), f"{at}.defence_revoke")
+        if revoke is False:
+            failed = True
+            continue
         facts = None
         if "contract" in obj:
             # At a table of 5 the four players other than the mort play the 4-player game.
@@ -560,8 +565,30 @@ def _read_lines(
             )
             failed = True
             continue
-        lines.append(DealLine(facts=facts, marks=marks, sitting_out=sitting_out, annulled=annulled))
+        lines.append(
+            DealLine(
+                facts=facts,
+                marks=marks,
+                sitting_out=sitting_out,
+                annulled=annulled,
+                defence_revoke=revoke,
+            )
+        )
     return None if failed else lines
+
+
+def _read_revoke(reader: JsonReader, value: object, where: str) -> DefenceRevoke | Literal[False] | None:
+    """A line's ``defence_revoke`` (``{"taker_choice": …, "by": …}``): None if absent, False
+    if it cannot be read (reported); the engine checks its values."""
+    if value is None:
+        return None
+    obj = reader.object(value, where, required=("taker_choice",), optional=("by",), what="a revoke")
+    if obj is None:
+        return False
+    return DefenceRevoke(
+        taker_choice=obj.get("taker_choice"),  # type: ignore[arg-type]  # the engine checks it
+        by=obj.get("by"),
+    )
 
 
 def _read_facts(reader: JsonReader, obj: dict[str, Any], where: str, size: int) -> Deal | None:
