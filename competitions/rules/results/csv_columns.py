@@ -24,6 +24,7 @@ FRENCH_COLUMNS: dict[str, str] = {
     "place": "place",
     "entry_total": "total du participant",
     "abandoned": "abandon",
+    "arbiter_accord": "accord de l’arbitre",
     "licence_number": "numéro de licence",
     "name": "nom",
     "player_total": "total du joueur",

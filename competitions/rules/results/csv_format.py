@@ -9,8 +9,9 @@ one record, its kind in the ``record`` column:
 
 - ``session``: a session (``session``, ``tables``, ``tables_of_three``, ``deals``);
 - ``player``: a player of an entry, with the entry's columns (``entry``,
-  ``place``, ``entry_total``, ``abandoned``, the tie-break columns) repeated on
-  every player line of the entry;
+  ``place``, ``entry_total``, ``abandoned``, the tie-break columns, and
+  ``arbiter_accord`` for an entry that abandoned: 1 with the arbiter's accord, 0
+  without, empty when not said) repeated on every player line of the entry;
 - ``position``: one player's score at one table for one position;
 - ``penalty``: a penalty recorded against a player.
 
@@ -75,14 +76,21 @@ class RecordType(StrEnum):
 
 
 TIEBREAK_COLUMNS = ("best_position_score", *(c.value for c in CONTRACTS))
-ENTRY_COLUMNS = ("place", "entry_total", "abandoned", *TIEBREAK_COLUMNS)
+ENTRY_COLUMNS = ("place", "entry_total", "abandoned", "arbiter_accord", *TIEBREAK_COLUMNS)
 
 # For each record type: (required columns, optional columns).
 RECORD_COLUMNS: dict[RecordType, tuple[tuple[str, ...], tuple[str, ...]]] = {
     RecordType.SESSION: (("session", "tables", "deals"), ("tables_of_three", "points_divisor")),
     RecordType.PLAYER: (
         ("entry", "place", "entry_total"),
-        ("abandoned", "licence_number", "name", "player_total", *TIEBREAK_COLUMNS),
+        (
+            "abandoned",
+            "arbiter_accord",
+            "licence_number",
+            "name",
+            "player_total",
+            *TIEBREAK_COLUMNS,
+        ),
     ),
     RecordType.POSITION: (
         ("entry", "session", "position", "table", "score"),
@@ -117,7 +125,9 @@ COLUMNS: tuple[str, ...] = (
 
 ELIMINATION_COLUMNS = ("points_divisor", "carried")
 """The columns of sessions with eliminations, after :data:`COLUMNS` when a file has any."""
-ALL_COLUMNS = (*COLUMNS, *ELIMINATION_COLUMNS)
+ACCORD_COLUMNS = ("arbiter_accord",)
+"""Whether an entry that abandoned had the arbiter's accord: written when a document says it."""
+ALL_COLUMNS = (*COLUMNS, *ELIMINATION_COLUMNS, *ACCORD_COLUMNS)
 """Every column a results CSV may have."""
 
 _ALLOWED: dict[RecordType, frozenset[str]] = {
@@ -148,6 +158,7 @@ class _Entry:
     abandoned: bool
     tiebreak: TieBreakData | None
     players: list[_Player] = field(default_factory=list)
+    arbiter_accord: bool | None = None
 
 
 class _Line:
@@ -225,6 +236,11 @@ class _Line:
                 value=text,
             )
         return False
+
+    def optional_boolean(self, column: str) -> bool | None:
+        """1 / 0 as :meth:`boolean`, but an empty cell is None (not said)."""
+        text = self.text(column).lower()
+        return None if not text else self.boolean(column)
 
     def string(self, column: str, *, maximum: int, required: bool = False) -> str:
         text = unicodedata.normalize("NFC", self.text(column))
@@ -636,6 +652,7 @@ def _player(line: _Line, entries: dict[int, _Entry], gaps: _GapsFound) -> None:
     place = line.integer("place", minimum=1, maximum=MAX_ENTRIES)
     total = line.integer("entry_total", minimum=-MAX_SCORE, maximum=MAX_SCORE)
     abandoned = line.boolean("abandoned")
+    accord = line.optional_boolean("arbiter_accord")
     tiebreak = _tiebreak(line)
     licence = line.integer("licence_number", minimum=1, maximum=MAX_LICENCE_NUMBER, required=False)
     name = line.string("name", maximum=MAX_NAME_LENGTH)
@@ -668,7 +685,7 @@ def _player(line: _Line, entries: dict[int, _Entry], gaps: _GapsFound) -> None:
             gaps.entries.add(number)
             return
         entries[number] = _Entry(
-            line.number, number, columns, place, total, abandoned, tiebreak, [player]
+            line.number, number, columns, place, total, abandoned, tiebreak, [player], accord
         )
         return
     for column in ENTRY_COLUMNS:
@@ -699,7 +716,9 @@ def _player(line: _Line, entries: dict[int, _Entry], gaps: _GapsFound) -> None:
 
 
 def _same_cell(column: str, first: str, other: str) -> bool:
-    if column == "abandoned":
+    if column in ("abandoned", "arbiter_accord"):
+        if column == "arbiter_accord" and (not first) != (not other):
+            return False  # said on one line, not on another
         return (first.lower() in _TRUE) == (other.lower() in _TRUE)
     if _INTEGER.match(first) and _INTEGER.match(other):
         return int(first) == int(other)
@@ -899,6 +918,7 @@ def _document(
                 players=tuple(players),
                 abandoned=entry.abandoned,
                 tiebreak=entry.tiebreak,
+                arbiter_accord=entry.arbiter_accord,
             )
         )
     return ResultsDocument(
@@ -916,12 +936,19 @@ def write_csv(document: ResultsDocument, *, delimiter: str = ",") -> str:
 
     Lines come in the order sessions (each followed by the entries that play it, with
     eliminations), players (each followed by its position scores), penalties. The
-    :data:`ELIMINATION_COLUMNS` are written only for a document that has eliminations.
+    :data:`ELIMINATION_COLUMNS` are written only for a document that has eliminations,
+    the :data:`ACCORD_COLUMNS` only for one that says whether an abandon had the arbiter's
+    accord.
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n")
     staged = any(s.entries or s.points_divisor != 1 for s in document.sessions)
-    columns = ALL_COLUMNS if staged else COLUMNS
+    accord = any(entry.arbiter_accord is not None for entry in document.entries)
+    columns = (
+        *COLUMNS,
+        *(ELIMINATION_COLUMNS if staged else ()),
+        *(ACCORD_COLUMNS if accord else ()),
+    )
     writer.writerow(columns)
 
     def row(record: RecordType, **cells: object) -> None:
@@ -958,6 +985,7 @@ def write_csv(document: ResultsDocument, *, delimiter: str = ",") -> str:
                 place=entry.place,
                 entry_total=entry.total,
                 abandoned=1 if entry.abandoned else 0,
+                arbiter_accord=None if entry.arbiter_accord is None else int(entry.arbiter_accord),
                 licence_number=player.licence_number,
                 name=player.name,
                 player_total=player.total,

@@ -120,6 +120,7 @@ class _Team:
     names: list[str]
     abandoned: bool
     where: str
+    arbiter_accord: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,7 +276,11 @@ def _read_entries(reader: JsonReader, value: object, fmt: Format) -> list[_Team]
     for i, item in enumerate(items):
         where = f"entries[{i}]"
         obj = reader.object(
-            item, where, required=("number", "players"), optional=("abandoned",), what="an entry"
+            item,
+            where,
+            required=("number", "players"),
+            optional=("abandoned", "arbiter_accord"),
+            what="an entry",
         )
         if obj is None:
             continue
@@ -283,6 +288,10 @@ def _read_entries(reader: JsonReader, value: object, fmt: Format) -> list[_Team]
             obj.get("number", MISSING), f"{where}.number", minimum=1, maximum=MAX_LICENCE_NUMBER
         )
         abandoned = reader.boolean(obj.get("abandoned"), f"{where}.abandoned", default=False)
+        accord = obj.get("arbiter_accord")
+        if accord is not None and not isinstance(accord, bool):
+            reader.boolean(accord, f"{where}.arbiter_accord", default=False)  # reports it
+            accord = None
         keys: list[PlayerKey] = []
         names: list[str] = []
         members = reader.array(
@@ -320,7 +329,7 @@ def _read_entries(reader: JsonReader, value: object, fmt: Format) -> list[_Team]
                     "by that name).",
                 )
         if number is not None and abandoned is not None:
-            teams.append(_Team(number, keys, names, abandoned, where))
+            teams.append(_Team(number, keys, names, abandoned, where, accord))
     seen: dict[PlayerKey, str] = {}
     for i, team in enumerate(teams):
         for j, key in enumerate(team.players):
@@ -577,7 +586,9 @@ def _read_lines(
     return None if failed else lines
 
 
-def _read_revoke(reader: JsonReader, value: object, where: str) -> DefenceRevoke | Literal[False] | None:
+def _read_revoke(
+    reader: JsonReader, value: object, where: str
+) -> DefenceRevoke | Literal[False] | None:
     """A line's ``defence_revoke`` (``{"taker_choice": …, "by": …}``): None if absent, False
     if it cannot be read (reported); the engine checks its values."""
     if value is None:
@@ -655,7 +666,9 @@ def _document(
     contracts_known = sheets.every_line_has_facts
 
     engine_entries = []
-    results: list[tuple[int, bool, int, tuple[PlayerResult, ...], TieBreakData | None]] = []
+    results: list[
+        tuple[int, bool, int, tuple[PlayerResult, ...], TieBreakData | None, bool | None]
+    ] = []
     for i, team in enumerate(teams):
         members: list[PlayerResult] = []
         engine_members = []
@@ -715,7 +728,9 @@ def _document(
             )
         )
         total = sum(member.total or 0 for member in members)
-        results.append((team.number, team.abandoned, total, tuple(members), tiebreak))
+        results.append(
+            (team.number, team.abandoned, total, tuple(members), tiebreak, team.arbiter_accord)
+        )
         if team.where.startswith("score_sheets"):
             parts[f"entries[{i}]"] = team.where
             parts[f"entries[{i}].players[0]"] = team.where
@@ -762,8 +777,9 @@ def _document(
                 players=members,
                 abandoned=abandoned,
                 tiebreak=tiebreak,
+                arbiter_accord=accord,
             )
-            for i, (number, abandoned, total, members, tiebreak) in enumerate(results)
+            for i, (number, abandoned, total, members, tiebreak, accord) in enumerate(results)
         ),
         penalties=penalties,
         source=SourceMap(parts=parts, columns=False),
