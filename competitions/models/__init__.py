@@ -1,6 +1,7 @@
 """The competitions' data, one module per domain (same app label, same tables):
 ``tournaments`` (declarations, result revisions and their rows), ``rulebooks`` (the
-season's rulebook versions), ``allocations`` (the PCN and PP of homologated tournaments)
+season's rulebook versions), ``allocations`` (the PCN and PP of homologated tournaments),
+``suspensions`` (suspensions proposed to staff after an abandon without the arbiter's accord)
 and ``championships`` (the four championships, regional rules, stages, entries, quotas,
 qualifications)."""
 
@@ -31,6 +32,7 @@ from competitions.models.championships import (
     TitleKind,
 )
 from competitions.models.rulebooks import RulebookVersion
+from competitions.models.suspensions import ProposalStatus, SuspensionProposal
 from competitions.models.tournaments import (
     LicenceNameConfirmation,
     OrganizerKind,
@@ -62,6 +64,7 @@ __all__ = [
     "EntryStatus",
     "LicenceNameConfirmation",
     "OrganizerKind",
+    "ProposalStatus",
     "Qualification",
     "QualificationRightChoice",
     "QualificationStatus",
@@ -77,6 +80,7 @@ __all__ = [
     "Stage",
     "StagePenalty",
     "StageSeating",
+    "SuspensionProposal",
     "TeamFlag",
     "TitleKind",
     "Tournament",

@@ -658,6 +658,7 @@ def revision_rows_store(
             "place": e.place,
             "total": e.total,
             "abandoned": e.abandoned,
+            "arbiter_accord": e.arbiter_accord,
             "tiebreak": tiebreaks[e.number],
         }
         for revision, validated, _ids in revisions
