@@ -29,6 +29,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("tournois/", include("competitions.tournaments.page_urls")),
+    path("", include("competitions.day.urls")),
     path("api/schema/", SchemaView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('competitions', '0010_rulebooks_and_allocations'),
+        ('competitions', '0011_tournament_day'),
         ('federation', '0009_registry_writes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -33,6 +33,17 @@ from competitions.models.championships import (
 )
 from competitions.models.rulebooks import RulebookVersion
 from competitions.models.suspensions import ProposalStatus, SuspensionProposal
+from competitions.models.tournament_day import (
+    DayCorrection,
+    DayPenalty,
+    DealRecord,
+    EntryMember,
+    EntryState,
+    PlayedSession,
+    Provenance,
+    TableTotals,
+    TournamentEntry,
+)
 from competitions.models.tournaments import (
     LicenceNameConfirmation,
     OrganizerKind,
@@ -59,12 +70,19 @@ __all__ = [
     "ChampionshipStageKind",
     "ChampionshipTitle",
     "CommitteeQuota",
+    "DayCorrection",
+    "DayPenalty",
+    "DealRecord",
+    "EntryMember",
     "EntryPlayer",
     "EntryRight",
+    "EntryState",
     "EntryStatus",
     "LicenceNameConfirmation",
     "OrganizerKind",
+    "PlayedSession",
     "ProposalStatus",
+    "Provenance",
     "Qualification",
     "QualificationRightChoice",
     "QualificationStatus",
@@ -81,9 +99,11 @@ __all__ = [
     "StagePenalty",
     "StageSeating",
     "SuspensionProposal",
+    "TableTotals",
     "TeamFlag",
     "TitleKind",
     "Tournament",
+    "TournamentEntry",
     "TournamentFormat",
     "TournamentStatus",
 ]

@@ -166,6 +166,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "competitions.tasks",
         "competitions.apps",
     ),
+    ("competitions.day",),
     ("portal",),
     ("config", "demo"),
 )

@@ -1,0 +1,5 @@
+"""The day's entry pages and endpoints."""
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []

@@ -1,0 +1,5 @@
+"""The day's scoring pages and endpoints."""
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []
