@@ -76,21 +76,15 @@ class RecordType(StrEnum):
 
 
 TIEBREAK_COLUMNS = ("best_position_score", *(c.value for c in CONTRACTS))
-ENTRY_COLUMNS = ("place", "entry_total", "abandoned", "arbiter_accord", *TIEBREAK_COLUMNS)
+_ABANDON = ("abandoned", "arbiter_accord")  # arbiter_accord: 1, 0, or empty (not said)
+ENTRY_COLUMNS = ("place", "entry_total", *_ABANDON, *TIEBREAK_COLUMNS)
 
 # For each record type: (required columns, optional columns).
 RECORD_COLUMNS: dict[RecordType, tuple[tuple[str, ...], tuple[str, ...]]] = {
     RecordType.SESSION: (("session", "tables", "deals"), ("tables_of_three", "points_divisor")),
     RecordType.PLAYER: (
         ("entry", "place", "entry_total"),
-        (
-            "abandoned",
-            "arbiter_accord",
-            "licence_number",
-            "name",
-            "player_total",
-            *TIEBREAK_COLUMNS,
-        ),
+        (*_ABANDON, "licence_number", "name", "player_total", *TIEBREAK_COLUMNS),
     ),
     RecordType.POSITION: (
         ("entry", "session", "position", "table", "score"),
@@ -236,11 +230,6 @@ class _Line:
                 value=text,
             )
         return False
-
-    def optional_boolean(self, column: str) -> bool | None:
-        """1 / 0 as :meth:`boolean`, but an empty cell is None (not said)."""
-        text = self.text(column).lower()
-        return None if not text else self.boolean(column)
 
     def string(self, column: str, *, maximum: int, required: bool = False) -> str:
         text = unicodedata.normalize("NFC", self.text(column))
@@ -652,7 +641,7 @@ def _player(line: _Line, entries: dict[int, _Entry], gaps: _GapsFound) -> None:
     place = line.integer("place", minimum=1, maximum=MAX_ENTRIES)
     total = line.integer("entry_total", minimum=-MAX_SCORE, maximum=MAX_SCORE)
     abandoned = line.boolean("abandoned")
-    accord = line.optional_boolean("arbiter_accord")
+    accord = line.boolean("arbiter_accord") if line.text("arbiter_accord") else None
     tiebreak = _tiebreak(line)
     licence = line.integer("licence_number", minimum=1, maximum=MAX_LICENCE_NUMBER, required=False)
     name = line.string("name", maximum=MAX_NAME_LENGTH)
@@ -716,10 +705,9 @@ def _player(line: _Line, entries: dict[int, _Entry], gaps: _GapsFound) -> None:
 
 
 def _same_cell(column: str, first: str, other: str) -> bool:
-    if column in ("abandoned", "arbiter_accord"):
-        if column == "arbiter_accord" and (not first) != (not other):
-            return False  # said on one line, not on another
-        return (first.lower() in _TRUE) == (other.lower() in _TRUE)
+    if column in _ABANDON:  # the accord said on one line and not on another differs
+        same_said = column == "abandoned" or (not first) == (not other)
+        return same_said and (first.lower() in _TRUE) == (other.lower() in _TRUE)
     if _INTEGER.match(first) and _INTEGER.match(other):
         return int(first) == int(other)
     return first == other
@@ -937,18 +925,13 @@ def write_csv(document: ResultsDocument, *, delimiter: str = ",") -> str:
     Lines come in the order sessions (each followed by the entries that play it, with
     eliminations), players (each followed by its position scores), penalties. The
     :data:`ELIMINATION_COLUMNS` are written only for a document that has eliminations,
-    the :data:`ACCORD_COLUMNS` only for one that says whether an abandon had the arbiter's
-    accord.
+    the :data:`ACCORD_COLUMNS` only for one that says an arbiter's accord.
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n")
     staged = any(s.entries or s.points_divisor != 1 for s in document.sessions)
     accord = any(entry.arbiter_accord is not None for entry in document.entries)
-    columns = (
-        *COLUMNS,
-        *(ELIMINATION_COLUMNS if staged else ()),
-        *(ACCORD_COLUMNS if accord else ()),
-    )
+    columns = COLUMNS + ELIMINATION_COLUMNS * staged + ACCORD_COLUMNS * accord
     writer.writerow(columns)
 
     def row(record: RecordType, **cells: object) -> None:
