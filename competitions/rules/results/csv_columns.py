@@ -24,7 +24,6 @@ FRENCH_COLUMNS: dict[str, str] = {
     "place": "place",
     "entry_total": "total du participant",
     "abandoned": "abandon",
-    "arbiter_accord": "accord de l’arbitre",
     "licence_number": "numéro de licence",
     "name": "nom",
     "player_total": "total du joueur",
@@ -39,6 +38,7 @@ FRENCH_COLUMNS: dict[str, str] = {
     "points": "points",
     "kind": "nature",
     "reason": "motif",
+    "arbiter_accord": "accord de l’arbitre",
     "points_divisor": "diviseur des points",
     "carried": "points reportés",
 }
