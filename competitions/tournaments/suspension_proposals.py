@@ -70,6 +70,8 @@ def suspension_proposals_sync(*, tournament: Tournament) -> list[SuspensionPropo
         p.player_id: p
         for p in SuspensionProposal.objects.select_for_update().filter(tournament=tournament)
     }
+    if not leavers and not existing:
+        return []  # the usual case: three queries, nothing written
     for player_id, entry_number in leavers.items():
         proposal = existing.get(player_id)
         if proposal is None:

@@ -227,3 +227,16 @@ def test_the_refusal_is_a_located_400_in_french(
     assert error["code"] == "suspended_player_refused"
     assert "le règlement de la saison refuse" in error["message"]
     assert "Motif privé" not in response.content.decode()
+
+
+def test_results_without_an_abandon_cost_three_reads_and_no_write(registry, submitted):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from competitions.tournaments.suspension_proposals import suspension_proposals_sync
+
+    tournament = submitted("Open sans abandon")
+    with CaptureQueriesContext(connection) as queries:
+        assert suspension_proposals_sync(tournament=tournament) == []
+    assert len(queries) == 3
+    assert all(q["sql"].lstrip().upper().startswith("SELECT") for q in queries.captured_queries)
