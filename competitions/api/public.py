@@ -60,6 +60,10 @@ class PublicTournamentOut(serializers.Serializer):
     venue = serializers.CharField()
     format = serializers.CharField()
     stage = serializers.CharField()
+    event_kind = serializers.CharField(help_text="free_tournament, team_match or festival")
+    last_date = serializers.DateField(
+        help_text="The day of its last session: the date unless its sessions span days."
+    )
     organiser = serializers.SerializerMethodField()
     committee = serializers.SerializerMethodField()
     status = serializers.SerializerMethodField(
@@ -108,6 +112,12 @@ class PublicSessionOut(serializers.Serializer):
     deals = serializers.IntegerField()
 
 
+class PublicDeclaredSessionOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    date = serializers.DateField()
+    venue = serializers.CharField()
+
+
 class PublicTournamentDetailOut(serializers.Serializer):
     id = serializers.IntegerField(source="tournament.pk")
     season = serializers.CharField(source="tournament.season.name")
@@ -117,6 +127,15 @@ class PublicTournamentDetailOut(serializers.Serializer):
     format = serializers.CharField(source="tournament.format")
     stage = serializers.CharField(source="tournament.stage")
     planned_sessions = serializers.IntegerField(source="tournament.planned_sessions")
+    event_kind = serializers.CharField(
+        source="tournament.event_kind", help_text="free_tournament, team_match or festival"
+    )
+    last_date = serializers.DateField(
+        help_text="The day of its last session: the date unless its sessions span days."
+    )
+    declared_sessions = PublicDeclaredSessionOut(
+        many=True, help_text="Each session's day and venue as declared; empty: one day, one venue."
+    )
     organiser = serializers.SerializerMethodField()
     committee = serializers.SerializerMethodField()
     arbiter = serializers.CharField(source="arbiter.name")

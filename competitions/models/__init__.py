@@ -45,6 +45,8 @@ from competitions.models.tournament_day import (
     TournamentEntry,
 )
 from competitions.models.tournaments import (
+    DeclaredSession,
+    EventKindChoice,
     LicenceNameConfirmation,
     OrganizerKind,
     ResultEntry,
@@ -73,11 +75,13 @@ __all__ = [
     "DayCorrection",
     "DayPenalty",
     "DealRecord",
+    "DeclaredSession",
     "EntryMember",
     "EntryPlayer",
     "EntryRight",
     "EntryState",
     "EntryStatus",
+    "EventKindChoice",
     "LicenceNameConfirmation",
     "OrganizerKind",
     "PlayedSession",

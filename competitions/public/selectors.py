@@ -3,8 +3,9 @@ committees. Shared by the pages (competitions/public/pages.py), the iCalendar fe
 (competitions/public/ical.py) and the API (competitions/api/public.py).
 
 What is public (docs/public-pages.md): of every tournament, its declaration's public facts
-(name, date, venue, format, stage, organiser, arbiter, planned sessions) and a public
-status; of a homologated tournament, also its homologated sessions and its full ranking
+(name, date, venue, format, stage, kind of event, organiser, arbiter, planned sessions,
+each declared session's day and venue) and a public status; of a homologated
+tournament, also its homologated sessions and its full ranking
 with each player's place, PCN and PP. A refused or not yet homologated tournament shows
 no result. Players are named through ``federation.public_names`` only; no e-mail,
 phone or birth date is ever read here."""
@@ -20,6 +21,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from competitions.models import (
+    DeclaredSession,
     ResultEntry,
     ResultPlayer,
     ResultSession,
@@ -99,9 +101,16 @@ def _players_of_homologated_results() -> Subquery:
     )
 
 
+def _last_day() -> Coalesce:
+    """The day of the last declared session, else the tournament's date."""
+    latest = DeclaredSession.objects.filter(tournament=OuterRef("pk")).order_by("-date")
+    return Coalesce(Subquery(latest.values("date")[:1]), "date")
+
+
 def calendar(filters: CalendarFilter) -> QuerySet[Tournament]:
-    """The tournaments matching ``filters``, by date, each with its organiser and
-    ``player_count`` (players of its homologated results, 0 otherwise): one query."""
+    """The tournaments matching ``filters``, by date, each with its organiser,
+    ``last_date`` (its last session's day: the date unless declared sessions span days)
+    and ``player_count`` (players of its homologated results, 0 otherwise): one query."""
     tournaments: QuerySet[Tournament] = (
         Tournament.objects.select_related(
             "season",
@@ -109,7 +118,10 @@ def calendar(filters: CalendarFilter) -> QuerySet[Tournament]:
             "organizer_committee",
             "organizer_club__committee",
         )
-        .annotate(player_count=Coalesce(_players_of_homologated_results(), Value(0)))
+        .annotate(
+            player_count=Coalesce(_players_of_homologated_results(), Value(0)),
+            last_date=_last_day(),
+        )
         .order_by("date", "name", "pk")
     )
     if filters.season is not None:
@@ -155,8 +167,10 @@ def feed_tournaments(*, committee: Committee | None = None, club: Club | None = 
     since = timezone.localdate() - dt.timedelta(days=FEED_PAST_DAYS)
     history = Tournament.history.model.objects.filter(id=OuterRef("pk"))
     last_change = history.order_by("-history_date").values("history_date")[:1]
-    return calendar(CalendarFilter(committee=committee, club=club, since=since)).annotate(
-        last_change=Coalesce(Subquery(last_change), "declared_at")
+    return (
+        calendar(CalendarFilter(committee=committee, club=club, since=since))
+        .annotate(last_change=Coalesce(Subquery(last_change), "declared_at"))
+        .prefetch_related("declared_sessions")
     )
 
 
@@ -195,6 +209,13 @@ class PublicTournament:
     committee: Committee | None
     sessions: list[ResultSession] = field(default_factory=list)
     ranking: list[RankedEntry] = field(default_factory=list)
+    declared_sessions: list[DeclaredSession] = field(default_factory=list)
+    """Each session's day and venue as declared; empty: one day at the tournament's venue."""
+
+    @property
+    def last_date(self) -> dt.date:
+        """The day of the last declared session (the date for a tournament of one day)."""
+        return max((s.date for s in self.declared_sessions), default=self.tournament.date)
 
     @property
     def homologated(self) -> bool:
@@ -221,8 +242,9 @@ def tournament_committee(tournament: Tournament) -> Committee | None:
 
 
 def public_tournament(pk: int) -> PublicTournament | None:
-    """A tournament's public page: one query, four more when homologated (sessions,
-    entries, their players, the allocations)."""
+    """A tournament's public page: one query (one more for the declared sessions of a
+    tournament of several sessions), four more when homologated (sessions, entries, their
+    players, the allocations)."""
     from competitions.models import Allocation
 
     tournament = (
@@ -239,11 +261,17 @@ def public_tournament(pk: int) -> PublicTournament | None:
     if tournament is None:
         return None
     status = public_status(tournament)
+    declared = (
+        list(DeclaredSession.objects.filter(tournament=tournament).order_by("number"))
+        if tournament.planned_sessions > 1
+        else []
+    )
     page = PublicTournament(
         tournament=tournament,
         status=status,
         arbiter=public_identity(tournament.arbiter),
         committee=tournament_committee(tournament),
+        declared_sessions=declared,
     )
     revision_id = tournament.homologated_revision_id
     if status != PublicStatus.HOMOLOGATED or revision_id is None:
@@ -279,6 +307,7 @@ def public_tournament(pk: int) -> PublicTournament | None:
         committee=page.committee,
         sessions=sessions,
         ranking=ranking,
+        declared_sessions=declared,
     )
 
 

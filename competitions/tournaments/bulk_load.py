@@ -147,10 +147,13 @@ class Loader:
                 self.refused(line.number, error)
                 continue
             key = _reference_key(line.declaration, line.fields)
-            if key is not None and key in known:  # a stored tournament: the services' path
+            if (key is not None and key in known) or line.declaration.sessions:
+                # a stored tournament, or one with declared sessions: the services' path
                 self.write(run)
                 run = []
                 self.one_by_one(line)
+                if key is not None:
+                    known.add(key)
                 continue
             if key is not None:
                 known.add(key)

@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from competitions.models import OrganizerKind, TournamentFormat
+from competitions.models import EventKindChoice, OrganizerKind, TournamentFormat
 from competitions.rulebooks import rulebook_in_force
 from competitions.rules.engine.seating import PlacementMethod
 from competitions.rules.rulebook import EventKind, Organizer, Rulebook
@@ -42,7 +42,15 @@ FIELDS = {
     "planned_sessions": "planned_sessions",
     "placements": None,  # the whole sequence: the form's own error
     "stage": None,  # the page declares ordinary tournaments: the form's own error
+    "event_kind": "event_kind",
+    "sessions": "planned_sessions",
+    "sessions[0].date": "date",
+    "sessions[0].venue": "venue",
 }
+
+SESSION_ROWS = 3
+"""Later sessions the form offers a day and a venue for (sessions 2 to 4); the API takes
+up to twenty."""
 
 PLACEMENT_ROWS = 12
 """Positions whose placement the form offers (the arbiter's announcement; the service
@@ -91,6 +99,16 @@ class DeclarationForm(forms.Form):
         help_text=_("One place: every table plays there, at the same time."),
     )
     format = forms.ChoiceField(label=_("Format"), choices=TournamentFormat.choices)
+    event_kind = forms.ChoiceField(
+        label=_("Kind of event"),
+        choices=EventKindChoice.choices,
+        initial=EventKindChoice.FREE_TOURNAMENT,
+        required=False,  # a free tournament when not said
+        help_text=_(
+            "A team match is played in DUO or by teams of 4. In a team match or a festival, "
+            "the arbiter may not play."
+        ),
+    )
     organiser = forms.ChoiceField(label=_("Organiser"))
     arbiter_licence_number = forms.IntegerField(
         label=_("Arbiter's licence number"),
@@ -114,6 +132,24 @@ class DeclarationForm(forms.Form):
                 if position == 1
                 else "",
             )
+        for number in range(2, SESSION_ROWS + 2):
+            self.fields[f"session_{number}_date"] = forms.DateField(
+                label=_("Session %(number)s: date") % {"number": number},
+                required=False,
+                widget=forms.DateInput(attrs={"type": "date"}),
+                help_text=_(
+                    "Optional: only when the sessions are not all played on the tournament's "
+                    "date (a championship's qualifier over two afternoons)."
+                )
+                if number == 2
+                else "",
+            )
+            self.fields[f"session_{number}_venue"] = forms.CharField(
+                label=_("Session %(number)s: venue") % {"number": number},
+                required=False,
+                max_length=200,
+                help_text=_("Blank: the tournament's venue.") if number == 2 else "",
+            )
 
     def placements(self) -> tuple[str, ...]:
         """The placements chosen, position by position, up to the last one chosen."""
@@ -122,8 +158,27 @@ class DeclarationForm(forms.Form):
             chosen.pop()
         return tuple(chosen)
 
+    def sessions(self) -> tuple[declaration.SessionDeclared, ...]:
+        """Every session's day and venue when a later session is given one, else none."""
+        data = self.cleaned_data
+        later = [
+            declaration.SessionDeclared(
+                date=data[f"session_{n}_date"], venue=data.get(f"session_{n}_venue") or ""
+            )
+            for n in range(2, SESSION_ROWS + 2)
+            if data.get(f"session_{n}_date")
+        ]
+        if not later:
+            return ()
+        return (declaration.SessionDeclared(date=data["date"], venue=data["venue"]), *later)
+
     def clean(self):
         data = super().clean()
+        for number in range(2, SESSION_ROWS + 2):
+            if data.get(f"session_{number}_venue") and not data.get(f"session_{number}_date"):
+                self.add_error(
+                    f"session_{number}_date", _("Give this session's date, or no venue.")
+                )
         for position, value in enumerate(self.placements(), start=1):
             if not value:
                 self.add_error(
@@ -146,6 +201,8 @@ class DeclarationForm(forms.Form):
             arbiter_plays=data["arbiter_plays"],
             planned_sessions=data["planned_sessions"],
             placements=self.placements(),
+            event_kind=data.get("event_kind") or EventKindChoice.FREE_TOURNAMENT,
+            sessions=self.sessions(),
         )
 
     def add_problems(self, problems: tuple[Problem, ...]) -> None:
@@ -155,6 +212,10 @@ class DeclarationForm(forms.Form):
             if name == "placements" and index[:-1].isdecimal():  # placements[2]: position 3
                 position = int(index[:-1]) + 1
                 field = f"placement_{position}" if position <= PLACEMENT_ROWS else None
+            elif name == "sessions" and problem.field not in FIELDS:  # sessions[1].date
+                number = int(index.partition("]")[0]) + 1
+                part = problem.field.rpartition(".")[2]
+                field = f"session_{number}_{part}" if part in ("date", "venue") else None
             else:
                 field = FIELDS.get(problem.field, FIELDS.get(name))
             self.add_error(field, problem_message(problem))
@@ -178,6 +239,14 @@ ORGANIZER_LABELS = {
 }
 
 
+EVENT_KIND_LABELS = {
+    EventKind.FREE_TOURNAMENT: _("free tournaments"),
+    EventKind.OFFICIAL_CHAMPIONSHIP: _("official championships"),
+    EventKind.TEAM_MATCH: _("team matches"),
+    EventKind.FESTIVAL: _("tarot festivals"),
+}
+
+
 @dataclass(frozen=True)
 class Conditions:
     """Chapter 5 as the season's rulebook in force says it, for the page."""
@@ -185,6 +254,9 @@ class Conditions:
     season: Season
     organisers: list[str]
     arbiter_may_play: bool
+    arbiter_may_not_play_in: list[str]
+    several_days_in: list[str]
+    team_match_formats: list[str]
     forbidden_table_size: int
     formats: list[FormatCondition]
     first_place_points_per_table: int
@@ -208,6 +280,17 @@ def _conditions(season: Season, rulebook: Rulebook, chosen_format: str | None) -
         season=season,
         organisers=[str(ORGANIZER_LABELS[o]) for o in Organizer if o in rules.organizers],
         arbiter_may_play=EventKind.FREE_TOURNAMENT not in rules.arbiter_may_not_play_in,
+        arbiter_may_not_play_in=[
+            str(EVENT_KIND_LABELS[k]) for k in EventKind if k in rules.arbiter_may_not_play_in
+        ],
+        several_days_in=[
+            str(EVENT_KIND_LABELS[k]) for k in EventKind if k in rules.several_days_in
+        ],
+        team_match_formats=[
+            str(label)
+            for value, label in TournamentFormat.choices
+            if Format(value) in rules.team_match_formats
+        ],
         forbidden_table_size=rules.forbidden_table_size,
         formats=[
             FormatCondition(

@@ -142,19 +142,23 @@ def plain_results_submit(
 def read_results(*, content: bytes | str | dict, source: str, tournament: Tournament) -> Reading:
     """The submitted content read by the reader of its source, as far as it can be.
 
-    Score sheets are read whole or refused, and ranked as a championship for a
-    championship stage (article 29)."""
+    Score sheets are read whole or refused, ranked as a championship for a championship
+    stage (article 29), their cuts carried as the season's rulebook says."""
     if source == "json":
         return read_json(content)
     if source == "csv":
         return read_csv(content)  # type: ignore[arg-type]  # a dict is refused, located
     if source == "sheets":
         mode = RankingMode.PLAIN if tournament.stage == Stage.ORDINARY else RankingMode.CHAMPIONSHIP
-        scoring = rulebook_in_force(season=tournament.season)[1].scoring.rules()
+        rulebook = rulebook_in_force(season=tournament.season)[1]
         try:
             return Reading(
                 parse_score_sheets(
-                    content, format=Format(tournament.format), ranking=mode, rules=scoring
+                    content,
+                    format=Format(tournament.format),
+                    ranking=mode,
+                    rules=rulebook.scoring.rules(),
+                    eliminations=rulebook.eliminations,
                 )
             )
         except RuleViolation as refused:

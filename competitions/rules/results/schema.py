@@ -193,6 +193,33 @@ SESSION_ENTRY = Shape(
     ),
 )
 
+POSITION_CUT = Shape(
+    "ResultsPositionCut",
+    "With eliminations between positions: a cut after a position of the session, the "
+    "entries that play on and the divisor of the scores they carry past it.",
+    (
+        Field(
+            "after_position",
+            integer(1, MAX_COUNT),
+            "The last position played before the cut.",
+            required=True,
+        ),
+        Field("tables", integer(0, MAX_COUNT), "Tables that seat the entries.", required=True),
+        Field(
+            "entries",
+            array(ref(SESSION_ENTRY), MAX_ENTRIES),
+            "The entries that play on: their score after the cut and what they carry in.",
+            required=True,
+        ),
+        Field("tables_of_three", integer(0, MAX_COUNT), "Of the tables, tables of 3 (0)."),
+        Field(
+            "points_divisor",
+            integer(1, MAX_COUNT),
+            "The scores carried past the cut are divided by it (1).",
+        ),
+    ),
+)
+
 SESSION = Shape(
     "ResultsSession",
     "A session (séance) played.",
@@ -213,6 +240,11 @@ SESSION = Shape(
             "entries",
             array(ref(SESSION_ENTRY), MAX_ENTRIES, nullable=True),
             "With eliminations: the entries that play this session (for every session or none).",
+        ),
+        Field(
+            "cuts",
+            array(ref(POSITION_CUT), MAX_POSITIONS_PER_PLAYER, nullable=True),
+            "With eliminations between positions: the session's cuts, in order.",
         ),
     ),
 )
@@ -484,6 +516,21 @@ DECLARED_SESSION = Shape(
     ),
 )
 
+SHEET_CUT = Shape(
+    "ScoreSheetsCut",
+    "With eliminations: a cut before a session or after one of its positions; the entries "
+    "seated after it play on, carrying their score divided by its divisor.",
+    (
+        Field("session", _SESSION_NUMBER, "The session.", required=True),
+        Field(
+            "after_position",
+            integer(0, MAX_COUNT),
+            "The position it follows (0 or absent: before the session).",
+        ),
+        Field("points_divisor", integer(1, MAX_COUNT), "The divisor of the carried scores (1)."),
+    ),
+)
+
 SCORE_SHEETS_DOCUMENT = Shape(
     "ScoreSheetsDocument",
     "A tournament's results as its score sheets, deal by deal (docs/results-format.md); "
@@ -507,6 +554,11 @@ SCORE_SHEETS_DOCUMENT = Shape(
             array(ref(DECLARED_SESSION), MAX_DECLARED_SESSIONS, nullable=True),
             "The deals declared for each session.",
         ),
+        Field(
+            "cuts",
+            array(ref(SHEET_CUT), MAX_SHEETS, nullable=True),
+            "With eliminations: every cut, between sessions or positions (optional part).",
+        ),
     ),
 )
 
@@ -528,9 +580,9 @@ def _references(schema: object) -> Iterator[str]:
 _SHAPES: Mapping[str, Shape] = {
     shape.name: shape
     for shape in (
-        SESSION_ENTRY, SESSION, POSITION, PLAYER, CONTRACTS_MADE, TIEBREAK, ENTRY, PENALTY,
-        RESULTS_DOCUMENT, SHEET_PLAYER, SHEET_ENTRY, SEATS, MARKS, POIGNEE, REVOKE, DEAL, SHEET,
-        DECLARED_SESSION, SCORE_SHEETS_DOCUMENT,
+        SESSION_ENTRY, POSITION_CUT, SESSION, POSITION, PLAYER, CONTRACTS_MADE, TIEBREAK,
+        ENTRY, PENALTY, RESULTS_DOCUMENT, SHEET_PLAYER, SHEET_ENTRY, SEATS, MARKS, POIGNEE,
+        REVOKE, DEAL, SHEET, DECLARED_SESSION, SHEET_CUT, SCORE_SHEETS_DOCUMENT,
     )
 }  # fmt: skip
 
