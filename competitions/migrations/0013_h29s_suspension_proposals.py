@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('competitions', '0011_tournament_day'),
+        ('competitions', '0012_h29m_event_kinds_and_declared_sessions'),
         ('federation', '0009_registry_writes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
