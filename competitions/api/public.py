@@ -72,6 +72,19 @@ class PublicTournamentOut(serializers.Serializer):
     player_count = serializers.IntegerField(
         help_text="Players of the homologated results (0 before homologation)."
     )
+    start_time = serializers.TimeField(allow_null=True)
+    address = serializers.CharField()
+    contact = serializers.CharField()
+    entry_fee = serializers.DecimalField(
+        max_digits=6, decimal_places=2, allow_null=True, help_text="In euros."
+    )
+    entry_cap = serializers.IntegerField(allow_null=True)
+    online_entries = serializers.BooleanField(
+        help_text="Licensees may enter online (the calendar's « S'inscrire »)."
+    )
+    entrant_count = serializers.IntegerField(
+        help_text="Entries entered (not on the waiting list); who they are is not public."
+    )
 
     @extend_schema_field(PublicOrganiser)
     def get_organiser(self, t) -> dict:
@@ -140,6 +153,17 @@ class PublicTournamentDetailOut(serializers.Serializer):
     committee = serializers.SerializerMethodField()
     arbiter = serializers.CharField(source="arbiter.name")
     status = serializers.CharField()
+    start_time = serializers.TimeField(source="tournament.start_time", allow_null=True)
+    address = serializers.CharField(source="tournament.address")
+    contact = serializers.CharField(source="tournament.contact")
+    entry_fee = serializers.DecimalField(
+        source="tournament.entry_fee", max_digits=6, decimal_places=2, allow_null=True
+    )
+    entry_cap = serializers.IntegerField(source="tournament.entry_cap", allow_null=True)
+    online_entries = serializers.BooleanField(source="tournament.online_entries")
+    entrant_count = serializers.IntegerField(
+        help_text="Entries entered (not on the waiting list); who they are is not public."
+    )
     sessions = PublicSessionOut(many=True, help_text="Empty unless homologated.")
     ranking = PublicRankedEntryOut(many=True, help_text="Empty unless homologated.")
 

@@ -93,6 +93,36 @@ class DeclarationIn(serializers.Serializer):
         help_text="How many best scores play on (24_deals: 12, 16 or 20; 25_deals: 20).",
     )  # fmt: skip
 
+    start_time = serializers.TimeField(
+        required=False, allow_null=True, default=None, help_text="When play starts, e.g. 14:00."
+    )
+    address = serializers.CharField(
+        max_length=300, required=False, default="", allow_blank=True,
+        help_text="Where the venue is, for players coming (street, town).",
+    )  # fmt: skip
+    contact = serializers.CharField(
+        max_length=200, required=False, default="", allow_blank=True,
+        help_text="Whom players ask (a name, a telephone or an address): public.",
+    )  # fmt: skip
+    entry_fee = serializers.DecimalField(
+        max_digits=6, decimal_places=2, min_value=0, required=False, allow_null=True,
+        default=None, help_text="In euros; recorded, never processed.",
+    )  # fmt: skip
+    entry_cap = serializers.IntegerField(
+        min_value=1, max_value=2000, required=False, allow_null=True, default=None,
+        help_text="Entries beyond it go to the waiting list.",
+    )  # fmt: skip
+    online_entries = serializers.BooleanField(
+        default=False, help_text="Licensees may enter themselves from the calendar."
+    )
+    tables_of_five = serializers.BooleanField(
+        default=False, help_text="Tables of 5 with a mort rather than tables of 3."
+    )
+    position_totals = serializers.BooleanField(
+        default=False, help_text="Tables may enter their position totals instead of each deal."
+    )
+    live_page = serializers.BooleanField(default=False, help_text="A public live page.")
+
     def to_declaration(self) -> Declaration:
         data = dict(self.validated_data)
         data["placements"] = tuple(data.get("placements", ()))
@@ -153,6 +183,15 @@ class TournamentOut(serializers.ModelSerializer):
             "planned_sessions",
             "big_prize",
             "placements",
+            "start_time",
+            "address",
+            "contact",
+            "entry_fee",
+            "entry_cap",
+            "online_entries",
+            "tables_of_five",
+            "position_totals",
+            "live_page",
             "reference",
             "status",
             "refusal_reasons",

@@ -1,6 +1,7 @@
 """The competitions' data, one module per domain (same app label, same tables):
 ``tournaments`` (declarations, result revisions and their rows), ``rulebooks`` (the
-season's rulebook versions), ``allocations`` (the PCN and PP of homologated tournaments)
+season's rulebook versions), ``allocations`` (the PCN and PP of homologated tournaments),
+``suspensions`` (suspensions proposed to staff after an abandon without the arbiter's accord)
 and ``championships`` (the four championships, regional rules, stages, entries, quotas,
 qualifications)."""
 
@@ -31,6 +32,7 @@ from competitions.models.championships import (
     TitleKind,
 )
 from competitions.models.rulebooks import RulebookVersion
+from competitions.models.suspensions import ProposalStatus, SuspensionProposal
 from competitions.models.tournament_day import (
     DayCorrection,
     DayPenalty,
@@ -83,6 +85,7 @@ __all__ = [
     "LicenceNameConfirmation",
     "OrganizerKind",
     "PlayedSession",
+    "ProposalStatus",
     "Provenance",
     "Qualification",
     "QualificationRightChoice",
@@ -99,6 +102,7 @@ __all__ = [
     "Stage",
     "StagePenalty",
     "StageSeating",
+    "SuspensionProposal",
     "TableTotals",
     "TeamFlag",
     "TitleKind",

@@ -370,6 +370,8 @@ class ResultEntry(models.Model):
     place = models.PositiveIntegerField(_("place"))
     total = models.IntegerField(_("total"))
     abandoned = models.BooleanField(_("abandoned"), default=False)
+    # For an entry that abandoned: with the arbiter's accord or not; null when not said.
+    arbiter_accord = models.BooleanField(_("with the arbiter's accord"), null=True, blank=True)
     tiebreak = models.JSONField(_("tie-break data"), default=dict, blank=True)
 
     class Meta:
@@ -379,6 +381,10 @@ class ResultEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["revision", "number"], name="unique_entry_number"),
             models.CheckConstraint(name="place_positive", condition=Q(place__gte=1)),
+            models.CheckConstraint(
+                name="arbiter_accord_only_on_abandon",
+                condition=Q(arbiter_accord__isnull=True) | Q(abandoned=True),
+            ),
         ]
 
     def __str__(self) -> str:

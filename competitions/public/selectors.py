@@ -4,8 +4,10 @@ committees. Shared by the pages (competitions/public/pages.py), the iCalendar fe
 
 What is public (docs/public-pages.md): of every tournament, its declaration's public facts
 (name, date, venue, format, stage, kind of event, organiser, arbiter, planned sessions,
-each declared session's day and venue) and a public status; of a homologated
-tournament, also its homologated sessions and its full ranking
+each declared session's day and venue; what a player needs before the day: start time,
+address, contact, entry fee, cap, whether entries are open online) and a public status; how
+many entries are entered (never who: the list of entrants is the organiser's); of a
+homologated tournament, also its homologated sessions and its full ranking
 with each player's place, PCN and PP. A refused or not yet homologated tournament shows
 no result. Players are named through ``federation.public_names`` only; no e-mail,
 phone or birth date is ever read here."""
@@ -22,10 +24,12 @@ from django.utils import timezone
 
 from competitions.models import (
     DeclaredSession,
+    EntryState,
     ResultEntry,
     ResultPlayer,
     ResultSession,
     Tournament,
+    TournamentEntry,
     TournamentFormat,
     TournamentStatus,
 )
@@ -101,6 +105,17 @@ def _players_of_homologated_results() -> Subquery:
     )
 
 
+def _entrants() -> Subquery:
+    return Subquery(
+        TournamentEntry.objects.filter(tournament=OuterRef("pk"), state=EntryState.ENTERED)
+        .order_by()
+        .values("tournament")
+        .annotate(count=Count("pk"))
+        .values("count"),
+        output_field=IntegerField(),
+    )
+
+
 def _last_day() -> Coalesce:
     """The day of the last declared session, else the tournament's date."""
     latest = DeclaredSession.objects.filter(tournament=OuterRef("pk")).order_by("-date")
@@ -108,9 +123,10 @@ def _last_day() -> Coalesce:
 
 
 def calendar(filters: CalendarFilter) -> QuerySet[Tournament]:
-    """The tournaments matching ``filters``, by date, each with its organiser,
-    ``last_date`` (its last session's day: the date unless declared sessions span days)
-    and ``player_count`` (players of its homologated results, 0 otherwise): one query."""
+    """The tournaments matching ``filters``, soonest first (by date and start time),
+    each with its organiser, ``last_date`` (its last session's day: the date unless declared
+    sessions span days), ``player_count`` (players of its homologated results, 0 otherwise)
+    and ``entrant_count`` (its entries entered, not waiting): one query."""
     tournaments: QuerySet[Tournament] = (
         Tournament.objects.select_related(
             "season",
@@ -121,8 +137,9 @@ def calendar(filters: CalendarFilter) -> QuerySet[Tournament]:
         .annotate(
             player_count=Coalesce(_players_of_homologated_results(), Value(0)),
             last_date=_last_day(),
+            entrant_count=Coalesce(_entrants(), Value(0)),
         )
-        .order_by("date", "name", "pk")
+        .order_by("date", "start_time", "name", "pk")
     )
     if filters.season is not None:
         tournaments = tournaments.filter(season=filters.season)
@@ -217,6 +234,9 @@ class PublicTournament:
         """The day of the last declared session (the date for a tournament of one day)."""
         return max((s.date for s in self.declared_sessions), default=self.tournament.date)
 
+    entrant_count: int = 0
+    """Its entries entered (not waiting, not withdrawn): public, the list is not."""
+
     @property
     def homologated(self) -> bool:
         return self.status == PublicStatus.HOMOLOGATED
@@ -255,6 +275,7 @@ def public_tournament(pk: int) -> PublicTournament | None:
             "organizer_club__committee",
             "arbiter",
         )
+        .annotate(entrant_count=Coalesce(_entrants(), Value(0)))
         .filter(pk=pk)
         .first()
     )
@@ -272,6 +293,7 @@ def public_tournament(pk: int) -> PublicTournament | None:
         arbiter=public_identity(tournament.arbiter),
         committee=tournament_committee(tournament),
         declared_sessions=declared,
+        entrant_count=tournament.entrant_count,
     )
     revision_id = tournament.homologated_revision_id
     if status != PublicStatus.HOMOLOGATED or revision_id is None:
@@ -308,6 +330,7 @@ def public_tournament(pk: int) -> PublicTournament | None:
         sessions=sessions,
         ranking=ranking,
         declared_sessions=declared,
+        entrant_count=page.entrant_count,
     )
 
 

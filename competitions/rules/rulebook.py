@@ -328,12 +328,25 @@ class Awards:
     unlicensed_places: UnlicensedPlaces = UnlicensedPlaces.KEEP
 
 
+class SuspendedPlayerResults(StrEnum):
+    """What results naming a player suspended on the tournament's day get (chapter 4:
+    « suspendue de jeu en donnes libres (tournois et compétition) »)."""
+
+    FLAG = "flag"
+    """Taken, with the warning ``suspended_player_in_results`` shown to staff before they
+    homologate (the tournament took place; its other players keep their points)."""
+    REFUSE = "refuse"
+    """Refused (``suspended_player_refused``): the organiser sends them again without the
+    suspended player, or staff record the suspension's end first."""
+
+
 @dataclass(frozen=True, slots=True)
 class Arbitration:
     """Chapter 4's choices (the arbitration code)."""
 
     score_sheet_fault_charge: SheetFaultCharge = SheetFaultCharge.PER_PLAYER
     repeat_scope: RepeatScope = RepeatScope.SAME_FAULT_SAME_TOURNAMENT
+    suspended_player_results: SuspendedPlayerResults = SuspendedPlayerResults.FLAG
 
     def schedule(self) -> PenaltySchedule:
         """The engine's penalty schedule with the season's choices."""
@@ -455,6 +468,7 @@ class Rulebook:
                 Arbitration: {
                     "score_sheet_fault_charge": SheetFaultCharge.PER_PLAYER,
                     "repeat_scope": RepeatScope.SAME_FAULT_SAME_TOURNAMENT,
+                    "suspended_player_results": SuspendedPlayerResults.FLAG,
                 },
                 Championships: {"unapproved_regional_rules": UnapprovedRegionalRules.VOID},
                 Homologation: {

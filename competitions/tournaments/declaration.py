@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 
@@ -59,6 +60,17 @@ class Declaration:
     """Each session's day and place, when declared; none: one day (``date``) at one place
     (``venue``)."""
 
+    # What a player needs before the day, and how the organiser runs the day.
+    start_time: dt.time | None = None
+    address: str = ""
+    contact: str = ""
+    entry_fee: Decimal | None = None
+    entry_cap: int | None = None
+    online_entries: bool = False
+    tables_of_five: bool = False
+    position_totals: bool = False
+    live_page: bool = False
+
 
 @dataclass(frozen=True)
 class SessionDeclared:
@@ -69,6 +81,45 @@ class SessionDeclared:
 
 
 MAX_POSITIONS = 200
+MAX_ENTRY_FEE = Decimal("9999.99")
+MAX_ENTRY_CAP = 2000
+
+
+def day_problems(declaration: Declaration) -> list[Problem]:
+    """The facts a player reads before the day: a fee from 0 to 9 999,99 €, in cents; a
+    cap of at least one entry."""
+    problems: list[Problem] = []
+    fee = declaration.entry_fee
+    if fee is not None and (fee < 0 or fee > MAX_ENTRY_FEE or fee != fee.quantize(Decimal("0.01"))):
+        problems.append(
+            Problem(
+                "entry_fee",
+                "entry_fee_invalid",
+                f"The entry fee is an amount in euros from 0 to {MAX_ENTRY_FEE}, in cents.",
+                {"maximum": "9 999,99"},
+            )
+        )
+    cap = declaration.entry_cap
+    if cap is not None and not 1 <= cap <= MAX_ENTRY_CAP:
+        problems.append(
+            Problem(
+                "entry_cap",
+                "entry_cap_invalid",
+                f"The entry cap is a number of entries from 1 to {MAX_ENTRY_CAP}.",
+                {"maximum": MAX_ENTRY_CAP},
+            )
+        )
+    for name, limit in (("address", 300), ("contact", 200)):
+        if len(getattr(declaration, name)) > limit:
+            problems.append(
+                Problem(
+                    name,
+                    "too_long",
+                    f"At most {limit} characters.",
+                    {"maximum": limit},
+                )
+            )
+    return problems
 
 
 def placement_problems(placements: tuple[str, ...], format: str) -> list[Problem]:
@@ -303,6 +354,7 @@ def declaration_fields(declaration: Declaration, by, *, championship_stage: bool
             )
         )
     problems.extend(placement_problems(tuple(declaration.placements), declaration.format))
+    problems.extend(day_problems(declaration))
     if declaration.planned_sessions < 1:
         problems.append(
             Problem(
@@ -360,6 +412,15 @@ def declaration_fields(declaration: Declaration, by, *, championship_stage: bool
         "placements": list(declaration.placements),
         "big_prize": big_prize,
         "event_kind": declaration.event_kind,
+        "start_time": declaration.start_time,
+        "address": declaration.address,
+        "contact": declaration.contact,
+        "entry_fee": declaration.entry_fee,
+        "entry_cap": declaration.entry_cap,
+        "online_entries": declaration.online_entries,
+        "tables_of_five": declaration.tables_of_five,
+        "position_totals": declaration.position_totals,
+        "live_page": declaration.live_page,
     }
 
 

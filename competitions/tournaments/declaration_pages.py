@@ -40,6 +40,15 @@ FIELDS = {
     "arbiter_licence_number": "arbiter_licence_number",
     "arbiter_plays": "arbiter_plays",
     "planned_sessions": "planned_sessions",
+    "start_time": "start_time",
+    "address": "address",
+    "contact": "contact",
+    "entry_fee": "entry_fee",
+    "entry_cap": "entry_cap",
+    "online_entries": "online_entries",
+    "tables_of_five": "tables_of_five",
+    "position_totals": "position_totals",
+    "live_page": "live_page",
     "placements": None,  # the whole sequence: the form's own error
     "stage": None,  # the page declares ordinary tournaments: the form's own error
     "event_kind": "event_kind",
@@ -119,6 +128,48 @@ class DeclarationForm(forms.Form):
     planned_sessions = forms.IntegerField(
         label=_("Number of sessions"), min_value=1, max_value=20, initial=1
     )
+    start_time = forms.TimeField(
+        label=_("Start time"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}),
+    )
+    address = forms.CharField(
+        label=_("Address"),
+        max_length=300,
+        required=False,
+        help_text=_("Street and town, for the players coming."),
+    )
+    contact = forms.CharField(
+        label=_("Contact"),
+        max_length=200,
+        required=False,
+        help_text=_("Whom players ask: a name, a telephone or an address (public)."),
+    )
+    entry_fee = forms.DecimalField(
+        label=_("Entry fee (€)"),
+        required=False,
+        min_value=0,
+        max_digits=6,
+        decimal_places=2,
+        help_text=_("Recorded only: its payment is made to the organiser."),
+    )
+    entry_cap = forms.IntegerField(
+        label=_("Entry cap"),
+        required=False,
+        min_value=1,
+        max_value=2000,
+        help_text=_("Beyond it, entries go to a waiting list."),
+    )
+    online_entries = forms.BooleanField(
+        label=_("Licensees may enter online, from the calendar"), required=False
+    )
+    tables_of_five = forms.BooleanField(
+        label=_("Tables of 5 with a mort rather than tables of 3"), required=False
+    )
+    position_totals = forms.BooleanField(
+        label=_("Tables may enter their position totals instead of each deal"), required=False
+    )
+    live_page = forms.BooleanField(label=_("A public live page on the day"), required=False)
 
     def __init__(self, *args, organisers, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -203,6 +254,15 @@ class DeclarationForm(forms.Form):
             placements=self.placements(),
             event_kind=data.get("event_kind") or EventKindChoice.FREE_TOURNAMENT,
             sessions=self.sessions(),
+            start_time=data.get("start_time"),
+            address=data.get("address", ""),
+            contact=data.get("contact", ""),
+            entry_fee=data.get("entry_fee"),
+            entry_cap=data.get("entry_cap"),
+            online_entries=data.get("online_entries", False),
+            tables_of_five=data.get("tables_of_five", False),
+            position_totals=data.get("position_totals", False),
+            live_page=data.get("live_page", False),
         )
 
     def add_problems(self, problems: tuple[Problem, ...]) -> None:

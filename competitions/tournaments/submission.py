@@ -12,7 +12,8 @@ One pass, top down::
             validate            pure: the whole document (what was read), the reader's problems,
                                 names against the registry, minimum entries from the rulebook
             declaration_problems  chapter 5: organiser, arbiter
-            suspension_warnings   chapter 4: a suspended player is flagged to staff
+            suspension_warnings   chapter 4: a suspended player is flagged to staff (or
+                                  refused, as the season's rulebook says)
           revisions_store     the revision, its rows, the names confirmed
 
 A refused submission raises with every problem located — structure, registry and
@@ -69,7 +70,7 @@ from competitions.rules.results.json_format import read_json
 from competitions.rules.results.licences import LicenceStatus
 from competitions.rules.results.score_sheets import parse_score_sheets
 from competitions.rules.results.validation import ValidatedResults, validate
-from competitions.rules.rulebook import Rulebook, has_tie_break_rules
+from competitions.rules.rulebook import Rulebook, SuspendedPlayerResults, has_tie_break_rules
 from competitions.tournaments import access, repeats
 from competitions.tournaments.homologation_conditions import declaration_problems
 from competitions.tournaments.tournament_rows import tournaments_update
@@ -316,6 +317,10 @@ def results_check(
             document=document, season_id=tournament.season_id, day=tournament.date
         )
     conditions = declaration_problems(tournament, document, rulebook)
+    suspended = suspension_warnings(document, registered.suspended_until)
+    if suspended and rulebook.arbitration.suspended_player_results == SuspendedPlayerResults.REFUSE:
+        conditions = [*conditions, *(_refusal(warning) for warning in suspended)]
+        suspended = []
     shown = names_withheld(registered, by)
     validated = validate(
         document,
@@ -337,7 +342,6 @@ def results_check(
             scope=rulebook.arbitration.repeat_scope,
         ),
     )
-    suspended = suspension_warnings(document, registered.suspended_until)
     if suspended:
         validated = dataclasses.replace(validated, warnings=(*validated.warnings, *suspended))
     return Checked(validated, registered, shown)
@@ -379,6 +383,17 @@ def suspension_warnings(
                 )
             )
     return warnings
+
+
+def _refusal(warning: Problem) -> Problem:
+    """The season refuses results naming a suspended player (rulebook
+    ``arbitration.suspended_player_results``): the warning as a refusal."""
+    return Problem(
+        warning.field,
+        "suspended_player_refused",
+        f"{warning.message} This season's rulebook refuses results naming a suspended player.",
+        warning.params,
+    )
 
 
 @dataclass(frozen=True)
@@ -662,6 +677,7 @@ def revision_rows_store(
             "place": e.place,
             "total": e.total,
             "abandoned": e.abandoned,
+            "arbiter_accord": e.arbiter_accord,
             "tiebreak": tiebreaks[e.number],
         }
         for revision, validated, _ids in revisions

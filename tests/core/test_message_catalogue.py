@@ -80,6 +80,7 @@ DYNAMIC: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("competitions/championships/entries.py", "problem.code"): (RELOCATED, ()),
     ("competitions/day/scoring.py", "problem.code"): (RELOCATED, ()),
     ("competitions/dry_run.py", "p.code"): (RELOCATED, ()),
+    ("competitions/day/entries.py", "p.code"): (RELOCATED, ()),
     ("competitions/rules/results/checks/entries.py", "problem.code"): (RELOCATED, ()),
     ("competitions/dry_run.py", "code"): (
         "a refusal resting on a private fact, reduced to its kind (PRIVATE_REASONS)",

@@ -7,9 +7,10 @@ player's position scores by session, position and table, penalties by licence
 number, kind, points and reason; tie-break contracts always list the four
 contracts; a session's eliminations (``points_divisor``, ``entries`` by number) are
 written only when it has any, and its cuts between positions (``cuts``, by position, each
-with every field) only when it has some. Object keys are sorted, separators compact, text UTF-8 (not
-escaped). The same results therefore hash the same whether submitted as JSON
-(in any order, with or without the optional fields) or as CSV, and
+with every field) only when it has some; an entry's ``arbiter_accord`` only when the
+results say it. Object keys are sorted, separators compact, text UTF-8 (not escaped). The
+same results therefore hash the same whether submitted as JSON (in any order, with or
+without the optional fields) or as CSV, and
 ``parse_json(canonical_dict(document))`` reads the document back.
 """
 
@@ -121,7 +122,7 @@ def _entry(entry: EntryResult) -> dict[str, Any]:
         entry.players,
         key=lambda p: (p.licence_number is None, p.licence_number or 0, p.name, p.total or 0),
     )
-    return {
+    written = {
         "number": entry.number,
         "place": entry.place,
         "total": entry.total,
@@ -129,6 +130,9 @@ def _entry(entry: EntryResult) -> dict[str, Any]:
         "players": [_player(player) for player in players],
         "tiebreak": _tiebreak(entry.tiebreak),
     }
+    if entry.arbiter_accord is not None:  # only when said: a document without keeps its hash
+        written["arbiter_accord"] = entry.arbiter_accord
+    return written
 
 
 def _player(player: PlayerResult) -> dict[str, Any]:

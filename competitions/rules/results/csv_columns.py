@@ -38,6 +38,7 @@ FRENCH_COLUMNS: dict[str, str] = {
     "points": "points",
     "kind": "nature",
     "reason": "motif",
+    "arbiter_accord": "accord de l’arbitre",
     "points_divisor": "diviseur des points",
     "carried": "points reportés",
     "after_position": "après la position",

@@ -9,8 +9,9 @@ one record, its kind in the ``record`` column:
 
 - ``session``: a session (``session``, ``tables``, ``tables_of_three``, ``deals``);
 - ``player``: a player of an entry, with the entry's columns (``entry``,
-  ``place``, ``entry_total``, ``abandoned``, the tie-break columns) repeated on
-  every player line of the entry;
+  ``place``, ``entry_total``, ``abandoned``, the tie-break columns, and
+  ``arbiter_accord`` for an entry that abandoned: 1 with the arbiter's accord, 0
+  without, empty when not said) repeated on every player line of the entry;
 - ``position``: one player's score at one table for one position;
 - ``penalty``: a penalty recorded against a player.
 
@@ -77,14 +78,15 @@ class RecordType(StrEnum):
 
 
 TIEBREAK_COLUMNS = ("best_position_score", *(c.value for c in CONTRACTS))
-ENTRY_COLUMNS = ("place", "entry_total", "abandoned", *TIEBREAK_COLUMNS)
+_ABANDON = ("abandoned", "arbiter_accord")  # arbiter_accord: 1, 0, or empty (not said)
+ENTRY_COLUMNS = ("place", "entry_total", *_ABANDON, *TIEBREAK_COLUMNS)
 
 # For each record type: (required columns, optional columns).
 RECORD_COLUMNS: dict[RecordType, tuple[tuple[str, ...], tuple[str, ...]]] = {
     RecordType.SESSION: (("session", "tables", "deals"), ("tables_of_three", "points_divisor")),
     RecordType.PLAYER: (
         ("entry", "place", "entry_total"),
-        ("abandoned", "licence_number", "name", "player_total", *TIEBREAK_COLUMNS),
+        (*_ABANDON, "licence_number", "name", "player_total", *TIEBREAK_COLUMNS),
     ),
     RecordType.POSITION: (
         ("entry", "session", "position", "table", "score"),
@@ -123,9 +125,11 @@ COLUMNS: tuple[str, ...] = (
 
 ELIMINATION_COLUMNS = ("points_divisor", "carried")
 """The columns of sessions with eliminations, after :data:`COLUMNS` when a file has any."""
+ACCORD_COLUMNS = ("arbiter_accord",)
+"""Whether an entry that abandoned had the arbiter's accord: written when a document says it."""
 CUT_COLUMNS = ("after_position",)
 """The column of cuts between positions, after the others when a file has any."""
-ALL_COLUMNS = (*COLUMNS, *ELIMINATION_COLUMNS, *CUT_COLUMNS)
+ALL_COLUMNS = (*COLUMNS, *ELIMINATION_COLUMNS, *CUT_COLUMNS, *ACCORD_COLUMNS)
 """Every column a results CSV may have."""
 
 _ALLOWED: dict[RecordType, frozenset[str]] = {
@@ -156,6 +160,7 @@ class _Entry:
     abandoned: bool
     tiebreak: TieBreakData | None
     players: list[_Player] = field(default_factory=list)
+    arbiter_accord: bool | None = None
 
 
 class _Line:
@@ -714,6 +719,7 @@ def _player(line: _Line, entries: dict[int, _Entry], gaps: _GapsFound) -> None:
     place = line.integer("place", minimum=1, maximum=MAX_ENTRIES)
     total = line.integer("entry_total", minimum=-MAX_SCORE, maximum=MAX_SCORE)
     abandoned = line.boolean("abandoned")
+    accord = line.boolean("arbiter_accord") if line.text("arbiter_accord") else None
     tiebreak = _tiebreak(line)
     licence = line.integer("licence_number", minimum=1, maximum=MAX_LICENCE_NUMBER, required=False)
     name = line.string("name", maximum=MAX_NAME_LENGTH)
@@ -746,7 +752,7 @@ def _player(line: _Line, entries: dict[int, _Entry], gaps: _GapsFound) -> None:
             gaps.entries.add(number)
             return
         entries[number] = _Entry(
-            line.number, number, columns, place, total, abandoned, tiebreak, [player]
+            line.number, number, columns, place, total, abandoned, tiebreak, [player], accord
         )
         return
     for column in ENTRY_COLUMNS:
@@ -777,8 +783,9 @@ def _player(line: _Line, entries: dict[int, _Entry], gaps: _GapsFound) -> None:
 
 
 def _same_cell(column: str, first: str, other: str) -> bool:
-    if column == "abandoned":
-        return (first.lower() in _TRUE) == (other.lower() in _TRUE)
+    if column in _ABANDON:  # the accord said on one line and not on another differs
+        same_said = column == "abandoned" or (not first) == (not other)
+        return same_said and (first.lower() in _TRUE) == (other.lower() in _TRUE)
     if _INTEGER.match(first) and _INTEGER.match(other):
         return int(first) == int(other)
     return first == other
@@ -977,6 +984,7 @@ def _document(
                 players=tuple(players),
                 abandoned=entry.abandoned,
                 tiebreak=entry.tiebreak,
+                arbiter_accord=entry.arbiter_accord,
             )
         )
     return ResultsDocument(

@@ -8,8 +8,9 @@ import csv
 import io
 
 from competitions.rules.results.csv_format import (
-    ALL_COLUMNS,
+    ACCORD_COLUMNS,
     COLUMNS,
+    CUT_COLUMNS,
     ELIMINATION_COLUMNS,
     RecordType,
 )
@@ -23,7 +24,8 @@ def write_csv(document: ResultsDocument, *, delimiter: str = ",") -> str:
     eliminations, then by each of its cuts between positions and the entries that play on
     after it), players (each followed by its position scores), penalties. The
     :data:`ELIMINATION_COLUMNS` are written only for a document that has eliminations, the
-    :data:`CUT_COLUMNS` only for one with cuts between positions.
+    :data:`CUT_COLUMNS` only for one with cuts between positions, the :data:`ACCORD_COLUMNS`
+    only for one that says whether an abandon had the arbiter's accord.
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n")
@@ -31,7 +33,9 @@ def write_csv(document: ResultsDocument, *, delimiter: str = ",") -> str:
     columns = COLUMNS
     if staged:
         with_cuts = any(s.cuts for s in document.sessions)
-        columns = ALL_COLUMNS if with_cuts else (*COLUMNS, *ELIMINATION_COLUMNS)
+        columns = (*COLUMNS, *ELIMINATION_COLUMNS, *(CUT_COLUMNS if with_cuts else ()))
+    if any(entry.arbiter_accord is not None for entry in document.entries):
+        columns = (*columns, *ACCORD_COLUMNS)
     writer.writerow(columns)
 
     def row(record: RecordType, **cells: object) -> None:
@@ -86,6 +90,7 @@ def write_csv(document: ResultsDocument, *, delimiter: str = ",") -> str:
                 place=entry.place,
                 entry_total=entry.total,
                 abandoned=1 if entry.abandoned else 0,
+                arbiter_accord=None if entry.arbiter_accord is None else int(entry.arbiter_accord),
                 licence_number=player.licence_number,
                 name=player.name,
                 player_total=player.total,

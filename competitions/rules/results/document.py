@@ -177,6 +177,15 @@ class EntryResult:
     players: tuple[PlayerResult, ...]
     abandoned: bool = False  # left before the end (article 27): ranked after everyone else
     tiebreak: TieBreakData | None = None
+    arbiter_accord: bool | None = None
+    """For an entry that abandoned: whether it left with the arbiter's accord (chapter 4:
+    « La personne qui quitte un tournoi en cours sans accord de l'arbitre sera suspendue …
+    pour une durée de 12 mois »); None when the results do not say."""
+
+    @property
+    def left_without_accord(self) -> bool:
+        """The results record an abandon without the arbiter's accord."""
+        return self.abandoned and self.arbiter_accord is False
 
 
 @dataclass(frozen=True, slots=True)

@@ -584,6 +584,9 @@ def _read_entry(reader: JsonReader, value: object, where: str) -> EntryResult | 
         obj.get("total", MISSING), f"{where}.total", minimum=-MAX_SCORE, maximum=MAX_SCORE
     )
     abandoned = reader.boolean(obj.get("abandoned", MISSING), f"{where}.abandoned", default=False)
+    accord = obj.get("arbiter_accord")
+    if accord is not None and not isinstance(accord, bool):
+        reader.boolean(accord, f"{where}.arbiter_accord", default=False)  # reports it
     players = reader.items(
         reader.array(
             obj.get("players", MISSING),
@@ -609,6 +612,7 @@ def _read_entry(reader: JsonReader, value: object, where: str) -> EntryResult | 
         players=players,
         abandoned=abandoned,
         tiebreak=tiebreak,
+        arbiter_accord=accord,
     )
 
 

@@ -176,6 +176,13 @@ _FORMAT_VERSION: Schema = {"type": "integer", "enum": [FORMAT_VERSION]}
 _SEATS = tuple(seat.value for seat in Orientation)
 _SIDES = tuple(side.value for side in Side)
 
+_ARBITER_ACCORD = Field(
+    "arbiter_accord",
+    boolean(nullable=True),
+    "For an entry that abandoned: with the arbiter's accord (true) or without (false: a "
+    "12-month suspension is proposed); null: not said.",
+)
+
 SESSION_ENTRY = Shape(
     "ResultsSessionEntry",
     "With eliminations: an entry that plays the session.",
@@ -319,6 +326,7 @@ ENTRY = Shape(
             required=True,
         ),
         Field("abandoned", boolean(nullable=True), "Left before the end (article 27; false)."),
+        _ARBITER_ACCORD,
         Field("tiebreak", ref(TIEBREAK, nullable=True), "Its article 29 figures."),
     ),
 )
@@ -390,6 +398,7 @@ SHEET_ENTRY = Shape(
             required=True,
         ),
         Field("abandoned", boolean(nullable=True), "Left before the end (article 27; false)."),
+        _ARBITER_ACCORD,
     ),
 )
 
@@ -431,6 +440,20 @@ DEAL_FACTS = (
     "chelem_made_by",
 )
 
+REVOKE = Shape(
+    "ScoreSheetDefenceRevoke",
+    "A revoke in defence (renonce consommée en défense) and the taker's choice (chapter 4).",
+    (
+        Field(
+            "taker_choice",
+            choice(("scored", "not_scored")),
+            "scored: the deal is scored as usual; not_scored: it marks 0 and is not a deal played.",
+            required=True,
+        ),
+        Field("by", choice(_SEATS, nullable=True), "The defender who revoked."),
+    ),
+)
+
 DEAL = Shape(
     "ScoreSheetDeal",
     "One line of the sheet: the deal's facts (from `contract` on), the marks as written, "
@@ -456,6 +479,11 @@ DEAL = Shape(
         Field("marks", ref(MARKS, nullable=True), "The marks as written."),
         Field("sitting_out", choice(_SEATS, nullable=True), "At a table of 5: the mort's seat."),
         Field("annulled", boolean(nullable=True), "Annulled by the arbiter (false)."),
+        Field(
+            "defence_revoke",
+            ref(REVOKE, nullable=True),
+            "A revoke in defence and the taker's choice.",
+        ),
     ),
     rules=(  # a fact given names the contract
         {
@@ -554,7 +582,7 @@ _SHAPES: Mapping[str, Shape] = {
     for shape in (
         SESSION_ENTRY, POSITION_CUT, SESSION, POSITION, PLAYER, CONTRACTS_MADE, TIEBREAK,
         ENTRY, PENALTY, RESULTS_DOCUMENT, SHEET_PLAYER, SHEET_ENTRY, SEATS, MARKS, POIGNEE,
-        DEAL, SHEET, DECLARED_SESSION, SHEET_CUT, SCORE_SHEETS_DOCUMENT,
+        REVOKE, DEAL, SHEET, DECLARED_SESSION, SHEET_CUT, SCORE_SHEETS_DOCUMENT,
     )
 }  # fmt: skip
 

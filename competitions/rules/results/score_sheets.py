@@ -34,10 +34,11 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 from competitions.rules.engine.eliminations import divided
 from competitions.rules.engine.penalties import Penalty
+from competitions.rules.engine.revokes import DefenceRevoke
 from competitions.rules.engine.scoring import (
     DEFAULT_SCORING_RULES,
     Contract,
@@ -113,6 +114,7 @@ class _Team:
     names: list[str]
     abandoned: bool
     where: str
+    arbiter_accord: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,6 +485,10 @@ def _read_entries(reader: JsonReader, value: object, fmt: Format) -> list[_Team]
             obj.get("number", MISSING), f"{where}.number", minimum=1, maximum=MAX_LICENCE_NUMBER
         )
         abandoned = reader.boolean(obj.get("abandoned"), f"{where}.abandoned", default=False)
+        accord = obj.get("arbiter_accord")
+        if accord is not None and not isinstance(accord, bool):
+            reader.boolean(accord, f"{where}.arbiter_accord", default=False)  # reports it
+            accord = None
         keys: list[PlayerKey] = []
         names: list[str] = []
         members = reader.array(
@@ -524,7 +530,7 @@ def _read_entries(reader: JsonReader, value: object, fmt: Format) -> list[_Team]
                     "by that name).",
                 )
         if number is not None and abandoned is not None:
-            teams.append(_Team(number, keys, names, abandoned, where))
+            teams.append(_Team(number, keys, names, abandoned, where, accord))
     seen: dict[PlayerKey, str] = {}
     for i, team in enumerate(teams):
         for j, key in enumerate(team.players):
@@ -657,7 +663,7 @@ def _count_contracts(
     """
     for line in sheet.deals:
         facts = line.facts
-        if facts is None or facts.contract is None or line.annulled:
+        if facts is None or facts.contract is None or not line.played:
             continue  # an annulled deal is not played (chapter 4), so no contract is made
         # total_sheet has refused a bid deal that lacks any of these facts.
         assert facts.attack_points is not None
@@ -748,6 +754,10 @@ def _read_lines(
         if annulled is None:
             failed = True
             continue
+        revoke = _read_revoke(reader, obj.get("defence_revoke"), f"{at}.defence_revoke")
+        if revoke is False:
+            failed = True
+            continue
         facts = None
         if "contract" in obj:
             # At a table of 5 the four players other than the mort play the 4-player game.
@@ -765,8 +775,32 @@ def _read_lines(
             )
             failed = True
             continue
-        lines.append(DealLine(facts=facts, marks=marks, sitting_out=sitting_out, annulled=annulled))
+        lines.append(
+            DealLine(
+                facts=facts,
+                marks=marks,
+                sitting_out=sitting_out,
+                annulled=annulled,
+                defence_revoke=revoke,
+            )
+        )
     return None if failed else lines
+
+
+def _read_revoke(
+    reader: JsonReader, value: object, where: str
+) -> DefenceRevoke | Literal[False] | None:
+    """A line's ``defence_revoke`` (``{"taker_choice": …, "by": …}``): None if absent, False
+    if it cannot be read (reported); the engine checks its values."""
+    if value is None:
+        return None
+    obj = reader.object(value, where, required=("taker_choice",), optional=("by",), what="a revoke")
+    if obj is None:
+        return False
+    return DefenceRevoke(
+        taker_choice=obj.get("taker_choice"),  # type: ignore[arg-type]  # the engine checks it
+        by=obj.get("by"),
+    )
 
 
 def _read_facts(reader: JsonReader, obj: dict[str, Any], where: str, size: int) -> Deal | None:
@@ -838,7 +872,9 @@ def _document(
     contracts_known = sheets.every_line_has_facts
 
     engine_entries = []
-    results: list[tuple[int, bool, int, tuple[PlayerResult, ...], TieBreakData | None]] = []
+    results: list[
+        tuple[int, bool, int, tuple[PlayerResult, ...], TieBreakData | None, bool | None]
+    ] = []
     for i, team in enumerate(teams):
         members: list[PlayerResult] = []
         engine_members = []
@@ -898,7 +934,9 @@ def _document(
             )
         )
         total = sum(member.total or 0 for member in members)
-        results.append((team.number, team.abandoned, total, tuple(members), tiebreak))
+        results.append(
+            (team.number, team.abandoned, total, tuple(members), tiebreak, team.arbiter_accord)
+        )
         if team.where.startswith("score_sheets"):
             parts[f"entries[{i}]"] = team.where
             parts[f"entries[{i}].players[0]"] = team.where
@@ -948,8 +986,9 @@ def _document(
                 players=members,
                 abandoned=abandoned,
                 tiebreak=tiebreak,
+                arbiter_accord=accord,
             )
-            for i, (number, abandoned, total, members, tiebreak) in enumerate(results)
+            for i, (number, abandoned, total, members, tiebreak, accord) in enumerate(results)
         ),
         penalties=penalties,
         source=SourceMap(parts=parts, columns=False),

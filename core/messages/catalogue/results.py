@@ -115,6 +115,8 @@ FRENCH: dict[str, str] = {
     "already_homologated": "Ce tournoi est homologué\xa0: seul le personnel de la fédération ou du comité peut le corriger.",
     "unknown_source": "«\xa0{value}\xa0» n’est pas un type de fichier\xa0; les types sont\xa0: {sources}.",
     "invalid_confirmed_licence": "«\xa0{value}\xa0» n’est pas un numéro de licence (confirmed_licences).",
+    "arbiter_accord_without_abandon": "L’inscrit {entry} n’a pas abandonné\xa0: l’accord de l’arbitre ne se dit que d’un inscrit qui a quitté le tournoi avant la fin.",
+    "suspended_player_refused": "Licence {licence} (inscrit {entry})\xa0: le joueur était suspendu le jour du tournoi, jusqu’au {until} inclus\xa0; le règlement de la saison refuse les résultats où joue un joueur suspendu.",
     "suspended_player_in_results": "Licence {licence} (inscrit {entry})\xa0: le joueur était suspendu le jour du tournoi, jusqu’au {until} inclus\xa0; un joueur suspendu ne peut pas jouer.",
     # --- results: sessions and article 29 ---
     "tie_needs_tiebreak_data": "L’inscrit {entry} est à égalité ({total}) avec l’inscrit ou les inscrits {others}\xa0; dans une compétition à départage, l’article 29 décide de leurs places et demande les données de départage de l’inscrit {entry} (meilleur score sur une position, contrats réussis).",
