@@ -50,13 +50,20 @@ from competitions.rules.day.results_document import (
 from competitions.rules.day.standings import Cut, Standings, played_rounds, standings_after
 from competitions.rules.engine.penalties import PenaltyKind
 from competitions.rules.engine.standings import RankingMode
+from competitions.tournaments import access
 from competitions.tournaments.preview import Preview
 from competitions.tournaments.submission import Submitted
 from core.errors import Conflict, NotFound, PermissionDenied
 from core.problems import RuleViolation
-from federation.access import Actor
+from federation.access import Actor, scope_of
+from federation.models import User
 
 SOURCE = "sheets"
+
+
+def writer(by: Actor) -> User | None:
+    """The user to record as the author of a write (None for a caller without an account)."""
+    return by if isinstance(by, User) else None
 
 
 def require_runner(tournament: Tournament, by: Actor) -> None:
@@ -66,6 +73,13 @@ def require_runner(tournament: Tournament, by: Actor) -> None:
             "Only the tournament's arbiter and its organiser's managers run its day.",
             code="day_run_refused",
         )
+
+
+def may_send_results(user: Actor | None, tournament: Tournament) -> bool:
+    """May ``user`` preview and send the results? The door asks what it asks of an upload:
+    the organiser's managers and the staff above them (an arbiter who is not one of them
+    runs the day, and a manager sends its results)."""
+    return access.may_manage(scope_of(user), tournament)
 
 
 def require_reader(tournament: Tournament, by: Actor | None) -> None:
@@ -78,9 +92,8 @@ def require_reader(tournament: Tournament, by: Actor | None) -> None:
 def member_name(member: EntryMember) -> str:
     """A member's name as the results write it: the registry's « NOM Prénom », or the
     non-licensee's name."""
-    if member.player_id is None:
-        return member.name
-    return f"{member.player.last_name} {member.player.first_name}"
+    player = member.player
+    return member.name if player is None else f"{player.last_name} {player.first_name}"
 
 
 def day_results(*, tournament: Tournament) -> DayResults:
@@ -93,7 +106,7 @@ def day_results(*, tournament: Tournament) -> DayResults:
         members_of.setdefault(member.entry_id, []).append(
             DayMember(
                 member.order,
-                member.player.licence_number if member.player_id else None,
+                member.player.licence_number if member.player is not None else None,
                 member_name(member),
             )
         )
@@ -124,7 +137,7 @@ def day_results(*, tournament: Tournament) -> DayResults:
     )
     penalties = tuple(
         PurePenalty(
-            p.member.player.licence_number,
+            p.member.player.licence_number,  # type: ignore[union-attr]  # filtered below
             PenaltyKind(p.kind),
             p.points,
             p.reason,

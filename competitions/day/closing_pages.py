@@ -8,6 +8,8 @@ Those who run the day act; the staff above the organiser read; anyone else gets 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
+from typing import Any
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -106,11 +108,11 @@ class PenaltyForm(forms.Form):
         members = EntryMember.objects.filter(
             tournament=tournament, active=True, player__isnull=False
         ).select_related("player", "entry")
-        self.fields["member"].choices = [
+        self.fields["member"].choices = [  # type: ignore[attr-defined]
             (m.pk, f"n° {m.entry.number} – {closing.member_name(m)}")
             for m in members.order_by("entry__number", "order")
         ]
-        self.fields["kind"].choices = [
+        self.fields["kind"].choices = [  # type: ignore[attr-defined]
             (k.value, CATALOGUE[k].label_fr) for k in PenaltyKind if k not in SCORE_SHEET_KINDS
         ]
 
@@ -186,6 +188,8 @@ def day_penalties_page(request, pk: int):
 
 def _act(request, tournament: Tournament, action: str | None, forms_: dict) -> bool:
     """One write of the penalties page; False with the errors on the form's fields."""
+    form: forms.Form
+    call: Callable[[dict[str, Any]], object]
     if action == "penalty":
         form = forms_["penalty_form"] = PenaltyForm(request.POST, tournament=tournament)
         call = lambda d: penalties.penalty_record(  # noqa: E731
@@ -269,7 +273,8 @@ def day_closing_page(request, pk: int):
             except RuleViolation as refusal:
                 context["problems"] = [problem_message(p) for p in refusal.problems]
                 status = 400
-    if runs:
+    context["may_send"] = closing.may_send_results(request.user, tournament)
+    if runs and context["may_send"]:
         try:
             built = closing.closing_preview(
                 tournament=tournament, by=request.user, confirmed_licences=confirmed

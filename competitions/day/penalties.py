@@ -24,7 +24,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from competitions.day.closing import day_results, require_runner
+from competitions.day.closing import day_results, require_runner, writer
 from competitions.models import (
     DayPenalty,
     EntryMember,
@@ -227,7 +227,7 @@ def penalty_record(
         session=session,
         position=position,
         reason=text,
-        recorded_by=by if getattr(by, "pk", None) else None,
+        recorded_by=writer(by),
     )
 
 
@@ -273,7 +273,7 @@ def sheet_fault_record(
         found, [str(k) for k in keys], text, rulebook.arbitration.schedule()
     )
     members = {
-        m.player.licence_number: m
+        m.player.licence_number: m  # type: ignore[union-attr]  # licensees only
         for m in EntryMember.objects.select_related("player").filter(
             tournament=tournament,
             active=True,
@@ -294,7 +294,7 @@ def sheet_fault_record(
                 session=session,
                 position=position,
                 reason=text,
-                recorded_by=by if getattr(by, "pk", None) else None,
+                recorded_by=writer(by),
             )
         )
     return recorded
@@ -311,7 +311,7 @@ def penalty_remove(*, penalty: DayPenalty, reason: str, by: Actor) -> DayPenalty
         )
     locked.removal_reason = _reason(reason, "removal_reason")
     locked.removed_at = timezone.now()
-    locked.removed_by = by if getattr(by, "pk", None) else None
+    locked.removed_by = writer(by)
     locked.save(update_fields=["removal_reason", "removed_at", "removed_by"])
     return locked
 

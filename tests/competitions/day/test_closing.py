@@ -150,7 +150,8 @@ def test_a_day_closed_and_homologated_gives_the_places_and_pcn_of_the_same_resul
     )  # fmt: skip
     shown = closing.closing_preview(tournament=day, by=manager)
     submitted = closing.closing_submit(tournament=day, by=manager, digest=shown.digest)
-    assert submitted.created and submitted.revision.source == "sheets"
+    assert submitted.created
+    assert submitted.revision.source == "sheets"
     homologation.tournament_homologate(tournament=day, by=staff)
 
     upload = new_tournament(registry, "Le fichier")
@@ -285,7 +286,8 @@ def test_an_abandon_ranks_the_entry_last_with_or_without_accord(registry, player
         )
     assert refused.value.problems[0].code == "day_abandon_already"
     lines = closing.day_standings(tournament=day, by=arbiter).standings.lines
-    assert lines[-1].entry == best and lines[-1].abandoned
+    assert lines[-1].entry == best
+    assert lines[-1].abandoned
     built = closing.closing_document(tournament=day, by=arbiter)
     assert next(e for e in built["entries"] if e["number"] == best)["abandoned"] is True
     penalties.abandon_cancel(tournament=day, entry_number=best, by=arbiter)
