@@ -83,6 +83,6 @@ def test_the_arbiter_penalises_sees_the_standings_previews_and_sends(
     assert window.sideways() == []
     window.shot("4-apercu")
     page.get_by_role("button", name="Envoyer pour homologation").click()
-    expect(page.get_by_text(re.compile(r"Résultats reçus \(révision 1\)"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Résultats reçus \(version 1\)"))).to_be_visible()
     window.shot("5-envoye")
     assert played_day.revisions.get().source == "sheets"
