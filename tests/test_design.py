@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from django.contrib.staticfiles import finders
 
-from rankings.reads.pcn_plot import PHONE_PLOT_WIDTH, SeasonPoint, pcn_plot_svg
+from rankings.reads.pcn_plot import SeasonPoint, pcn_plot_svg
+from rankings.reads.svg_plot import PHONE_PLOT_WIDTH
 
 CSS = Path(finders.find("core/site.css")).read_text()
 PHONE = 360  # CSS pixels

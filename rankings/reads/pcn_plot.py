@@ -8,6 +8,19 @@ import re
 from dataclasses import dataclass
 from html import escape
 
+from rankings.reads.svg_plot import (
+    LABEL_SIZE,
+    PLOT_HEIGHT,
+    RIGHT,
+    ROW,
+    TOP,
+    WIDTH,
+    axis_label,
+    dotted_line,
+    grid_line,
+    svg_open,
+)
+
 
 @dataclass(frozen=True)
 class SeasonPoint:
@@ -16,18 +29,8 @@ class SeasonPoint:
     total_pcn: int | None  # total of the ranking (season + carried), if ranked
 
 
-# The SVG scales to its box (width 100 %, at most 40rem: site.css), so its text is drawn
-# at font size × rendered width / WIDTH. On a 360-px-wide phone the page gives the plot
-# 332 px (main's side padding 2 × 12.8 px, its border 2 × 1 px); with 320 for margin, a
-# label of LABEL_SIZE units renders at 18 × 320 / 480 = 12 px or more (larger on wider
-# screens: 24 px at 40rem).
-PHONE_PLOT_WIDTH = 320  # CSS pixels
-MIN_LABEL_PX = 12
-WIDTH = 480
-LABEL_SIZE = math.ceil(MIN_LABEL_PX * WIDTH / PHONE_PLOT_WIDTH)  # 18 units
 CHAR_WIDTH = 0.6 * LABEL_SIZE  # an upper estimate of a digit's advance in system fonts
-ROW = LABEL_SIZE + 8  # one line of labels under the plot
-LEFT, RIGHT, TOP, PLOT_HEIGHT = 64, 16, 16, 200
+LEFT = 64
 BOTTOM = 3 * ROW + 8  # the seasons, then two legend lines
 HEIGHT = TOP + PLOT_HEIGHT + BOTTOM
 
@@ -65,28 +68,15 @@ def pcn_plot_svg(points: list[SeasonPoint], title: str = "PCN par saison") -> st
     def y(value: int) -> float:
         return TOP + plot_h * (1 - value / top)
 
-    parts = [
-        f'<svg class="plot" viewBox="0 0 {WIDTH} {HEIGHT}" font-size="{LABEL_SIZE}" role="img" '
-        f'aria-labelledby="plot-title plot-desc" xmlns="http://www.w3.org/2000/svg">',
-        f'<title id="plot-title">{escape(title)}</title>',
-        '<desc id="plot-desc">'
-        + escape(
-            "; ".join(
-                f"{p.season} : {p.season_pcn} PCN dans la saison"
-                + (f", {p.total_pcn} PCN au total" if p.total_pcn is not None else "")
-                for p in points
-            )
-        )
-        + "</desc>",
-    ]
+    describe = "; ".join(
+        f"{p.season} : {p.season_pcn} PCN dans la saison"
+        + (f", {p.total_pcn} PCN au total" if p.total_pcn is not None else "")
+        for p in points
+    )
+    parts = svg_open(height=HEIGHT, ids="plot", title=title, describe=describe)
     for tick in range(5):
         value = top * tick // 4
-        ty = y(value)
-        parts.append(
-            f'<line class="grid" x1="{LEFT}" y1="{ty:.1f}" x2="{WIDTH - RIGHT}" y2="{ty:.1f}"/>'
-            f'<text class="axis" x="{LEFT - 6}" y="{ty + LABEL_SIZE / 3:.1f}" '
-            f'text-anchor="end">{value}</text>'
-        )
+        parts.append(grid_line(left=LEFT, y=y(value), label=value))
     line = []
     for index, p in enumerate(points):
         cx = LEFT + slot * (index + 0.5)
@@ -97,20 +87,12 @@ def pcn_plot_svg(points: list[SeasonPoint], title: str = "PCN par saison") -> st
             f"{p.season_pcn} PCN</title></rect>"
         )
         if (len(points) - 1 - index) % every == 0:
-            parts.append(
-                f'<text class="axis" x="{cx:.1f}" y="{TOP + plot_h + ROW}" '
-                f'text-anchor="middle">{escape(_short(p.season))}</text>'
-            )
+            parts.append(axis_label(x=cx, text=_short(p.season)))
         if p.total_pcn is not None:
             line.append((cx, y(p.total_pcn), p))
-    if len(line) > 1:
-        path = " ".join(f"{x:.1f},{yy:.1f}" for x, yy, _ in line)
-        parts.append(f'<polyline class="line" points="{path}"/>')
-    for x, yy, p in line:
-        parts.append(
-            f'<circle class="dot" cx="{x:.1f}" cy="{yy:.1f}" r="4"><title>'
-            f"{escape(p.season)} : {p.total_pcn} PCN au total</title></circle>"
-        )
+    parts.extend(
+        dotted_line((x, yy, f"{p.season} : {p.total_pcn} PCN au total") for x, yy, p in line)
+    )
     first, second = TOP + plot_h + 2 * ROW, TOP + plot_h + 3 * ROW  # the legend's baselines
     swatch = LABEL_SIZE * 0.7
     parts.append(

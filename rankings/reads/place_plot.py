@@ -6,11 +6,20 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from html import escape
 
-from rankings.reads.pcn_plot import LABEL_SIZE, ROW, WIDTH
+from rankings.reads.svg_plot import (
+    PLOT_HEIGHT,
+    RIGHT,
+    ROW,
+    TOP,
+    WIDTH,
+    axis_label,
+    dotted_line,
+    grid_line,
+    svg_open,
+)
 
-LEFT, RIGHT, TOP, PLOT_HEIGHT = 80, 16, 16, 200
+LEFT = 80
 BOTTOM = 2 * ROW + 8
 HEIGHT = TOP + PLOT_HEIGHT + BOTTOM
 
@@ -44,38 +53,22 @@ def place_plot_svg(marks: list[PlaceMark], title: str, describe: str) -> str:
     def y(place: int) -> float:
         return TOP + PLOT_HEIGHT * (place - 1) / max(1, bottom - 1)
 
-    parts = [
-        f'<svg class="plot" viewBox="0 0 {WIDTH} {HEIGHT}" font-size="{LABEL_SIZE}" role="img" '
-        f'aria-labelledby="place-plot-title place-plot-desc" xmlns="http://www.w3.org/2000/svg">',
-        f'<title id="place-plot-title">{escape(title)}</title>',
-        f'<desc id="place-plot-desc">{escape(describe)}</desc>',
-    ]
+    parts = svg_open(height=HEIGHT, ids="place-plot", title=title, describe=describe)
     for tick in range(5):
         place = 1 + (bottom - 1) * tick // 4
-        ty = y(place)
-        parts.append(
-            f'<line class="grid" x1="{LEFT}" y1="{ty:.1f}" x2="{WIDTH - RIGHT}" y2="{ty:.1f}"/>'
-            f'<text class="axis" x="{LEFT - 6}" y="{ty + LABEL_SIZE / 3:.1f}" '
-            f'text-anchor="end">{place}</text>'
-        )
+        parts.append(grid_line(left=LEFT, y=y(place), label=place))
     every = max(1, round(len(marks) / 4))
     line = []
     for index, mark in enumerate(marks):
         cx = LEFT + slot * (index + 0.5)
         if (len(marks) - 1 - index) % every == 0:
-            parts.append(
-                f'<text class="axis" x="{cx:.1f}" y="{TOP + PLOT_HEIGHT + ROW}" '
-                f'text-anchor="middle">{mark.day:%d/%m}</text>'
-            )
+            parts.append(axis_label(x=cx, text=f"{mark.day:%d/%m}"))
         if mark.place is not None:
             line.append((cx, y(mark.place), mark))
-    if len(line) > 1:
-        path = " ".join(f"{x:.1f},{yy:.1f}" for x, yy, _ in line)
-        parts.append(f'<polyline class="line" points="{path}"/>')
-    for x, yy, mark in line:
-        parts.append(
-            f'<circle class="dot" cx="{x:.1f}" cy="{yy:.1f}" r="4"><title>'
-            f"{mark.day:%d/%m/%Y} : {mark.place}e / {mark.players}</title></circle>"
+    parts.extend(
+        dotted_line(
+            (x, yy, f"{mark.day:%d/%m/%Y} : {mark.place}e / {mark.players}") for x, yy, mark in line
         )
+    )
     parts.append("</svg>")
     return "".join(parts)
