@@ -53,9 +53,7 @@ def test_the_pages_are_for_those_who_see_the_day_and_404_for_others(
     client.force_login(registry.users[role])
     for url in pages(day):
         assert client.get(url).status_code == status, url
-    response = client.post(
-        f"/tournois/{day.pk}/jour/penalites/", {"action": "abandon", "entry": 1}
-    )
+    response = client.post(f"/tournois/{day.pk}/jour/penalites/", {"action": "abandon", "entry": 1})
     assert response.status_code == (404 if status == 404 else 400)
 
 
