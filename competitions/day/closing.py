@@ -150,6 +150,14 @@ def day_results(*, tournament: Tournament) -> DayResults:
     return DayResults(tuple(entries), sessions, deals, totals, penalties)
 
 
+def first_session_field(day: DayResults) -> int:
+    """The entries seated at the first session (the committee's table is chosen by it)."""
+    first = min(day.sessions, key=lambda s: s.number, default=None)
+    if first is None:
+        return len(day.entries)
+    return len({holder.entry for holder in first.seating.values()})
+
+
 def ranking_mode(tournament: Tournament) -> RankingMode:
     """Article 29 separates level entries in a championship stage (as the results do)."""
     return RankingMode.PLAIN if tournament.stage == Stage.ORDINARY else RankingMode.CHAMPIONSHIP
@@ -205,8 +213,7 @@ def standings_view(
     rounds = played_rounds(day)
     if after is not None and after not in rounds:
         after = None
-    field = len(day.entries)
-    cuts = stage_cuts(tournament, field)
+    cuts = stage_cuts(tournament, first_session_field(day))
     _, rulebook = rulebook_in_force(season=tournament.season)
     mode = ranking_mode(tournament)
     last = after or (rounds[-1] if rounds else None)
@@ -237,7 +244,7 @@ def closing_document(*, tournament: Tournament, by: Actor) -> dict[str, Any]:
         raise RuleViolation.single(
             "score_sheets", "day_nothing_entered", "No deal was entered: there are no results."
         )
-    if stage_cuts(tournament, len(day.entries)):
+    if stage_cuts(tournament, first_session_field(day)):
         raise RuleViolation.single(
             "sessions",
             "day_eliminations_need_a_file",

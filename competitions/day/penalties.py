@@ -179,6 +179,7 @@ def penalty_record(
     """Record a penalty against a licensed player of the tournament (its amount from the
     schedule and the repeat rule, see :func:`penalty_amount`)."""
     require_runner(tournament, by)
+    # Penalties of one tournament are recorded one at a time: a repeat's rank is exact.
     Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
     found = penalty_kind(kind)
     member = (
@@ -245,6 +246,7 @@ def sheet_fault_record(
     """A fault on a table's score sheet at a position: every licensed player of the table
     is penalised (the whole amount each, or the table's share, as the rulebook says)."""
     require_runner(tournament, by)
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
     found = penalty_kind(kind)
     if found not in SCORE_SHEET_KINDS:
         raise RuleViolation.single(

@@ -342,14 +342,33 @@ def test_who_may_do_what_inside_and_outside_scope(registry, players, role):
             tournament=t, member_id=member.pk, kind="slowness", reason="Lenteur", by=user
         ),
         "abandon": lambda t: penalties.abandon_record(
-            tournament=t, entry_number=1, session=1, position=1, agreed=False, by=user
+            tournament=t, entry_number=1, session=2, position=2, agreed=False, by=user
         ),
         "document": lambda t: closing.closing_document(tournament=t, by=user),
+        "sheet_fault": lambda t: penalties.sheet_fault_record(
+            tournament=t,
+            session=1,
+            position=1,
+            table=1,
+            kind="score_sheet_lost",
+            reason="Feuille disparue",
+            by=user,
+        ),
+        "abandon_cancel": lambda t: penalties.abandon_cancel(tournament=t, entry_number=1, by=user),
+        "preview": lambda t: closing.closing_preview(tournament=t, by=user),
     }
+    senders = RUNNERS - {"arbiter"}  # the door's rule: the organiser's managers and above
     for name, op in ops.items():
-        allowed = role in (READERS if name == "standings" else RUNNERS)
+        allowed = role in {"standings": READERS, "preview": senders}.get(name, RUNNERS)
         if allowed:
-            op(inside)
+            if name == "abandon_cancel":  # re-record it: the next role's run starts afresh
+                op(inside)
+                penalties.abandon_record(
+                    tournament=inside, entry_number=1, session=2, position=2, agreed=False,
+                    by=registry.users["club_manager"],
+                )  # fmt: skip
+            else:
+                op(inside)
         else:
             with pytest.raises(PermissionDenied):
                 op(inside)

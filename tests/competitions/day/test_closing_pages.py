@@ -139,3 +139,11 @@ def test_the_report_is_a_pdf(client, registry, day):
     response = client.get(f"/tournois/{day.pk}/jour/rapport.pdf")
     assert response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF")
+
+
+def test_the_hub_links_to_the_closing_pages(client, registry, day):
+    client.force_login(registry.users["arbiter"])
+    page = client.get(f"/tournois/{day.pk}/jour/").content.decode()
+    for url in pages(day)[:-1]:
+        assert f'href="{url.replace("&", "&amp;")}"' in page or url.endswith("ecran=1"), url
+    assert f'href="/tournois/{day.pk}/direct/"' in page
