@@ -71,7 +71,7 @@ def test_the_arbiter_penalises_sees_the_standings_previews_and_sends(
     rows = page.locator("table.standings tbody tr")
     expect(rows).to_have_count(12)
     nicolas = rows.filter(has_text="NICOLAS Ghislaine")
-    expect(nicolas.get_by_role("cell").nth(4)).to_have_text("−100")
+    expect(nicolas.get_by_role("cell").nth(3)).to_have_text("−100")
     assert page.locator('meta[http-equiv="refresh"]').count() == 1
     window.shot("3-classement")
 
