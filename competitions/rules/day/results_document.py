@@ -142,7 +142,12 @@ class TableSheet:
         }
 
 
-def seated_players(day: DayResults, session: DaySession, table: TableAt) -> dict[str, PlayerKey]:
+def seated_players(
+    day: DayResults,
+    session: DaySession,
+    table: TableAt,
+    entries: Mapping[int, DayEntry] | None = None,
+) -> dict[str, PlayerKey]:
     """Sheet seat → the player holding that seat's starting number, for the players still in.
 
     The sheet's seats are the engine's seats for the number of players at the table
@@ -152,7 +157,10 @@ def seated_players(day: DayResults, session: DaySession, table: TableAt) -> dict
     present: list[PlayerKey] = []
     for number in table.seats.values():
         holder = session.seating.get(number)
-        entry = day.entry(holder.entry) if holder is not None else None
+        if holder is None:
+            entry = None
+        else:
+            entry = entries.get(holder.entry) if entries is not None else day.entry(holder.entry)
         member = entry.member(holder.member) if entry is not None and holder else None
         if entry is None or member is None or not entry.plays(session.number, table.position):
             continue
@@ -170,6 +178,7 @@ def table_sheets(day: DayResults) -> tuple[TableSheet, ...]:
     for deal in day.deals:
         deals[(deal.session, deal.position, deal.table)].append(deal)
     totals = {(t.session, t.position, t.table): t for t in day.totals}
+    entries = {e.number: e for e in day.entries}
     sheets = []
     for session in sorted(day.sessions, key=lambda s: s.number):
         for tables in session.layout.positions:
@@ -186,7 +195,7 @@ def table_sheets(day: DayResults) -> tuple[TableSheet, ...]:
                         session.number,
                         table.position,
                         table.table,
-                        seated_players(day, session, table),
+                        seated_players(day, session, table, entries),
                         tuple(lines),
                     )
                 )

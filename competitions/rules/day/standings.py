@@ -101,10 +101,11 @@ def played_rounds(day: DayResults) -> tuple[Round, ...]:
 def _players(day: DayResults, upto: Round | None, rules: ScoringRules) -> dict[object, _Player]:
     """Each player's score at every position up to ``upto``, and contracts made."""
     keys: dict[tuple[int, int, int, str], PlayerKey] = {}
+    entries = {e.number: e for e in day.entries}
     for session in day.sessions:
         for tables in session.layout.positions:
             for table in tables:
-                for seat, key in seated_players(day, session, table).items():
+                for seat, key in seated_players(day, session, table, entries).items():
                     keys[(session.number, table.position, table.table, seat)] = key
     players: dict[object, _Player] = defaultdict(lambda: _Player(defaultdict(int), {}))
     with_deals = {(d.session, d.position, d.table) for d in day.deals}
