@@ -17,6 +17,8 @@ COPY demo ./demo
 COPY templates ./templates
 COPY locale ./locale
 COPY manage.py ./
+# The results samples: the API schema's examples (competitions/api/results_schema.py).
+COPY docs/samples ./docs/samples
 RUN mkdir -p var
 RUN pip install --no-cache-dir . \
     && DJANGO_DEBUG=0 DJANGO_SECRET_KEY=collectstatic-only-never-used-to-sign-anything-0123456789 python manage.py collectstatic --noinput \

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from competitions.api import championships, dry_run, engine, results, tournaments
+from competitions.api import championships, dry_run, engine, results, results_schema, tournaments
 
 app_name = "competitions"
 
@@ -19,6 +19,16 @@ tournament_urlpatterns = [
         "homologation-check/",
         dry_run.PlanHomologationCheck.as_view(),
         name="tournament-plan-homologation-check",
+    ),
+    path(
+        "results-schema/",
+        results_schema.ResultsDocumentSchema.as_view(),
+        name="results-document-schema",
+    ),
+    path(
+        "results-schema/sheets/",
+        results_schema.ScoreSheetsDocumentSchema.as_view(),
+        name="score-sheets-document-schema",
     ),
     path("<int:pk>/", tournaments.TournamentDetail.as_view(), name="tournament-detail"),
     path(

@@ -269,6 +269,8 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "core.http.api_schema.document_errors",
+        # The results documents' shapes (competitions/rules/results/schema.py) as components.
+        "competitions.api.results_schema.add_document_components",
     ],
     "COMPONENT_SPLIT_REQUEST": True,
     # One media type per request body (generated clients choke on one schema under JSON, form

@@ -6,9 +6,9 @@ One decoder for every CSV the federation receives (the licence file, the results
 - Windows-1252, what French Excel writes for « CSV (séparateur : point-virgule) », when
   the file is not valid UTF-8 and has no UTF-8 accented letter (a file mixing both is
   refused: some of its accents would come out wrong whichever way it is read);
-- a spreadsheet workbook (.xlsx): its single sheet as CSV text (below),
-  or why it cannot be read (:class:`WorkbookRefused`: an .xls, an .ods,
-  a password, several sheets...);
+- a spreadsheet workbook (Excel's .xlsx or OpenDocument's .ods): its single sheet as CSV
+  text (below), or why it cannot be read (:class:`WorkbookRefused`: an .xls, a password,
+  several sheets...);
 - anything else is refused with the reason (:class:`Undecodable`): UTF-16 (« Texte
   Unicode »), binary data (NUL bytes), a byte neither encoding reads. Each caller words
   the refusal for its own readers.
@@ -22,7 +22,7 @@ import datetime as dt
 import io
 import re
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -30,6 +30,7 @@ from typing import Any
 UTF8 = "utf-8"
 WINDOWS_1252 = "windows-1252"
 XLSX = "xlsx"
+ODS = "ods"
 # In a file that is not valid UTF-8: the UTF-8 form of an accented Latin letter.
 _UTF8_LATIN_LETTER = re.compile(rb"\xc3[\x80-\xbf]")
 
@@ -49,7 +50,7 @@ class WhyUndecodable(StrEnum):
 class DecodedText:
     text: str
     encoding: str
-    """:data:`UTF8`, :data:`WINDOWS_1252`, or :data:`XLSX` (a workbook's sheet)."""
+    """:data:`UTF8`, :data:`WINDOWS_1252`, :data:`XLSX` or :data:`ODS` (a workbook's sheet)."""
     first_non_utf8_line: int | None = None
     """For a Windows-1252 file: the line of its first byte that is not UTF-8."""
 
@@ -67,7 +68,9 @@ def decode_text(content: bytes) -> DecodedText | Undecodable | WorkbookRefused:
     it cannot be read as a CSV file."""
     if looks_like_workbook(content):
         sheet = read_workbook(content)
-        return sheet if isinstance(sheet, WorkbookRefused) else DecodedText(sheet, XLSX)
+        if isinstance(sheet, WorkbookRefused):
+            return sheet
+        return DecodedText(sheet, ODS if _is_ods(content) else XLSX)
     if content.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return Undecodable(WhyUndecodable.UTF16)
     if b"\x00" in content:
@@ -95,7 +98,7 @@ def _line_of(content: bytes, offset: int) -> int:
 
 # A workbook
 #
-# The rows of an uploaded spreadsheet workbook (.xlsx), as the CSV readers read them.
+# The rows of an uploaded spreadsheet workbook (.xlsx, .ods), as the CSV readers read them.
 #
 # A club secretary's first reflex is to send the workbook the results or the licences
 # were typed in. :func:`read_workbook` turns its single sheet into CSV text (``,``
@@ -106,11 +109,16 @@ def _line_of(content: bytes, offset: int) -> int:
 # Cells become the text a person sees: whole numbers without ``.0``, dates as
 # ``YYYY-MM-DD``, ``VRAI``/``FAUX`` as ``1``/``0``; a formula gives the value Excel last
 # saved with it. Anything else is refused with a precise reason (:class:`WorkbookRefused`):
-# an old .xls or an OpenDocument .ods (to re-save as .xlsx or CSV), a workbook protected
-# by a password, an empty one, one with several sheets that have content, a file that is
-# no spreadsheet, or one too large once unpacked (a zip bomb: the archive's announced
-# sizes are checked before anything is unpacked, then rows and columns are bounded while
-# reading).
+# an old .xls (to re-save as .xlsx or CSV), a workbook protected by a password, an empty
+# one, one with several sheets that have content, a file that is no spreadsheet, or one
+# too large once unpacked (a zip bomb: the archive's announced sizes are checked before
+# anything is unpacked, then rows and columns are bounded).
+#
+# An .xlsx is read by openpyxl in read-only mode, which streams the rows, so the bounds
+# are checked while reading. An .ods (LibreOffice's format, which openpyxl does not read)
+# is read by python-calamine, which parses the sheet whole: its unpacked size is bounded
+# first, as an .xlsx's, and its rows and columns are checked before any cell becomes a
+# Python value.
 
 ZIP_MAGIC = b"PK\x03\x04"  # .xlsx, .ods
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # .xls, or an .xlsx protected by a password
@@ -145,11 +153,7 @@ def read_workbook(content: bytes) -> str | WorkbookRefused:
     """The single sheet of the workbook ``content`` as CSV text, or why not."""
     if content.startswith(OLE_MAGIC):
         if _ENCRYPTED_PACKAGE in content:
-            return WorkbookRefused(
-                "workbook_encrypted",
-                "The workbook is protected by a password: remove the password "
-                "(File > Info > Protect workbook) and send it again.",
-            )
+            return _encrypted()
         return WorkbookRefused(
             "workbook_xls",
             "This is an old Excel workbook (.xls): save it as « Excel Workbook (.xlsx) » "
@@ -161,20 +165,94 @@ def read_workbook(content: bytes) -> str | WorkbookRefused:
     except (zipfile.BadZipFile, ValueError, OSError):
         return _unreadable()
     names = {part.filename for part in parts}
-    if "mimetype" in names and archive.read("mimetype").startswith(_ODS_MIMETYPE):
-        return WorkbookRefused(
-            "workbook_ods",
-            "This is an OpenDocument spreadsheet (.ods): in LibreOffice choose « Save as » "
-            "and the type « Excel 2007-365 (.xlsx) » or « CSV », and send that file.",
-        )
-    if "xl/workbook.xml" not in names:
+    ods = "mimetype" in names and _is_ods(content)
+    if not ods and "xl/workbook.xml" not in names:
         return _unreadable()
     unpacked = sum(part.file_size for part in parts)
     if unpacked > MAX_UNPACKED_BYTES or any(
         part.file_size > MAX_RATIO * max(part.compress_size, 1024) for part in parts
     ):
         return _too_large(unpacked_mib=unpacked // (1024 * 1024))
-    return _sheet_as_csv(content)
+    return _ods_as_csv(content) if ods else _sheet_as_csv(content)
+
+
+def _is_ods(content: bytes) -> bool:
+    """An OpenDocument spreadsheet: a zip whose ``mimetype`` part says so."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(content))
+        return _ODS_MIMETYPE in archive.read("mimetype")[:64]
+    except (zipfile.BadZipFile, ValueError, OSError, KeyError):
+        return False
+
+
+def _ods_as_csv(content: bytes) -> str | WorkbookRefused:
+    import python_calamine  # imported when an .ods is sent
+
+    try:
+        workbook = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(content))
+    except python_calamine.PasswordError:
+        return _encrypted()
+    except Exception:  # calamine raises many kinds on a damaged file
+        return _unreadable()
+    try:
+        filled = []
+        for name in workbook.sheet_names:
+            sheet = workbook.get_sheet_by_name(name)
+            end = sheet.end
+            if end is None:
+                continue
+            if end[0] + 1 > MAX_ROWS:
+                return _too_large(rows=MAX_ROWS)
+            if end[1] + 1 > MAX_COLUMNS:
+                return _too_large(columns=MAX_COLUMNS)
+            rows = [[None if cell == "" else cell for cell in row] for row in sheet.iter_rows()]
+            if any(cell is not None for row in rows for cell in row):
+                filled.append((name, rows))
+    except python_calamine.PasswordError:
+        return _encrypted()
+    except Exception:  # a part damaged past the workbook's index
+        return _unreadable()
+    finally:
+        workbook.close()
+    if not filled:
+        return WorkbookRefused("workbook_empty", "The workbook has no filled cell.")
+    if len(filled) > 1:
+        return _several_sheets([name for name, _ in filled])
+    return _as_csv(filled[0][1])
+
+
+def _as_csv(rows: Iterable[Sequence[object]]) -> str | WorkbookRefused:
+    """Rows as CSV text, one line per row; beyond the bounds, refused."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    for count, row in enumerate(rows, start=1):
+        if count > MAX_ROWS:
+            return _too_large(rows=MAX_ROWS)
+        if len(row) > MAX_COLUMNS and any(cell is not None for cell in row[MAX_COLUMNS:]):
+            return _too_large(columns=MAX_COLUMNS)
+        cells = list(row[:MAX_COLUMNS])
+        while cells and cells[-1] is None:  # rows come padded to the widest
+            cells.pop()
+        writer.writerow([_text(cell) for cell in cells])
+    return buffer.getvalue()
+
+
+def _several_sheets(titles: list[str]) -> WorkbookRefused:
+    named = ", ".join(f"« {title} »" for title in titles)
+    return WorkbookRefused(
+        "workbook_several_sheets",
+        f"The workbook has {len(titles)} sheets with content ({named}); keep only "
+        "the sheet to send (delete the others) and send it again.",
+        {"count": len(titles), "sheets": named},
+    )
+
+
+def _encrypted() -> WorkbookRefused:
+    return WorkbookRefused(
+        "workbook_encrypted",
+        "The workbook is protected by a password: remove the password "
+        "(File > Info > Protect workbook) and send it again.",
+    )
 
 
 def _sheet_as_csv(content: bytes) -> str | WorkbookRefused:
@@ -189,25 +267,8 @@ def _sheet_as_csv(content: bytes) -> str | WorkbookRefused:
         if not sheets:
             return WorkbookRefused("workbook_empty", "The workbook has no filled cell.")
         if len(sheets) > 1:
-            titles = ", ".join(f"« {sheet.title} »" for sheet in sheets)
-            return WorkbookRefused(
-                "workbook_several_sheets",
-                f"The workbook has {len(sheets)} sheets with content ({titles}); keep only "
-                "the sheet to send (delete the others) and send it again.",
-                {"count": len(sheets), "sheets": titles},
-            )
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        for count, row in enumerate(_rows(sheets[0]), start=1):
-            if count > MAX_ROWS:
-                return _too_large(rows=MAX_ROWS)
-            if len(row) > MAX_COLUMNS and any(cell is not None for cell in row[MAX_COLUMNS:]):
-                return _too_large(columns=MAX_COLUMNS)
-            cells = list(row[:MAX_COLUMNS])
-            while cells and cells[-1] is None:  # read-only rows come padded to max_col
-                cells.pop()
-            writer.writerow([_text(cell) for cell in cells])
-        return buffer.getvalue()
+            return _several_sheets([sheet.title for sheet in sheets])
+        return _as_csv(_rows(sheets[0]))
     except Exception:  # a part damaged past the workbook's index
         return _unreadable()
     finally:

@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 from competitions import homologation
 from competitions.api import championship_serializers as s
 from competitions.api.results import (
+    DOCUMENT_EXAMPLES,
     RESULT_PARSERS,
     RESULT_REQUEST,
     read_submission,
@@ -458,7 +459,9 @@ class StageResults(APIView):
 
     parser_classes = RESULT_PARSERS
 
-    @extend_schema(request=RESULT_REQUEST, responses={201: TournamentOut})
+    @extend_schema(
+        request=RESULT_REQUEST, responses={201: TournamentOut}, examples=DOCUMENT_EXAMPLES
+    )
     def post(self, request, pk: int):
         stage = _stage(pk)
         content, source = read_submission(request)

@@ -32,7 +32,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competitions import homologation
-from competitions.api import preview_examples
+from competitions.api import preview_examples, results_schema
 from competitions.api.tournament_serializers import TournamentOut
 from competitions.models import ResultRevision, Tournament
 from competitions.tournaments import access, selectors, submission
@@ -59,13 +59,13 @@ RESULT_PARSERS = [JSONParser, CsvParser, parsers.MultiPartParser]
 
 
 class ResultsUploadIn(serializers.Serializer):
-    """The documented body of a results upload: one media type, multipart (generated
-    clients take one schema per body). The same views also read the JSON document as an
-    ``application/json`` body and a CSV file as a ``text/csv`` body."""
+    """The multipart body of a results upload (its JSON body is the typed document:
+    ``competitions/api/results_schema.py``). The same views also read a CSV file as a
+    ``text/csv`` body."""
 
     file = serializers.FileField(
-        help_text="The results: the JSON document (docs/results-format.md), a CSV file or "
-        "an .xlsx workbook (guessed from its name and content, or `?source=`). The same "
+        help_text="The results: the JSON document (docs/results-format.md), a CSV file, "
+        "an .xlsx or .ods workbook (guessed from its name and content, or `?source=`). The same "
         "document is also read as an application/json body, a CSV file as a text/csv body."
     )
     confirmed_licences = serializers.CharField(
@@ -74,10 +74,18 @@ class ResultsUploadIn(serializers.Serializer):
     reason = serializers.CharField(required=False, help_text="A correction's reason.")
 
 
-RESULT_REQUEST = {"multipart/form-data": ResultsUploadIn}
-# The preview's documented body is the JSON document, with its examples (it reads the
-# same bodies as the upload).
-PREVIEW_REQUEST = {"application/json": OpenApiTypes.OBJECT}
+# One schema per media type: the JSON document (results, or score sheets with
+# source=sheets; competitions/rules/results/schema.py) or a multipart file.
+RESULT_REQUEST = {
+    "application/json": results_schema.DOCUMENT_BODY,
+    "multipart/form-data": ResultsUploadIn,
+}
+CORRECTION_REQUEST = {
+    "application/json": results_schema.CORRECTION_BODY,
+    "multipart/form-data": ResultsUploadIn,
+}
+PREVIEW_REQUEST = RESULT_REQUEST
+DOCUMENT_EXAMPLES = results_schema.document_examples()
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -232,6 +240,7 @@ class ResultsView(APIView):
         parameters=[SOURCE_PARAMETER, CONFIRMED_PARAMETER],
         request=RESULT_REQUEST,
         responses={201: SubmittedOut, 200: SubmittedOut},
+        examples=DOCUMENT_EXAMPLES,
     )
     def post(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)
@@ -300,7 +309,7 @@ class ResultsPreviewView(APIView):
         parameters=[SOURCE_PARAMETER, CONFIRMED_PARAMETER],
         request=PREVIEW_REQUEST,
         responses={200: PreviewOut, 400: SubmissionErrorsOut},
-        examples=PREVIEW_EXAMPLES,
+        examples=[*PREVIEW_EXAMPLES, *DOCUMENT_EXAMPLES],
     )
     def post(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)
@@ -487,8 +496,9 @@ class CorrectionView(APIView):
 
     @extend_schema(
         parameters=[SOURCE_PARAMETER, OpenApiParameter("reason", OpenApiTypes.STR)],
-        request=RESULT_REQUEST,
+        request=CORRECTION_REQUEST,
         responses={201: SubmittedOut, 200: SubmittedOut},
+        examples=results_schema.correction_examples(),
     )
     def post(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)

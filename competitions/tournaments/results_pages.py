@@ -45,8 +45,8 @@ class ResultsUploadForm(forms.Form):
     source = forms.ChoiceField(
         label=_("File type"),
         choices=[
-            ("", _("Guess from the file name (.xlsx, .csv, .json)")),
-            ("csv", _("Spreadsheet: Excel workbook (.xlsx) or CSV (.csv)")),
+            ("", _("Guess from the file name (.xlsx, .ods, .csv, .json)")),
+            ("csv", _("Spreadsheet: Excel or LibreOffice workbook (.xlsx, .ods) or CSV (.csv)")),
             ("json", _("JSON results file (.json)")),
             ("sheets", _("Score sheets, deal by deal (JSON)")),
         ],

@@ -21,7 +21,7 @@ class LicenceImportUploadSerializer(serializers.Serializer):
     file = serializers.FileField(
         label="file",
         help_text="The CSV file: UTF-8 (Windows-1252 is read too), ',' or ';' delimited, "
-        "or an Excel workbook (.xlsx) of one sheet; "
+        "or an Excel (.xlsx) or LibreOffice (.ods) workbook of one sheet; "
         "header licence_number,last_name,first_name,birth_date,club_number "
         "(optional issued_on, email, phone).",
     )
@@ -52,7 +52,7 @@ class LicenceImportResultSerializer(serializers.Serializer):
     file_name = serializers.CharField()
     sha256 = serializers.CharField()
     encoding = serializers.CharField(
-        help_text="utf-8, windows-1252 (see notices) or xlsx (a workbook's sheet)."
+        help_text="utf-8, windows-1252 (see notices), xlsx or ods (a workbook's sheet)."
     )
     delimiter = serializers.CharField()
     rows = serializers.IntegerField(help_text="Licensee lines in the file.")
@@ -120,7 +120,8 @@ class LicenceImportView(APIView):
             "`lines[<line>].licence_number`, code `player_outside_scope`). "
             f"Files over `DATA_UPLOAD_MAX_MEMORY_SIZE` "
             f"({settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes here) are refused. "
-            "Format: docs/licence-import.md. An Excel workbook (.xlsx) of one sheet is read "
+            "Format: docs/licence-import.md. An Excel (.xlsx) or LibreOffice (.ods) workbook of "
+            "one sheet is read "
             "as the CSV."
         ),
         request={"multipart/form-data": LicenceImportUploadSerializer},

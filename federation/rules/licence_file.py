@@ -9,9 +9,9 @@ The format is described for people in ``docs/licence-import.md``:
 
 - encoding: UTF-8, with or without BOM. A file that is not valid UTF-8 is read as
   Windows-1252 (what Excel writes for « CSV (séparateur : point-virgule) » on a
-  French Windows) and a notice says so; an Excel workbook (.xlsx) is read from its
-  single sheet (:mod:`core.text_files`); a file mixing both encodings, a UTF-16 file,
-  an .xls or .ods workbook is refused with a message saying how to re-save it;
+  French Windows) and a notice says so; an Excel (.xlsx) or OpenDocument (.ods) workbook
+  is read from its single sheet (:mod:`core.text_files`); a file mixing both encodings, a
+  UTF-16 file, an .xls workbook is refused with a message saying how to re-save it;
 - delimiter: ``,`` ``;`` or tab, whichever the header line uses most;
 - header: the column names below, in any order, trimmed and case-insensitive;
   an unknown column is refused (a misspelt optional column would otherwise be

@@ -115,21 +115,25 @@ RESULTS_UPLOADS = {
 
 
 def test_every_request_body_has_one_media_type(schema):
-    """A generated client takes one schema per body: JSON, but for the uploads of a file
-    (results, with their `file` property, and the licence file). The preview documents
-    the JSON document, with its examples."""
+    """A generated client takes one schema per media type: JSON, but for the uploads of a
+    file (the licence file; results, with their `file` property), and the results, which
+    are also read as their typed JSON document (competitions/rules/results/schema.py)."""
     bodies = {
         (path, method): list(operation["requestBody"]["content"])
         for path, method, operation in operations(schema)
         if "requestBody" in operation
     }
     assert bodies
-    assert {key: media for key, media in bodies.items() if len(media) != 1} == {}
+    results = RESULTS_UPLOADS | {"/api/tournaments/{id}/results/preview/"}
+    two = {path for (path, _), media in bodies.items() if len(media) != 1}
+    assert two == results
     multipart = {path for (path, _), media in bodies.items() if media != ["application/json"]}
-    assert multipart == RESULTS_UPLOADS | {"/api/federation/licence-imports/"}
-    for path in RESULTS_UPLOADS:
-        body = schema["paths"][path]["post"]["requestBody"]["content"]["multipart/form-data"]
-        name = body["schema"]["$ref"].rsplit("/", 1)[1]
+    assert multipart == results | {"/api/federation/licence-imports/"}
+    for path in results:
+        content = schema["paths"][path]["post"]["requestBody"]["content"]
+        assert sorted(content) == ["application/json", "multipart/form-data"]
+        assert content["application/json"]["schema"] != content["multipart/form-data"]["schema"]
+        name = content["multipart/form-data"]["schema"]["$ref"].rsplit("/", 1)[1]
         upload = schema["components"]["schemas"][name]
         assert upload["properties"]["file"] == {
             "type": "string",

@@ -42,7 +42,7 @@ READ = "a Codes field: its values are scanned where Codes are built"
 RELOCATED = "a problem built elsewhere, re-located: its code is counted where it is built"
 WORKBOOK = "an uploaded workbook's refusal (core/text_files.py, WorkbookRefused)"
 WORKBOOK_CODES = (
-    "workbook_encrypted", "workbook_xls", "workbook_ods", "workbook_unreadable",
+    "workbook_encrypted", "workbook_xls", "workbook_unreadable",
     "workbook_empty", "workbook_several_sheets", "workbook_too_large",
 )  # fmt: skip
 DYNAMIC: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {

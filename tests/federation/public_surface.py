@@ -216,7 +216,8 @@ def readable_text(content_type: str, body: bytes) -> str:
     """The text of an answer as its reader sees it: HTML entities decoded, JSON's escapes
     decoded, an iCalendar's folded lines unfolded, a spreadsheet's cells."""
     kind = content_type.split(";")[0].strip().lower()
-    if kind in {"application/json", "application/problem+json", "application/vnd.oai.openapi+json"}:
+    if kind in {"application/json", "application/problem+json", "application/vnd.oai.openapi+json",
+                "application/schema+json"}:  # fmt: skip
         return json.dumps(json.loads(body or b"null"), ensure_ascii=False)
     if kind in {"text/html", "text/plain", "text/csv", "application/vnd.oai.openapi",
                 "text/javascript", "text/css", "application/javascript"}:  # fmt: skip

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from competitions.rules.engine.penalties import PenaltyKind
+from competitions.rules.results import schema as shapes
 from competitions.rules.results.document import (
     CONTRACTS,
     FORMAT_VERSION,
@@ -351,14 +352,14 @@ def _read_document(reader: JsonReader, root: dict[str, Any]) -> ResultsDocument 
     obj = reader.object(
         root,
         "",
-        required=("format_version", "sessions", "entries"),
-        optional=("penalties",),
+        required=shapes.RESULTS_DOCUMENT.required,
+        optional=shapes.RESULTS_DOCUMENT.optional,
         what="a results document",
     )
     if obj is None:
         return None
     version = obj.get("format_version", MISSING)
-    if version is not MISSING and version != FORMAT_VERSION:
+    if version is not MISSING and (isinstance(version, bool) or version != FORMAT_VERSION):
         reader.report(
             "format_version",
             "unsupported_format_version",
@@ -432,8 +433,8 @@ def read_session(reader: JsonReader, value: object, where: str) -> SessionResult
     obj = reader.object(
         value,
         where,
-        required=("number", "tables", "deals"),
-        optional=("tables_of_three", "tables_of_five", "points_divisor", "entries"),
+        required=shapes.SESSION.required,
+        optional=shapes.SESSION.optional,
         what="a session",
     )
     if obj is None:
@@ -485,8 +486,8 @@ def _read_session_entry(reader: JsonReader, value: object, where: str) -> Sessio
     obj = reader.object(
         value,
         where,
-        required=("number", "score"),
-        optional=("carried",),
+        required=shapes.SESSION_ENTRY.required,
+        optional=shapes.SESSION_ENTRY.optional,
         what="an entry of the session",
     )
     if obj is None:
@@ -510,8 +511,8 @@ def _read_entry(reader: JsonReader, value: object, where: str) -> EntryResult | 
     obj = reader.object(
         value,
         where,
-        required=("number", "place", "total", "players"),
-        optional=("abandoned", "tiebreak"),
+        required=shapes.ENTRY.required,
+        optional=shapes.ENTRY.optional,
         what="an entry",
     )
     if obj is None:
@@ -559,8 +560,8 @@ def _read_player(reader: JsonReader, value: object, where: str) -> PlayerResult 
     obj = reader.object(
         value,
         where,
-        required=("licence_number",),
-        optional=("name", "total", "positions"),
+        required=shapes.PLAYER.required,
+        optional=shapes.PLAYER.optional,
         what="a player",
     )
     if obj is None:
@@ -601,7 +602,7 @@ def _read_player(reader: JsonReader, value: object, where: str) -> PlayerResult 
     return PlayerResult(licence_number=licence, name=name, total=total, positions=positions)
 
 
-_POSITION_FIELDS = frozenset(("session", "position", "table", "score"))
+_POSITION_FIELDS = frozenset(shapes.POSITION.required)
 
 
 def _position_fast(value: object) -> PositionScore | None:
@@ -645,7 +646,7 @@ def read_position(reader: JsonReader, value: object, where: str) -> PositionScor
     obj = reader.object(
         value,
         where,
-        required=("session", "position", "table", "score"),
+        required=shapes.POSITION.required,
         what="a position score",
     )
     if obj is None:
@@ -669,8 +670,8 @@ def _read_tiebreak(reader: JsonReader, value: object, where: str) -> TieBreakDat
     obj = reader.object(
         value,
         where,
-        required=(),
-        optional=("best_position_score", "contracts_made"),
+        required=shapes.TIEBREAK.required,
+        optional=shapes.TIEBREAK.optional,
         what="tie-break data",
     )
     if obj is None:
@@ -728,7 +729,7 @@ def _read_penalty(reader: JsonReader, value: object, where: str) -> PenaltyRecor
     obj = reader.object(
         value,
         where,
-        required=("licence_number", "points", "kind", "reason"),
+        required=shapes.PENALTY.required,
         what="a penalty",
     )
     if obj is None:

@@ -55,6 +55,7 @@ from competitions.rules.engine.standings import (
     TieBreakData as EngineTieBreak,
 )
 from competitions.rules.engine.tables import Orientation
+from competitions.rules.results import schema as shapes
 from competitions.rules.results.document import (
     CONTRACTS,
     FORMAT_VERSION,
@@ -82,21 +83,9 @@ from competitions.rules.results.json_format import (
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
 
-MAX_SHEETS = 20_000
-MAX_DEALS_PER_SHEET = 60
-
-_FACTS = (
-    "contract",
-    "taker",
-    "called_partner",
-    "oudlers",
-    "attack_points",
-    "poignees",
-    "petit_au_bout",
-    "chelem_announced",
-    "chelem_made_by",
-)
-_LINE = ("sitting_out", "annulled")
+MAX_SHEETS = shapes.MAX_SHEETS
+MAX_DEALS_PER_SHEET = shapes.MAX_DEALS_PER_SHEET
+_FACTS = shapes.DEAL_FACTS
 
 PlayerKey = int | str  # a licence number, or the name of a player without one
 
@@ -165,14 +154,14 @@ def parse_score_sheets(
     obj = reader.object(
         root,
         "",
-        required=("format_version", "score_sheets"),
-        optional=("entries", "penalties", "sessions"),
+        required=shapes.SCORE_SHEETS_DOCUMENT.required,
+        optional=shapes.SCORE_SHEETS_DOCUMENT.optional,
         what="a score sheets document",
     )
     if obj is None:
         raise RuleViolation(reader.problems)
     version = obj.get("format_version", MISSING)
-    if version is not MISSING and version != FORMAT_VERSION:
+    if version is not MISSING and (isinstance(version, bool) or version != FORMAT_VERSION):
         reader.report(
             "format_version",
             "unsupported_format_version",
@@ -222,11 +211,13 @@ def _check_declared_sessions(
     """Each declared session's deals against the deals played on its sheets (located)."""
     if value is MISSING or value is None:
         return
-    items = reader.array(value, "sessions", limit=99, what="sessions")
+    items = reader.array(value, "sessions", limit=shapes.MAX_DECLARED_SESSIONS, what="sessions")
     by_number = {session.number: session for session in counted}
     for i, item in enumerate(items):
         where = f"sessions[{i}]"
-        obj = reader.object(item, where, required=("number", "deals"), what="a session")
+        obj = reader.object(
+            item, where, required=shapes.DECLARED_SESSION.required, what="a session"
+        )
         if obj is None:
             continue
         number = reader.integer(
@@ -274,7 +265,11 @@ def _read_entries(reader: JsonReader, value: object, fmt: Format) -> list[_Team]
     for i, item in enumerate(items):
         where = f"entries[{i}]"
         obj = reader.object(
-            item, where, required=("number", "players"), optional=("abandoned",), what="an entry"
+            item,
+            where,
+            required=shapes.SHEET_ENTRY.required,
+            optional=shapes.SHEET_ENTRY.optional,
+            what="an entry",
         )
         if obj is None:
             continue
@@ -293,7 +288,11 @@ def _read_entries(reader: JsonReader, value: object, fmt: Format) -> list[_Team]
         for j, member in enumerate(members):
             at = f"{where}.players[{j}]"
             player = reader.object(
-                member, at, required=("licence_number",), optional=("name",), what="a player"
+                member,
+                at,
+                required=shapes.SHEET_PLAYER.required,
+                optional=shapes.SHEET_PLAYER.optional,
+                what="a player",
             )
             if player is None:
                 continue
@@ -350,7 +349,7 @@ def _total_sheets(
         obj = reader.object(
             value,
             where,
-            required=("session", "position", "table", "players", "deals"),
+            required=shapes.SHEET.required,
             what="a score sheet",
         )
         if obj is None:
@@ -522,7 +521,7 @@ def _read_lines(
     for i, item in enumerate(items):
         at = f"{where}[{i}]"
         obj = reader.object(
-            item, at, required=(), optional=(*_FACTS, *_LINE, "marks"), what="a deal"
+            item, at, required=shapes.DEAL.required, optional=shapes.DEAL.optional, what="a deal"
         )
         if obj is None:
             failed = True
@@ -566,7 +565,9 @@ def _read_lines(
 
 def _read_facts(reader: JsonReader, obj: dict[str, Any], where: str, size: int) -> Deal | None:
     poignees = []
-    raw = obj.get("poignees") or []
+    raw = obj.get("poignees")
+    if raw is None:
+        raw = []
     if not isinstance(raw, list):
         reader.report(
             f"{where}.poignees",
@@ -578,7 +579,7 @@ def _read_facts(reader: JsonReader, obj: dict[str, Any], where: str, size: int) 
         return None
     for i, item in enumerate(raw):
         found = reader.object(
-            item, f"{where}.poignees[{i}]", required=("seat", "trumps"), what="a poignée"
+            item, f"{where}.poignees[{i}]", required=shapes.POIGNEE.required, what="a poignée"
         )
         if found is None:
             return None

@@ -48,6 +48,7 @@ FRENCH: dict[str, str] = {
     "amount_not_in_schedule": "Le barème ne prévoit pas une pénalité « {kind} » de {points} points.",
     # --- movements (movements/) -----------------------------------------------------------
     "unknown_position": "La position {position} n’existe pas dans ce plan, qui en compte {positions}.",
+    "unknown_table": "La table {table} ne joue pas la position {position}.",
     "unknown_number": "Aucun joueur n’a le numéro de départ {number} dans ce plan.",
     "no_movement": "Aucun mouvement n’est possible à {tables} tables pour ce type de tournoi.",
     "too_many_positions": "{positions} positions demandées, mais à {tables} tables le mouvement en permet au plus {allowed}.",

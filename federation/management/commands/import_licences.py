@@ -27,7 +27,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "file",
             type=Path,
-            help="the CSV file (UTF-8, ',' or ';') or an Excel workbook (.xlsx) of one sheet",
+            help="the CSV file (UTF-8, ',' or ';') or an Excel (.xlsx) or LibreOffice (.ods) "
+            "workbook of one sheet",
         )
         parser.add_argument("--season", required=True, help="season name, e.g. 2026-2027")
         parser.add_argument(

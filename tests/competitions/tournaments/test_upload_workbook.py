@@ -16,7 +16,7 @@ from competitions.models import Tournament
 from competitions.rules.results.csv_columns import FRENCH_COLUMNS, FRENCH_RECORDS
 from competitions.rules.results.csv_format import read_csv
 from federation.models import Licence, Player
-from tests.core.test_workbooks import typed_cells, xlsx
+from tests.core.test_workbooks import ods, typed_cells, xlsx
 
 pytestmark = pytest.mark.django_db
 SAMPLES = Path(__file__).resolve().parents[3] / "docs" / "samples"
@@ -71,6 +71,16 @@ def test_the_sample_as_a_workbook_headed_in_french_previews_as_the_csv(
     # A workbook's bytes are known whatever its name.
     assert preview_of(client, tournament, "resultats", french) == from_csv
     assert preview_of(client, tournament, "resultats.csv", french_csv) == from_csv
+
+
+def test_the_sample_as_an_opendocument_spreadsheet_previews_as_the_csv(
+    client, registry, tournament
+):
+    client.force_login(registry.users["club_manager"])
+    from_csv = preview_of(client, tournament, "resultats.csv", SAMPLE.read_bytes())
+    french = ods([typed_cells(row) for row in sample_rows(french=True)])
+    assert preview_of(client, tournament, "Résultats jeudi.ods", french) == from_csv
+    assert preview_of(client, tournament, "resultats", french) == from_csv
 
 
 def test_a_workbook_of_two_sheets_is_refused_in_french(client, registry, tournament):

@@ -451,6 +451,22 @@ def test_an_excel_workbook_is_read_like_the_csv_with_dates_as_dates():
     assert parsed.problems == fixed.problems
 
 
+def test_an_opendocument_spreadsheet_is_read_like_the_excel_workbook():
+    from tests.core.test_workbooks import ods, xlsx
+
+    rows = [
+        HEADER.split(","),
+        [1001, "Martin", "Élise", dt.date(1950, 3, 2), 101],
+        [1002, "Durand", "Jean", "02/03/1951", 101],
+        [1003, "Petit", "Ana", dt.date(1950, 3, 2), "abc"],
+    ]
+    parsed = read(ods(rows))
+    assert parsed.encoding == "ods"
+    assert located(parsed) == {(4, "club_number", "not_a_number")}
+    assert parsed.problems == read(xlsx(rows)).problems
+    assert parsed.lines == read(xlsx(rows)).lines
+
+
 def test_a_workbook_of_several_sheets_is_refused_for_the_whole_file():
     from tests.core.test_workbooks import xlsx
 
