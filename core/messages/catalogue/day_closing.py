@@ -13,8 +13,6 @@ FRENCH: dict[str, str] = {
     "day_member_unknown": "Ce joueur n’est pas inscrit à ce tournoi.",
     "day_penalty_non_licensee": "{name} n’a pas de numéro de licence\xa0: les résultats ne portent une pénalité que sur un numéro de licence.",
     "day_sheet_fault_is_the_tables": "Une faute sur la feuille de marque est celle de toute la table\xa0: enregistrez-la pour la table.",
-    # a drawn session's layout (competitions/rules/day/layout.py)
-    "unknown_table": "La table {table} ne joue pas la position {position}.",
     "day_table_unknown": "La table {table} ne joue pas la position {position}.",
     "day_penalty_already_removed": "Cette pénalité a déjà été retirée.",
     "day_entry_unknown": "Aucune inscription n° {number} n’est inscrite à ce tournoi.",
