@@ -145,7 +145,9 @@ def _count_contract(
     if not contract or line.get("annulled"):
         return
     oudlers, points, taker = line.get("oudlers"), line.get("attack_points"), line.get("taker")
-    if oudlers not in rules.points_needed or points is None or taker is None:
+    if not isinstance(oudlers, int) or not 0 <= oudlers < len(rules.points_needed):
+        return
+    if points is None or taker is None:
         return
     if Fraction(str(points)) >= rules.points_needed[oudlers]:
         key = keys.get((deal.session, deal.position, deal.table, taker))

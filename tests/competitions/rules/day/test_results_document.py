@@ -39,7 +39,7 @@ CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 
 
 @st.composite
-def days(draw, *, sessions_max: int = 2, totals: bool = True):
+def days(draw, *, sessions_max: int = 2, totals: bool = True, max_guests: int = 2):
     players = draw(st.integers(min_value=9, max_value=22))
     positions = draw(st.integers(min_value=1, max_value=3))
     deals_per_position = draw(st.integers(min_value=1, max_value=3))
@@ -50,7 +50,7 @@ def days(draw, *, sessions_max: int = 2, totals: bool = True):
         players, positions = 16, 2
     layout = layout_of(plan, deals_per_position)
     numbers = tuple(plan.numbers)
-    guests = draw(st.sets(st.sampled_from(numbers), max_size=2))
+    guests = draw(st.sets(st.sampled_from(numbers), max_size=max_guests))
     entries = tuple(
         DayEntry(
             n,
@@ -182,7 +182,7 @@ def test_the_standings_at_the_end_are_the_documents_places(day):
     assert places == {e.number: (e.place, e.total) for e in document.entries}
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(day=days(totals=False))
 def test_article_29_places_are_the_documents(day):
     document = parse_score_sheets(
