@@ -19,6 +19,10 @@ by hand) is refused here, whatever the path: the index, cap and qualification of
 come only through a stage of a championship (chapter 3, preamble, « Les épreuves se
 déroulant sans son aval sont nulles »); see :func:`stray_stage_problems`.
 
+A homologation or a correction also brings the tournament's suspension proposals in step
+with the results (:mod:`competitions.tournaments.suspension_proposals`: an abandon without
+the arbiter's accord is proposed to federation staff as a 12-month suspension).
+
 Nothing below this module imports it: the plain tournament's services know nothing of
 championships, and the championships' stage path calls the plain services.
 """
@@ -48,6 +52,7 @@ from competitions.tournaments.homologation import (
 )
 from competitions.tournaments.preview import Preview
 from competitions.tournaments.submission import Submitted, plain_results_submit
+from competitions.tournaments.suspension_proposals import suspension_proposals_sync
 from core.problems import Problem, RuleViolation
 from federation.access import Actor
 
@@ -113,13 +118,16 @@ def tournament_homologate(
     reviewed; a newer one submitted since is a ``StaleRevision`` (409), nothing written."""
     stage = stage_of(tournament)
     if stage is not None:
-        return stage_homologate(stage=stage, by=by, revision=revision)
-    return plain_tournament_homologate(
-        tournament=tournament,
-        by=by,
-        revision=revision,
-        more_problems=stray_stage_problems(tournament, stage),
-    )
+        done = stage_homologate(stage=stage, by=by, revision=revision)
+    else:
+        done = plain_tournament_homologate(
+            tournament=tournament,
+            by=by,
+            revision=revision,
+            more_problems=stray_stage_problems(tournament, stage),
+        )
+    suspension_proposals_sync(tournament=done)
+    return done
 
 
 @transaction.atomic
@@ -148,7 +156,7 @@ def tournament_correct(
     stage = stage_of(tournament)
     _refuse_stray_stage(tournament, stage)
     if stage is not None:
-        return stage_results_correct(
+        corrected = stage_results_correct(
             stage=stage,
             content=content,
             source=source,
@@ -156,14 +164,17 @@ def tournament_correct(
             by=by,
             confirmed_licences=confirmed_licences,
         )
-    return plain_tournament_correct(
-        tournament=tournament,
-        content=content,
-        source=source,
-        reason=reason,
-        by=by,
-        confirmed_licences=confirmed_licences,
-    )
+    else:
+        corrected = plain_tournament_correct(
+            tournament=tournament,
+            content=content,
+            source=source,
+            reason=reason,
+            by=by,
+            confirmed_licences=confirmed_licences,
+        )
+    suspension_proposals_sync(tournament=tournament)
+    return corrected
 
 
 def content_preview(

@@ -283,6 +283,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "TournamentFormatEnum": "competitions.models.TournamentFormat",
         "StageEnum": "competitions.models.Stage",
+        "EventKindEnum": "competitions.models.EventKindChoice",
         "SeatEnum": ["N", "S", "E", "W", "5"],
         "SideEnum": ["attack", "defence"],
         "PenaltyKindEnum": "competitions.api.engine_serializers.PENALTY_KINDS",
@@ -341,7 +342,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT_S", "3600"))
 }
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_IMPORTS = ["competitions.championships.tasks"]  # tasks outside an app's tasks.py
+CELERY_IMPORTS = [
+    "competitions.championships.tasks",
+    "competitions.day.tasks",
+]  # tasks outside an app's tasks.py
 from celery.schedules import crontab  # noqa: E402 (the beat schedule's own import)
 
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from competitions.models import Tournament
-from competitions.rules.results.csv_format import write_csv
+from competitions.rules.results.csv_writer import write_csv
 from competitions.rules.results.json_format import parse_json
 from core.vocabulary import Format
 from demo.tournaments import SAMPLE_REFERENCES, results_name

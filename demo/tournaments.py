@@ -54,7 +54,7 @@ from competitions.models import (
     Tournament,
     TournamentStatus,
 )
-from competitions.rules.results.csv_format import write_csv
+from competitions.rules.results.csv_writer import write_csv
 from competitions.rules.results.json_format import parse_json
 from competitions.tournaments.declaration import Declaration, tournament_declare
 from competitions.tournaments.homologation import ranking_updates_deferred

@@ -470,6 +470,11 @@ class NotificationKind(models.TextChoices):
 
     TOURNAMENT_HOMOLOGATED = "tournament_homologated", _("a tournament of mine is homologated")
     STEP_CHANGED = "step_changed", _("my step changes at the official ranking")
+    ENTRY_PLACE_FREED = (
+        "entry_place_freed",
+        _("a place frees up for me on a tournament's waiting list"),
+    )
+    ENTRY_CONVOCATION = "entry_convocation", _("the convocation to a tournament I entered")
 
 
 class NotificationSubscription(models.Model):

@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from competitions.tournaments.review import QueueFilter, homologation_queue
+from competitions.tournaments.suspension_proposals import suspension_proposals_pending
 from core.digits import ascii_digits
 from core.errors import ServiceError
 from core.messages import error_message, problem_message
@@ -38,7 +39,12 @@ def desk_home(request):
     if not scope.is_staff:
         raise PageForbidden
     waiting = homologation_queue(scope, QueueFilter()).count()
-    return render(request, "portal/desk/home.html", {"scope": scope, "waiting": waiting})
+    proposed = suspension_proposals_pending(by=request.user).count() if scope.national else 0
+    return render(
+        request,
+        "portal/desk/home.html",
+        {"scope": scope, "waiting": waiting, "suspensions": proposed},
+    )
 
 
 def _federation_staff(request) -> None:

@@ -13,6 +13,7 @@ from django.urls import path
 
 from competitions.championships import desk_pages as championships
 from competitions.tournaments import desk_pages as queue
+from competitions.tournaments import suspension_pages as suspensions
 from portal import desk_pages as desk
 from rankings import desk_pages as ranking
 
@@ -66,6 +67,17 @@ urlpatterns = [
     ),
     path("homologation/<int:pk>/refuser/", queue.tournament_refuse, name="desk-refuse"),
     path("homologation/<int:pk>/corriger/", queue.tournament_correct, name="desk-correct"),
+    path("suspensions/", suspensions.suspensions, name="desk-suspensions"),
+    path(
+        "suspensions/<int:pk>/confirmer/",
+        suspensions.suspension_confirm,
+        name="desk-suspension-confirm",
+    ),
+    path(
+        "suspensions/<int:pk>/classer/",
+        suspensions.suspension_dismiss,
+        name="desk-suspension-dismiss",
+    ),
     path("classement/", ranking.ranking_desk, name="desk-ranking"),
     path("classement/lancer/<str:kind>/", ranking.run_start, name="desk-run-start"),
     path("classement/calculs/<int:pk>/", ranking.run_progress, name="desk-run-progress"),

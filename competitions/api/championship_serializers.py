@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.utils.text import capfirst
 from rest_framework import serializers
 
-from competitions.api.tournament_serializers import TournamentOut
+from competitions.api.tournament_serializers import DeclaredSessionIn, TournamentOut
+from competitions.championships.stages import StageRequest
 from competitions.models import (
     Championship,
     ChampionshipEntry,
@@ -19,6 +20,7 @@ from competitions.models import (
     StagePenalty,
     StageSeating,
 )
+from competitions.tournaments.declaration import SessionDeclared
 from federation.public_names import public_identity, public_name
 
 # ---------------------------------------------------------------------------------------------
@@ -407,6 +409,16 @@ class StageIn(serializers.Serializer):
     )  # fmt: skip
     reference = serializers.CharField(max_length=64, required=False, default="", allow_blank=True)
     arbiter_derogation = serializers.BooleanField(default=False)
+    sessions = serializers.ListField(
+        child=DeclaredSessionIn(), required=False, default=list, max_length=20,
+        help_text="Optional: each session's day and venue, in the order played (session 1 on "
+        "`date` at `venue`): a qualifier « sur 2 après-midi » (chapter 3, art. 19).",
+    )  # fmt: skip
+
+    def to_request(self) -> StageRequest:
+        data = dict(self.validated_data)
+        data["sessions"] = tuple(SessionDeclared(**s) for s in data.get("sessions", ()))
+        return StageRequest(**data)
 
 
 class EntryIn(serializers.Serializer):

@@ -68,7 +68,7 @@ from competitions.championships.running import (
 )
 from competitions.championships.settings_versions import championship_rules_in_force
 from competitions.championships.stage_results import stage_compliance
-from competitions.championships.stages import StageRequest, stage_create
+from competitions.championships.stages import stage_create
 from competitions.championships.titles import titles as titles_selector
 from competitions.models import (
     Championship,
@@ -362,7 +362,7 @@ class StageListCreate(APIView):
         data.is_valid(raise_exception=True)
         stage, created = stage_create(
             championship=championship,
-            request=StageRequest(**data.validated_data),
+            request=data.to_request(),
             by=request.user,
         )
         return Response(

@@ -307,6 +307,8 @@ class FactsOut(serializers.Serializer):
     arbiter_plays = serializers.BooleanField()
     entries = serializers.IntegerField()
     table_sizes = serializers.ListField(child=serializers.IntegerField())
+    days = serializers.IntegerField(help_text="Days its declared sessions are played on.")
+    single_venue = serializers.BooleanField(help_text="Every session at one place.")
 
 
 class HomologationCheckOut(serializers.Serializer):
@@ -337,6 +339,8 @@ def _homologation_out(check: HomologationCheck) -> dict:
                 "arbiter_plays": facts.arbiter_plays,
                 "entries": facts.entries,
                 "table_sizes": list(facts.table_sizes),
+                "days": facts.days,
+                "single_venue": facts.single_venue,
             },
             "problems": problems_data(check.problems),
         }
@@ -490,6 +494,15 @@ class PlanIn(serializers.Serializer):
         min_length=1,
         help_text="Players seated at each table (3, 4 or 5).",
     )
+    days = serializers.IntegerField(
+        min_value=1, max_value=20, default=1,
+        help_text="Days its sessions are played on (more than one only for the events the "
+        "season's rulebook lets span days: a championship's stage).",
+    )  # fmt: skip
+    venues = serializers.IntegerField(
+        min_value=1, max_value=20, default=1,
+        help_text="Places its sessions are played at (chapter 5: « sur le même lieu »).",
+    )  # fmt: skip
 
     def validate_season(self, value):
         season = Season.objects.filter(name=value).first()
@@ -553,10 +566,11 @@ class PlanHomologationCheck(APIView):
                 event_kind=EventKind(plan["event_kind"]),
                 arbiter_is_official=plan["arbiter_is_official"],
                 arbiter_plays=plan["arbiter_plays"],
-                single_venue=True,
+                single_venue=plan["venues"] == 1,
                 simultaneous=True,
                 entries=plan["entries"],
                 table_sizes=tuple(plan["table_sizes"]),
+                days=plan["days"],
             ),
         )
         return Response(_homologation_out(check))

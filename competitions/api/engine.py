@@ -93,7 +93,9 @@ class TotalSheet(EngineView):
     """Check and total one score sheet (feuille de marque). Each line carries the
     deal's facts, the marks written on paper, or both (then they must agree). A
     sheet that does not sum to zero, misses a player or holds an impossible
-    deal is refused with the deal and the reason."""
+    deal is refused with the deal and the reason. A line may record a revoke in defence
+    and the taker's choice (``defence_revoke``): scored as usual, or not scored (0 for
+    everyone, not a deal played)."""
 
     @extend_schema(request=ScoreSheetIn, responses=SheetTotalsOut)
     def post(self, request):

@@ -11,6 +11,7 @@ from competitions.rules.engine.movements.plan import RepeatKind
 from competitions.rules.engine.movements.printed import MovementKind
 from competitions.rules.engine.movements.settings import ShortTableRule
 from competitions.rules.engine.penalties import Penalty, PenaltyKind, RepeatScope
+from competitions.rules.engine.revokes import DefenceRevoke, TakerChoice
 from competitions.rules.engine.scoring import Contract, Deal, Poignee, Side
 from competitions.rules.engine.sheets import DealLine, ScoreSheet
 from competitions.rules.engine.standings import (
@@ -115,6 +116,19 @@ class DealScoreOut(serializers.Serializer):
     breakdown = BreakdownOut(allow_null=True)
 
 
+class DefenceRevokeIn(serializers.Serializer):
+    taker_choice = serializers.ChoiceField(
+        choices=[c.value for c in TakerChoice],
+        help_text="scored: the deal is scored from its facts (the points illicitly won given "
+        "back); not_scored: the taker declines the score, the deal marks 0 and is not a deal "
+        "played.",
+    )
+    by = serializers.ChoiceField(
+        choices=SEATS, allow_null=True, required=False, default=None,
+        help_text="The defender who revoked (optional); he may not take the next deal.",
+    )  # fmt: skip
+
+
 class DealLineIn(serializers.Serializer):
     facts = DealIn(required=False, allow_null=True)
     marks = serializers.DictField(
@@ -129,6 +143,11 @@ class DealLineIn(serializers.Serializer):
     annulled = serializers.BooleanField(
         required=False, default=False,
         help_text="Annulled by the arbiter (chapter 4): scores nothing and is not a deal played.",
+    )  # fmt: skip
+    defence_revoke = DefenceRevokeIn(
+        required=False, allow_null=True,
+        help_text="A revoke in defence (renonce consommée en défense) and the taker's choice "
+        "(chapter 4, « Renonce »: « le preneur a le choix de faire marquer ou non le score »).",
     )  # fmt: skip
 
 
@@ -158,6 +177,7 @@ class ScoreSheetIn(serializers.Serializer):
                     marks=line.get("marks"),
                     sitting_out=line.get("sitting_out"),
                     annulled=line.get("annulled", False),
+                    defence_revoke=_revoke(line.get("defence_revoke")),
                 )
             )
         return ScoreSheet(
@@ -166,6 +186,12 @@ class ScoreSheetIn(serializers.Serializer):
             players=data["players"],
             deals=tuple(lines),
         )
+
+
+def _revoke(data: dict | None) -> DefenceRevoke | None:
+    if data is None:
+        return None
+    return DefenceRevoke(taker_choice=TakerChoice(data["taker_choice"]), by=data.get("by"))
 
 
 class PlayerTotalOut(serializers.Serializer):
@@ -185,7 +211,8 @@ class SheetTotalsOut(serializers.Serializer):
     )
     players = PlayerTotalOut(many=True)
     deals_played = serializers.IntegerField(
-        help_text="Lines not annulled (chapter 4: an annulled deal is not a deal played)."
+        help_text="Lines not annulled, by the arbiter or by the taker's choice after a revoke "
+        "in defence (chapter 4: an annulled deal is not a deal played)."
     )
     sitting_out = serializers.ListField(
         child=serializers.CharField(allow_null=True),

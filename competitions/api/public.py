@@ -60,6 +60,10 @@ class PublicTournamentOut(serializers.Serializer):
     venue = serializers.CharField()
     format = serializers.CharField()
     stage = serializers.CharField()
+    event_kind = serializers.CharField(help_text="free_tournament, team_match or festival")
+    last_date = serializers.DateField(
+        help_text="The day of its last session: the date unless its sessions span days."
+    )
     organiser = serializers.SerializerMethodField()
     committee = serializers.SerializerMethodField()
     status = serializers.SerializerMethodField(
@@ -67,6 +71,19 @@ class PublicTournamentOut(serializers.Serializer):
     )
     player_count = serializers.IntegerField(
         help_text="Players of the homologated results (0 before homologation)."
+    )
+    start_time = serializers.TimeField(allow_null=True)
+    address = serializers.CharField()
+    contact = serializers.CharField()
+    entry_fee = serializers.DecimalField(
+        max_digits=6, decimal_places=2, allow_null=True, help_text="In euros."
+    )
+    entry_cap = serializers.IntegerField(allow_null=True)
+    online_entries = serializers.BooleanField(
+        help_text="Licensees may enter online (the calendar's « S'inscrire »)."
+    )
+    entrant_count = serializers.IntegerField(
+        help_text="Entries entered (not on the waiting list); who they are is not public."
     )
 
     @extend_schema_field(PublicOrganiser)
@@ -108,6 +125,12 @@ class PublicSessionOut(serializers.Serializer):
     deals = serializers.IntegerField()
 
 
+class PublicDeclaredSessionOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    date = serializers.DateField()
+    venue = serializers.CharField()
+
+
 class PublicTournamentDetailOut(serializers.Serializer):
     id = serializers.IntegerField(source="tournament.pk")
     season = serializers.CharField(source="tournament.season.name")
@@ -117,10 +140,30 @@ class PublicTournamentDetailOut(serializers.Serializer):
     format = serializers.CharField(source="tournament.format")
     stage = serializers.CharField(source="tournament.stage")
     planned_sessions = serializers.IntegerField(source="tournament.planned_sessions")
+    event_kind = serializers.CharField(
+        source="tournament.event_kind", help_text="free_tournament, team_match or festival"
+    )
+    last_date = serializers.DateField(
+        help_text="The day of its last session: the date unless its sessions span days."
+    )
+    declared_sessions = PublicDeclaredSessionOut(
+        many=True, help_text="Each session's day and venue as declared; empty: one day, one venue."
+    )
     organiser = serializers.SerializerMethodField()
     committee = serializers.SerializerMethodField()
     arbiter = serializers.CharField(source="arbiter.name")
     status = serializers.CharField()
+    start_time = serializers.TimeField(source="tournament.start_time", allow_null=True)
+    address = serializers.CharField(source="tournament.address")
+    contact = serializers.CharField(source="tournament.contact")
+    entry_fee = serializers.DecimalField(
+        source="tournament.entry_fee", max_digits=6, decimal_places=2, allow_null=True
+    )
+    entry_cap = serializers.IntegerField(source="tournament.entry_cap", allow_null=True)
+    online_entries = serializers.BooleanField(source="tournament.online_entries")
+    entrant_count = serializers.IntegerField(
+        help_text="Entries entered (not on the waiting list); who they are is not public."
+    )
     sessions = PublicSessionOut(many=True, help_text="Empty unless homologated.")
     ranking = PublicRankedEntryOut(many=True, help_text="Empty unless homologated.")
 

@@ -24,7 +24,7 @@ class TournamentFilter(django_filters.FilterSet):
 
     class Meta:
         model = Tournament
-        fields = ["season", "status", "format", "stage", "club", "committee"]
+        fields = ["season", "status", "format", "stage", "event_kind", "club", "committee"]
 
 
 class TournamentListCreate(generics.ListCreateAPIView):
@@ -33,7 +33,7 @@ class TournamentListCreate(generics.ListCreateAPIView):
     the existing tournament with 200; a different declaration under the same
     reference is a 409."""
 
-    queryset = selectors.tournaments()
+    queryset = selectors.tournaments_with_sessions()
     serializer_class = TournamentOut
     filterset_class = TournamentFilter
     permission_classes = [IsAuthenticatedOrReadOnly]

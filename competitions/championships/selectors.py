@@ -26,6 +26,7 @@ from competitions.models import (
     TournamentStatus,
 )
 from competitions.rules.championships.stage_compliance import (
+    CutPlayed,
     EntryPlayed,
     PenaltyPlayed,
     RecordedPenalty,
@@ -82,8 +83,11 @@ def regionals() -> QuerySet[RegionalChampionship]:
 
 
 def stages() -> QuerySet[ChampionshipStage]:
-    return ChampionshipStage.objects.select_related(*STAGE_RELATED).order_by(
-        "tournament__date", "pk"
+    """The stages with their tournaments and the tournaments' declared sessions."""
+    return (
+        ChampionshipStage.objects.select_related(*STAGE_RELATED)
+        .prefetch_related("tournament__declared_sessions")
+        .order_by("tournament__date", "pk")
     )
 
 
@@ -159,6 +163,9 @@ def results_of_document(document: ResultsDocument) -> StageResults:
                 s.deals,
                 len(s.entries) if s.entries else None,
                 s.points_divisor,
+                tuple(
+                    CutPlayed(c.after_position, len(c.entries), c.points_divisor) for c in s.cuts
+                ),
             )
             for s in document.sessions
         ),
@@ -176,14 +183,14 @@ def results_of_revisions(revision_ids: Iterable[int]) -> dict[int, StageResults]
     """Revision id → its results (four queries for any number of revisions)."""
     ids = list(revision_ids)
     sessions: dict[int, list[SessionPlayed]] = defaultdict(list)
-    # Eliminations (entries, divisor) live in the stored document only.
+    # Eliminations (entries, divisor, cuts) live in the stored document only.
     staged = {
         (revision, s["number"]): s
         for revision, stored in ResultRevision.objects.filter(pk__in=ids).values_list(
             "pk", "document__sessions"
         )
         for s in stored or ()
-        if s.get("entries")
+        if s.get("entries") or s.get("cuts")
     }
     for s in ResultSession.objects.filter(revision_id__in=ids).order_by("number"):
         listed = staged.get((s.revision_id, s.number), {})
@@ -192,8 +199,12 @@ def results_of_revisions(revision_ids: Iterable[int]) -> dict[int, StageResults]
                 s.number,
                 s.tables,
                 s.deals,
-                len(listed["entries"]) if listed else None,
+                len(listed["entries"]) if listed.get("entries") else None,
                 listed.get("points_divisor", 1),
+                tuple(
+                    CutPlayed(c["after_position"], len(c["entries"]), c["points_divisor"])
+                    for c in listed.get("cuts", ())
+                ),
             )
         )
     players: dict[int, list[int | None]] = defaultdict(list)

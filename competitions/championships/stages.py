@@ -48,6 +48,7 @@ from competitions.rules.championships.stage_plan import (
 from competitions.tournaments.declaration import (
     Declaration,
     DeclarationConflict,
+    SessionDeclared,
     tournament_declare,
 )
 from core.problems import Problem, RuleViolation
@@ -80,6 +81,8 @@ class StageRequest:
     (default: the one published stage of that kind whose dates contain the day)."""
     reference: str = ""
     arbiter_derogation: bool = False
+    sessions: tuple[SessionDeclared, ...] = ()
+    """Each session's day and venue, when they are not all on ``date`` at ``venue``."""
 
 
 @transaction.atomic
@@ -118,7 +121,9 @@ def stage_create(
         )
     if kind in FINALS and not request.arbiter_derogation:
         problems += _arbiter_grade_problems(request)
-    sessions = plan_sessions(championship_stage(kind), request.planned_sessions, rules)
+    sessions = plan_sessions(
+        championship_stage(kind), request.planned_sessions or len(request.sessions) or None, rules
+    )
     problems += sessions.problems
     unique = kind == ChampionshipStageKind.REGIONAL_FINAL or kind in NATIONAL_STAGE_KINDS
     if unique and not request.reference:
@@ -138,6 +143,7 @@ def stage_create(
         planned_sessions=sessions.sessions,
         stage=kind.value,
         reference=request.reference,
+        sessions=request.sessions,
     )
     try:
         tournament, created = tournament_declare(

@@ -1,6 +1,7 @@
 """The competitions' data, one module per domain (same app label, same tables):
 ``tournaments`` (declarations, result revisions and their rows), ``rulebooks`` (the
-season's rulebook versions), ``allocations`` (the PCN and PP of homologated tournaments)
+season's rulebook versions), ``allocations`` (the PCN and PP of homologated tournaments),
+``suspensions`` (suspensions proposed to staff after an abandon without the arbiter's accord)
 and ``championships`` (the four championships, regional rules, stages, entries, quotas,
 qualifications)."""
 
@@ -31,6 +32,7 @@ from competitions.models.championships import (
     TitleKind,
 )
 from competitions.models.rulebooks import RulebookVersion
+from competitions.models.suspensions import ProposalStatus, SuspensionProposal
 from competitions.models.tournament_day import (
     DayCorrection,
     DayPenalty,
@@ -43,6 +45,8 @@ from competitions.models.tournament_day import (
     TournamentEntry,
 )
 from competitions.models.tournaments import (
+    DeclaredSession,
+    EventKindChoice,
     LicenceNameConfirmation,
     OrganizerKind,
     ResultEntry,
@@ -71,14 +75,17 @@ __all__ = [
     "DayCorrection",
     "DayPenalty",
     "DealRecord",
+    "DeclaredSession",
     "EntryMember",
     "EntryPlayer",
     "EntryRight",
     "EntryState",
     "EntryStatus",
+    "EventKindChoice",
     "LicenceNameConfirmation",
     "OrganizerKind",
     "PlayedSession",
+    "ProposalStatus",
     "Provenance",
     "Qualification",
     "QualificationRightChoice",
@@ -95,6 +102,7 @@ __all__ = [
     "Stage",
     "StagePenalty",
     "StageSeating",
+    "SuspensionProposal",
     "TableTotals",
     "TeamFlag",
     "TitleKind",

@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from competitions.rules.rulebook import EventKind
 from core.vocabulary import Format, StageKind
 from federation.models import Club, Committee, Player, Season, User, Zone
 
@@ -34,6 +35,15 @@ class Stage(models.TextChoices):
     REGIONAL_FINAL = StageKind.REGIONAL_FINAL.value, _("regional final")
     NATIONAL_QUALIFIER = StageKind.NATIONAL_QUALIFIER.value, _("national qualifier")
     NATIONAL_FINAL = StageKind.NATIONAL_FINAL.value, _("national final")
+
+
+class EventKindChoice(models.TextChoices):
+    """The kinds of event an organiser declares (``competitions.rules.rulebook.EventKind``);
+    an official championship is the stage's, never declared as a kind."""
+
+    FREE_TOURNAMENT = EventKind.FREE_TOURNAMENT.value, _("free tournament")
+    TEAM_MATCH = EventKind.TEAM_MATCH.value, _("team match")
+    FESTIVAL = EventKind.FESTIVAL.value, _("tarot festival")
 
 
 class OrganizerKind(models.TextChoices):
@@ -62,6 +72,15 @@ class Tournament(models.Model):
     format = models.CharField(_("format"), max_length=12, choices=TournamentFormat.choices)
     stage = models.CharField(
         _("stage"), max_length=24, choices=Stage.choices, default=Stage.ORDINARY
+    )
+    # Chapter 5, *Arbitrage*: the arbiter may not play « lors des championnats officiels, des
+    # matches par équipes et des festivals de tarot ». Orthogonal to the format and the stage.
+    event_kind = models.CharField(
+        _("kind of event"),
+        max_length=16,
+        choices=EventKindChoice.choices,
+        default=EventKindChoice.FREE_TOURNAMENT,
+        db_default=EventKindChoice.FREE_TOURNAMENT,  # rows copied in bulk name no kind
     )
     organizer_kind = models.CharField(
         _("organiser kind"), max_length=12, choices=OrganizerKind.choices
@@ -230,6 +249,39 @@ class Tournament(models.Model):
         return f"{self.name} ({self.date:%d/%m/%Y})"
 
 
+class DeclaredSession(models.Model):
+    """A session as its organiser declared it: its day and its place. Optional: a
+    tournament without any is one day (its date) at one place (its venue); with them,
+    session 1 is on the tournament's date, and the homologation conditions are judged on
+    what they say (``docs/tournaments.md``)."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        related_name="declared_sessions",
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=200)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("declared session")
+        verbose_name_plural = _("declared sessions")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="unique_declared_session_number"
+            ),
+            models.CheckConstraint(
+                name="declared_session_number_positive", condition=Q(number__gte=1)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {self.number}"
+
+
 class ResultRevision(models.Model):
     """One submitted set of results, kept forever. Number 1 is the club's
     submission; later numbers are resubmissions before homologation or staff
@@ -318,6 +370,8 @@ class ResultEntry(models.Model):
     place = models.PositiveIntegerField(_("place"))
     total = models.IntegerField(_("total"))
     abandoned = models.BooleanField(_("abandoned"), default=False)
+    # For an entry that abandoned: with the arbiter's accord or not; null when not said.
+    arbiter_accord = models.BooleanField(_("with the arbiter's accord"), null=True, blank=True)
     tiebreak = models.JSONField(_("tie-break data"), default=dict, blank=True)
 
     class Meta:
@@ -327,6 +381,10 @@ class ResultEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["revision", "number"], name="unique_entry_number"),
             models.CheckConstraint(name="place_positive", condition=Q(place__gte=1)),
+            models.CheckConstraint(
+                name="arbiter_accord_only_on_abandon",
+                condition=Q(arbiter_accord__isnull=True) | Q(abandoned=True),
+            ),
         ]
 
     def __str__(self) -> str:

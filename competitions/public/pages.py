@@ -58,10 +58,12 @@ def _rows(tournaments) -> list[dict]:
 @require_safe
 def calendar_page(request):
     """/calendrier/: declared and played tournaments by season, committee, club, format,
-    month and status, 50 a page."""
+    month and status, 50 a page. Opened without a filter, the coming tournaments of every
+    season, soonest first; the filters reach the past ones."""
     problems: list[str] = []
     seasons = list(Season.objects.order_by("-start_date"))
-    season_name = request.GET.get("saison", "")
+    opening = not (set(request.GET) - {"page"})
+    season_name = "toutes" if opening else request.GET.get("saison", "")
     season = None
     if season_name == "toutes":
         season = None
@@ -95,7 +97,7 @@ def calendar_page(request):
             month = selectors.parse_month(month_text)
         except ValueError:
             problems.append(gettext("The month is written YYYY-MM, e.g. 2026-12."))
-    status = request.GET.get("statut", "")
+    status = PublicStatus.UPCOMING if opening else request.GET.get("statut", "")
     if status and status not in PublicStatus.ALL:
         problems.append(gettext("Unknown status."))
         status = ""

@@ -3,8 +3,11 @@ committees. Shared by the pages (competitions/public/pages.py), the iCalendar fe
 (competitions/public/ical.py) and the API (competitions/api/public.py).
 
 What is public (docs/public-pages.md): of every tournament, its declaration's public facts
-(name, date, venue, format, stage, organiser, arbiter, planned sessions) and a public
-status; of a homologated tournament, also its homologated sessions and its full ranking
+(name, date, venue, format, stage, kind of event, organiser, arbiter, planned sessions,
+each declared session's day and venue; what a player needs before the day: start time,
+address, contact, entry fee, cap, whether entries are open online) and a public status; how
+many entries are entered (never who: the list of entrants is the organiser's); of a
+homologated tournament, also its homologated sessions and its full ranking
 with each player's place, PCN and PP. A refused or not yet homologated tournament shows
 no result. Players are named through ``federation.public_names`` only; no e-mail,
 phone or birth date is ever read here."""
@@ -20,10 +23,13 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from competitions.models import (
+    DeclaredSession,
+    EntryState,
     ResultEntry,
     ResultPlayer,
     ResultSession,
     Tournament,
+    TournamentEntry,
     TournamentFormat,
     TournamentStatus,
 )
@@ -99,9 +105,28 @@ def _players_of_homologated_results() -> Subquery:
     )
 
 
+def _entrants() -> Subquery:
+    return Subquery(
+        TournamentEntry.objects.filter(tournament=OuterRef("pk"), state=EntryState.ENTERED)
+        .order_by()
+        .values("tournament")
+        .annotate(count=Count("pk"))
+        .values("count"),
+        output_field=IntegerField(),
+    )
+
+
+def _last_day() -> Coalesce:
+    """The day of the last declared session, else the tournament's date."""
+    latest = DeclaredSession.objects.filter(tournament=OuterRef("pk")).order_by("-date")
+    return Coalesce(Subquery(latest.values("date")[:1]), "date")
+
+
 def calendar(filters: CalendarFilter) -> QuerySet[Tournament]:
-    """The tournaments matching ``filters``, by date, each with its organiser and
-    ``player_count`` (players of its homologated results, 0 otherwise): one query."""
+    """The tournaments matching ``filters``, soonest first (by date and start time),
+    each with its organiser, ``last_date`` (its last session's day: the date unless declared
+    sessions span days), ``player_count`` (players of its homologated results, 0 otherwise)
+    and ``entrant_count`` (its entries entered, not waiting): one query."""
     tournaments: QuerySet[Tournament] = (
         Tournament.objects.select_related(
             "season",
@@ -109,8 +134,12 @@ def calendar(filters: CalendarFilter) -> QuerySet[Tournament]:
             "organizer_committee",
             "organizer_club__committee",
         )
-        .annotate(player_count=Coalesce(_players_of_homologated_results(), Value(0)))
-        .order_by("date", "name", "pk")
+        .annotate(
+            player_count=Coalesce(_players_of_homologated_results(), Value(0)),
+            last_date=_last_day(),
+            entrant_count=Coalesce(_entrants(), Value(0)),
+        )
+        .order_by("date", "start_time", "name", "pk")
     )
     if filters.season is not None:
         tournaments = tournaments.filter(season=filters.season)
@@ -155,8 +184,10 @@ def feed_tournaments(*, committee: Committee | None = None, club: Club | None = 
     since = timezone.localdate() - dt.timedelta(days=FEED_PAST_DAYS)
     history = Tournament.history.model.objects.filter(id=OuterRef("pk"))
     last_change = history.order_by("-history_date").values("history_date")[:1]
-    return calendar(CalendarFilter(committee=committee, club=club, since=since)).annotate(
-        last_change=Coalesce(Subquery(last_change), "declared_at")
+    return (
+        calendar(CalendarFilter(committee=committee, club=club, since=since))
+        .annotate(last_change=Coalesce(Subquery(last_change), "declared_at"))
+        .prefetch_related("declared_sessions")
     )
 
 
@@ -195,6 +226,16 @@ class PublicTournament:
     committee: Committee | None
     sessions: list[ResultSession] = field(default_factory=list)
     ranking: list[RankedEntry] = field(default_factory=list)
+    declared_sessions: list[DeclaredSession] = field(default_factory=list)
+    """Each session's day and venue as declared; empty: one day at the tournament's venue."""
+
+    @property
+    def last_date(self) -> dt.date:
+        """The day of the last declared session (the date for a tournament of one day)."""
+        return max((s.date for s in self.declared_sessions), default=self.tournament.date)
+
+    entrant_count: int = 0
+    """Its entries entered (not waiting, not withdrawn): public, the list is not."""
 
     @property
     def homologated(self) -> bool:
@@ -221,8 +262,9 @@ def tournament_committee(tournament: Tournament) -> Committee | None:
 
 
 def public_tournament(pk: int) -> PublicTournament | None:
-    """A tournament's public page: one query, four more when homologated (sessions,
-    entries, their players, the allocations)."""
+    """A tournament's public page: one query (one more for the declared sessions of a
+    tournament of several sessions), four more when homologated (sessions, entries, their
+    players, the allocations)."""
     from competitions.models import Allocation
 
     tournament = (
@@ -233,17 +275,25 @@ def public_tournament(pk: int) -> PublicTournament | None:
             "organizer_club__committee",
             "arbiter",
         )
+        .annotate(entrant_count=Coalesce(_entrants(), Value(0)))
         .filter(pk=pk)
         .first()
     )
     if tournament is None:
         return None
     status = public_status(tournament)
+    declared = (
+        list(DeclaredSession.objects.filter(tournament=tournament).order_by("number"))
+        if tournament.planned_sessions > 1
+        else []
+    )
     page = PublicTournament(
         tournament=tournament,
         status=status,
         arbiter=public_identity(tournament.arbiter),
         committee=tournament_committee(tournament),
+        declared_sessions=declared,
+        entrant_count=tournament.entrant_count,
     )
     revision_id = tournament.homologated_revision_id
     if status != PublicStatus.HOMOLOGATED or revision_id is None:
@@ -279,6 +329,8 @@ def public_tournament(pk: int) -> PublicTournament | None:
         committee=page.committee,
         sessions=sessions,
         ranking=ranking,
+        declared_sessions=declared,
+        entrant_count=page.entrant_count,
     )
 
 

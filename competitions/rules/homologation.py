@@ -7,7 +7,12 @@ A tournament is homologable, and so gives PCN, only if:
   or a club affiliated to the FFT (*Organisateur*);
 - it is directed by an official FFT arbiter (*arbitre officiel*), who may play in
   it except in official championships, team matches and festivals (*Arbitrage*);
-- it is played simultaneously at one place (*simultanément sur le même lieu*);
+- it is played simultaneously at one place (*simultanément sur le même lieu*): each
+  session by all its tables at once (a declared session has one date and one venue),
+  every session at the same venue, and on one day unless the season's rulebook lets the
+  kind of event span days (a championship's qualifier « sur 2 après-midi », chapter 3
+  art. 19);
+- a team match (*match par équipes*) is played in a team format;
 - it has the minimum participation: 11 players, 6 duos or 5 teams of 4;
 - it has no table of 5 players (*les tournois à 5 joueurs ne sont pas homologables*).
 
@@ -16,6 +21,7 @@ A tournament is homologable, and so gives PCN, only if:
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from competitions.rules.rulebook import EventKind, Organizer, Rulebook
@@ -45,6 +51,120 @@ class TournamentFacts:
     """Players (individual), duos or teams of 4 taking part (first session)."""
     table_sizes: tuple[int, ...]
     """Players seated at each table, over every session."""
+    days: int = 1
+    """Days the declared sessions are played on (one unless sessions were declared)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedSession:
+    """A session as declared: its day and its place."""
+
+    date: dt.date
+    venue: str
+
+
+def same_venue_key(venue: str) -> str:
+    """A venue as compared: case, accents kept, spaces collapsed (« Salle  des fêtes » and
+    « salle des fêtes » are one place)."""
+    return " ".join(venue.split()).casefold()
+
+
+ARBITER_PLAYS_CODES = {
+    EventKind.OFFICIAL_CHAMPIONSHIP: "arbiter_plays",
+    EventKind.TEAM_MATCH: "arbiter_plays_in_team_match",
+    EventKind.FESTIVAL: "arbiter_plays_in_festival",
+    EventKind.FREE_TOURNAMENT: "arbiter_plays_in_free_tournament",
+}
+"""The code of the arbiter's refusal to play, by kind of event (each its own French text)."""
+
+
+def arbiter_play_problem(event_kind: EventKind, rulebook: Rulebook) -> Problem | None:
+    """The refusal of an arbiter playing the ``event_kind`` they direct (chapter 5,
+    *Arbitrage*: « sauf lors des championnats officiels, des matches par équipes et des
+    festivals de tarot »), under the season's list; ``None`` when they may play."""
+    if event_kind not in rulebook.homologation.arbiter_may_not_play_in:
+        return None
+    return Problem(
+        "arbiter_plays",
+        ARBITER_PLAYS_CODES[event_kind],
+        f"The arbiter may not play in the tournament they direct in a "
+        f"{event_kind.value.replace('_', ' ')}.",
+        {"event_kind": event_kind.value},
+    )
+
+
+def team_match_problem(event_kind: EventKind, fmt: Format, rulebook: Rulebook) -> Problem | None:
+    """A team match played in a format that is not one of the season's team formats."""
+    allowed = rulebook.homologation.team_match_formats
+    if event_kind is not EventKind.TEAM_MATCH or fmt in allowed:
+        return None
+    names = ", ".join(sorted(f.value for f in allowed)) or "none"
+    return Problem(
+        "format",
+        "team_match_format",
+        f"A team match is played by teams: its format is one of {names}, not {fmt.value}.",
+        {"format": fmt.value, "allowed": names},
+    )
+
+
+def check_planned_sessions(
+    sessions: tuple[PlannedSession, ...], event_kind: EventKind, rulebook: Rulebook
+) -> list[Problem]:
+    """Every problem of declared sessions, each on its session (``sessions[1].date``):
+    days in order; a second day or a second venue only for the events the season's
+    rulebook lets span them."""
+    rules = rulebook.homologation
+    problems: list[Problem] = []
+    if not sessions:
+        return problems
+    first = sessions[0]
+    for i, session in enumerate(sessions[1:], start=1):
+        previous = sessions[i - 1]
+        if session.date < previous.date:
+            problems.append(
+                Problem(
+                    f"sessions[{i}].date",
+                    "session_before_previous",
+                    f"Session {i + 1} is dated {session.date:%Y-%m-%d}, before session {i} "
+                    f"({previous.date:%Y-%m-%d}): sessions are declared in the order played.",
+                    {
+                        "session": i + 1,
+                        "date": f"{session.date:%d/%m/%Y}",
+                        "previous": i,
+                        "previous_date": f"{previous.date:%d/%m/%Y}",
+                    },
+                )
+            )
+        elif session.date != first.date and event_kind not in rules.several_days_in:
+            problems.append(
+                Problem(
+                    f"sessions[{i}].date",
+                    "several_days_not_allowed",
+                    f"Session {i + 1} is on {session.date:%Y-%m-%d}, not on the first session's "
+                    f"day ({first.date:%Y-%m-%d}): a {event_kind.value.replace('_', ' ')} is "
+                    "played in one day.",
+                    {
+                        "session": i + 1,
+                        "date": f"{session.date:%d/%m/%Y}",
+                        "first_date": f"{first.date:%d/%m/%Y}",
+                        "event_kind": event_kind.value,
+                    },
+                )
+            )
+        if (
+            same_venue_key(session.venue) != same_venue_key(first.venue)
+            and event_kind not in rules.several_venues_in
+        ):
+            problems.append(
+                Problem(
+                    f"sessions[{i}].venue",
+                    "session_at_another_venue",
+                    f"Session {i + 1} is at {session.venue!r}, not at the first session's venue "
+                    f"({first.venue!r}): every table of the tournament plays at the same place.",
+                    {"session": i + 1, "venue": session.venue, "first_venue": first.venue},
+                )
+            )
+    return problems
 
 
 def check_homologation(facts: TournamentFacts, rulebook: Rulebook) -> list[Problem]:
@@ -74,17 +194,11 @@ def check_homologation(facts: TournamentFacts, rulebook: Rulebook) -> list[Probl
                 "The tournament must be directed by an official FFT arbiter.",
             )
         )
-    if facts.arbiter_plays and facts.event_kind in rules.arbiter_may_not_play_in:
-        problems.append(
-            Problem(
-                "arbiter_plays",
-                "arbiter_plays",
-                f"The arbiter may not play in the tournament they direct in a "
-                f"{facts.event_kind.value.replace('_', ' ')}.",
-                {"event_kind": facts.event_kind.value},
-            )
-        )
-    if not facts.single_venue:
+    if facts.arbiter_plays and (refusal := arbiter_play_problem(facts.event_kind, rulebook)):
+        problems.append(refusal)
+    if refusal := team_match_problem(facts.event_kind, facts.format, rulebook):
+        problems.append(refusal)
+    if not facts.single_venue and facts.event_kind not in rules.several_venues_in:
         problems.append(
             Problem(
                 "single_venue",
@@ -98,6 +212,16 @@ def check_homologation(facts: TournamentFacts, rulebook: Rulebook) -> list[Probl
                 "simultaneous",
                 "not_simultaneous",
                 "Every table of the tournament must play at the same time.",
+            )
+        )
+    if facts.days > 1 and facts.event_kind not in rules.several_days_in:
+        problems.append(
+            Problem(
+                "days",
+                "several_days_not_allowed_here",
+                f"The sessions were declared over {facts.days} days: a "
+                f"{facts.event_kind.value.replace('_', ' ')} is played in one day.",
+                {"days": facts.days, "event_kind": facts.event_kind.value},
             )
         )
     minimum = rulebook.formats.of(facts.format).minimum_entries
@@ -158,6 +282,15 @@ def _refuse_malformed(facts: TournamentFacts) -> None:
                     {"expected": "boolean", "got": repr(getattr(facts, name))},
                 )
             )
+    if not isinstance(facts.days, int) or isinstance(facts.days, bool) or facts.days < 1:
+        problems.append(
+            Problem(
+                "days",
+                "wrong_type",
+                f"{facts.days!r} is not a number of days.",
+                {"expected": "integer", "got": repr(facts.days)},
+            )
+        )
     if not isinstance(facts.entries, int) or isinstance(facts.entries, bool) or facts.entries < 0:
         problems.append(
             Problem(
@@ -191,8 +324,14 @@ def _refuse_malformed(facts: TournamentFacts) -> None:
 
 
 __all__ = [
+    "ARBITER_PLAYS_CODES",
     "PLAYABLE_TABLE_SIZES",
+    "PlannedSession",
     "TournamentFacts",
+    "arbiter_play_problem",
     "check_homologation",
+    "check_planned_sessions",
     "require_homologation",
+    "same_venue_key",
+    "team_match_problem",
 ]

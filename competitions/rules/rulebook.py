@@ -94,12 +94,23 @@ class Organizer(StrEnum):
 
 
 class EventKind(StrEnum):
-    """The kind of event, as far as the arbiter's right to play goes."""
+    """The kind of event (chapter 5, *Arbitrage*: « sauf lors des championnats officiels,
+    des matches par équipes et des festivals de tarot »): what the arbiter's right to play,
+    and whether the sessions may span days or places, hang on. Orthogonal to the format
+    (who plays for whom) and to the stage (where in a championship)."""
 
     FREE_TOURNAMENT = "free_tournament"
+    """An ordinary free tournament (*tournoi libre*)."""
     OFFICIAL_CHAMPIONSHIP = "official_championship"
+    """A stage of an official championship: never declared as such, it is the stage's."""
     TEAM_MATCH = "team_match"
+    """*Match par équipes*: teams meet, in a team format (the season's ``team_match_formats``)."""
     FESTIVAL = "festival"
+    """*Festival de tarot*: a tournament held as part of a festival."""
+
+
+DECLARABLE_EVENT_KINDS = (EventKind.FREE_TOURNAMENT, EventKind.TEAM_MATCH, EventKind.FESTIVAL)
+"""The kinds an organiser declares; an official championship is a championship's stage."""
 
 
 # --------------------------------------------------------------------------
@@ -219,6 +230,15 @@ class Homologation:
     """Events in which the directing arbiter may not also play."""
     forbidden_table_size: int
     """Tournaments with a table of this many players are not homologable (5)."""
+    team_match_formats: frozenset[Format] = frozenset({Format.DUO, Format.TEAM4})
+    """The formats a team match (*match par équipes*) is played in: the text's team forms,
+    DUO and teams of 4 (chapter 2, *Tournoi en donnes libres par équipes*)."""
+    several_days_in: frozenset[EventKind] = frozenset({EventKind.OFFICIAL_CHAMPIONSHIP})
+    """Events whose sessions may be played on different days (chapter 3, art. 19: a
+    qualifier « sur 2 après-midi »); any other is played in one day."""
+    several_venues_in: frozenset[EventKind] = frozenset()
+    """Events whose sessions may be played at different places; chapter 5 asks every
+    tournament to be played « sur le même lieu », so none by default."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,12 +328,25 @@ class Awards:
     unlicensed_places: UnlicensedPlaces = UnlicensedPlaces.KEEP
 
 
+class SuspendedPlayerResults(StrEnum):
+    """What results naming a player suspended on the tournament's day get (chapter 4:
+    « suspendue de jeu en donnes libres (tournois et compétition) »)."""
+
+    FLAG = "flag"
+    """Taken, with the warning ``suspended_player_in_results`` shown to staff before they
+    homologate (the tournament took place; its other players keep their points)."""
+    REFUSE = "refuse"
+    """Refused (``suspended_player_refused``): the organiser sends them again without the
+    suspended player, or staff record the suspension's end first."""
+
+
 @dataclass(frozen=True, slots=True)
 class Arbitration:
     """Chapter 4's choices (the arbitration code)."""
 
     score_sheet_fault_charge: SheetFaultCharge = SheetFaultCharge.PER_PLAYER
     repeat_scope: RepeatScope = RepeatScope.SAME_FAULT_SAME_TOURNAMENT
+    suspended_player_results: SuspendedPlayerResults = SuspendedPlayerResults.FLAG
 
     def schedule(self) -> PenaltySchedule:
         """The engine's penalty schedule with the season's choices."""
@@ -435,8 +468,14 @@ class Rulebook:
                 Arbitration: {
                     "score_sheet_fault_charge": SheetFaultCharge.PER_PLAYER,
                     "repeat_scope": RepeatScope.SAME_FAULT_SAME_TOURNAMENT,
+                    "suspended_player_results": SuspendedPlayerResults.FLAG,
                 },
                 Championships: {"unapproved_regional_rules": UnapprovedRegionalRules.VOID},
+                Homologation: {
+                    "team_match_formats": _DEFAULT_HOMOLOGATION_EXTRAS.team_match_formats,
+                    "several_days_in": _DEFAULT_HOMOLOGATION_EXTRAS.several_days_in,
+                    "several_venues_in": _DEFAULT_HOMOLOGATION_EXTRAS.several_venues_in,
+                },
             },
         )
         rulebook.validate()
@@ -464,6 +503,11 @@ _HALF = Decimal("0.5")
 # nouvelle fois à une table à 3 joueurs" (page 17) is advice the arithmetic cannot always
 # follow: best effort lets every field play the positions the movement allows.
 _DEFAULT_MOVEMENTS = Movements(short_table_rule=ShortTableRule.BEST_EFFORT)
+
+_DEFAULT_HOMOLOGATION_EXTRAS = Homologation(
+    organizers=frozenset(), arbiter_may_not_play_in=frozenset(), forbidden_table_size=5
+)
+"""The defaults of the homologation settings added after versions were stored."""
 
 _DEFAULT = Rulebook(
     source="FFT Fascicule 2 donnes libres, 1 July 2016, rectificatif 1 of 1 July 2017, chapter 5",
@@ -783,6 +827,7 @@ def _dump(value: object) -> Any:
 
 
 __all__ = [
+    "DECLARABLE_EVENT_KINDS",
     "Arbitration",
     "Awards",
     "BeneficiaryRounding",

@@ -72,6 +72,7 @@ from competitions.tournaments.submission import (
     results_mark_submitted,
     revisions_store,
 )
+from competitions.tournaments.suspension_proposals import suspension_proposals_sync
 from competitions.tournaments.tournament_rows import tournaments_insert
 from core import batch_memo
 from core.errors import PermissionDenied
@@ -146,10 +147,13 @@ class Loader:
                 self.refused(line.number, error)
                 continue
             key = _reference_key(line.declaration, line.fields)
-            if key is not None and key in known:  # a stored tournament: the services' path
+            if (key is not None and key in known) or line.declaration.sessions:
+                # a stored tournament, or one with declared sessions: the services' path
                 self.write(run)
                 run = []
                 self.one_by_one(line)
+                if key is not None:
+                    known.add(key)
                 continue
             if key is not None:
                 known.add(key)
@@ -386,7 +390,16 @@ class Loader:
         homologations_record(checked, by=self.by)
         for line in passed:
             line.outcome.append("homologated")
+            if _abandon_without_accord(line.revision):  # as the homologation door does
+                suspension_proposals_sync(tournament=line.tournament)  # type: ignore[arg-type]
         return passed
+
+
+def _abandon_without_accord(revision: ResultRevision | None) -> bool:
+    """The revision's results record an abandon without the arbiter's accord (read from its
+    canonical document, so that a batch without any costs no query)."""
+    entries = [] if revision is None else revision.document.get("entries", [])
+    return any(e.get("abandoned") and e.get("arbiter_accord") is False for e in entries)
 
 
 def _numbers(line: Line) -> set[int]:

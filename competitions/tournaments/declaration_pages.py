@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from competitions.models import OrganizerKind, TournamentFormat
+from competitions.models import EventKindChoice, OrganizerKind, TournamentFormat
 from competitions.rulebooks import rulebook_in_force
 from competitions.rules.engine.seating import PlacementMethod
 from competitions.rules.rulebook import EventKind, Organizer, Rulebook
@@ -40,9 +40,26 @@ FIELDS = {
     "arbiter_licence_number": "arbiter_licence_number",
     "arbiter_plays": "arbiter_plays",
     "planned_sessions": "planned_sessions",
+    "start_time": "start_time",
+    "address": "address",
+    "contact": "contact",
+    "entry_fee": "entry_fee",
+    "entry_cap": "entry_cap",
+    "online_entries": "online_entries",
+    "tables_of_five": "tables_of_five",
+    "position_totals": "position_totals",
+    "live_page": "live_page",
     "placements": None,  # the whole sequence: the form's own error
     "stage": None,  # the page declares ordinary tournaments: the form's own error
+    "event_kind": "event_kind",
+    "sessions": "planned_sessions",
+    "sessions[0].date": "date",
+    "sessions[0].venue": "venue",
 }
+
+SESSION_ROWS = 3
+"""Later sessions the form offers a day and a venue for (sessions 2 to 4); the API takes
+up to twenty."""
 
 PLACEMENT_ROWS = 12
 """Positions whose placement the form offers (the arbiter's announcement; the service
@@ -91,6 +108,16 @@ class DeclarationForm(forms.Form):
         help_text=_("One place: every table plays there, at the same time."),
     )
     format = forms.ChoiceField(label=_("Format"), choices=TournamentFormat.choices)
+    event_kind = forms.ChoiceField(
+        label=_("Kind of event"),
+        choices=EventKindChoice.choices,
+        initial=EventKindChoice.FREE_TOURNAMENT,
+        required=False,  # a free tournament when not said
+        help_text=_(
+            "A team match is played in DUO or by teams of 4. In a team match or a festival, "
+            "the arbiter may not play."
+        ),
+    )
     organiser = forms.ChoiceField(label=_("Organiser"))
     arbiter_licence_number = forms.IntegerField(
         label=_("Arbiter's licence number"),
@@ -101,6 +128,48 @@ class DeclarationForm(forms.Form):
     planned_sessions = forms.IntegerField(
         label=_("Number of sessions"), min_value=1, max_value=20, initial=1
     )
+    start_time = forms.TimeField(
+        label=_("Start time"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}),
+    )
+    address = forms.CharField(
+        label=_("Address"),
+        max_length=300,
+        required=False,
+        help_text=_("Street and town, for the players coming."),
+    )
+    contact = forms.CharField(
+        label=_("Contact"),
+        max_length=200,
+        required=False,
+        help_text=_("Whom players ask: a name, a telephone or an address (public)."),
+    )
+    entry_fee = forms.DecimalField(
+        label=_("Entry fee (€)"),
+        required=False,
+        min_value=0,
+        max_digits=6,
+        decimal_places=2,
+        help_text=_("Recorded only: its payment is made to the organiser."),
+    )
+    entry_cap = forms.IntegerField(
+        label=_("Entry cap"),
+        required=False,
+        min_value=1,
+        max_value=2000,
+        help_text=_("Beyond it, entries go to a waiting list."),
+    )
+    online_entries = forms.BooleanField(
+        label=_("Licensees may enter online, from the calendar"), required=False
+    )
+    tables_of_five = forms.BooleanField(
+        label=_("Tables of 5 with a mort rather than tables of 3"), required=False
+    )
+    position_totals = forms.BooleanField(
+        label=_("Tables may enter their position totals instead of each deal"), required=False
+    )
+    live_page = forms.BooleanField(label=_("A public live page on the day"), required=False)
 
     def __init__(self, *args, organisers, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -114,6 +183,24 @@ class DeclarationForm(forms.Form):
                 if position == 1
                 else "",
             )
+        for number in range(2, SESSION_ROWS + 2):
+            self.fields[f"session_{number}_date"] = forms.DateField(
+                label=_("Session %(number)s: date") % {"number": number},
+                required=False,
+                widget=forms.DateInput(attrs={"type": "date"}),
+                help_text=_(
+                    "Optional: only when the sessions are not all played on the tournament's "
+                    "date (a championship's qualifier over two afternoons)."
+                )
+                if number == 2
+                else "",
+            )
+            self.fields[f"session_{number}_venue"] = forms.CharField(
+                label=_("Session %(number)s: venue") % {"number": number},
+                required=False,
+                max_length=200,
+                help_text=_("Blank: the tournament's venue.") if number == 2 else "",
+            )
 
     def placements(self) -> tuple[str, ...]:
         """The placements chosen, position by position, up to the last one chosen."""
@@ -122,8 +209,27 @@ class DeclarationForm(forms.Form):
             chosen.pop()
         return tuple(chosen)
 
+    def sessions(self) -> tuple[declaration.SessionDeclared, ...]:
+        """Every session's day and venue when a later session is given one, else none."""
+        data = self.cleaned_data
+        later = [
+            declaration.SessionDeclared(
+                date=data[f"session_{n}_date"], venue=data.get(f"session_{n}_venue") or ""
+            )
+            for n in range(2, SESSION_ROWS + 2)
+            if data.get(f"session_{n}_date")
+        ]
+        if not later:
+            return ()
+        return (declaration.SessionDeclared(date=data["date"], venue=data["venue"]), *later)
+
     def clean(self):
         data = super().clean()
+        for number in range(2, SESSION_ROWS + 2):
+            if data.get(f"session_{number}_venue") and not data.get(f"session_{number}_date"):
+                self.add_error(
+                    f"session_{number}_date", _("Give this session's date, or no venue.")
+                )
         for position, value in enumerate(self.placements(), start=1):
             if not value:
                 self.add_error(
@@ -146,6 +252,17 @@ class DeclarationForm(forms.Form):
             arbiter_plays=data["arbiter_plays"],
             planned_sessions=data["planned_sessions"],
             placements=self.placements(),
+            event_kind=data.get("event_kind") or EventKindChoice.FREE_TOURNAMENT,
+            sessions=self.sessions(),
+            start_time=data.get("start_time"),
+            address=data.get("address", ""),
+            contact=data.get("contact", ""),
+            entry_fee=data.get("entry_fee"),
+            entry_cap=data.get("entry_cap"),
+            online_entries=data.get("online_entries", False),
+            tables_of_five=data.get("tables_of_five", False),
+            position_totals=data.get("position_totals", False),
+            live_page=data.get("live_page", False),
         )
 
     def add_problems(self, problems: tuple[Problem, ...]) -> None:
@@ -155,6 +272,10 @@ class DeclarationForm(forms.Form):
             if name == "placements" and index[:-1].isdecimal():  # placements[2]: position 3
                 position = int(index[:-1]) + 1
                 field = f"placement_{position}" if position <= PLACEMENT_ROWS else None
+            elif name == "sessions" and problem.field not in FIELDS:  # sessions[1].date
+                number = int(index.partition("]")[0]) + 1
+                part = problem.field.rpartition(".")[2]
+                field = f"session_{number}_{part}" if part in ("date", "venue") else None
             else:
                 field = FIELDS.get(problem.field, FIELDS.get(name))
             self.add_error(field, problem_message(problem))
@@ -178,6 +299,14 @@ ORGANIZER_LABELS = {
 }
 
 
+EVENT_KIND_LABELS = {
+    EventKind.FREE_TOURNAMENT: _("free tournaments"),
+    EventKind.OFFICIAL_CHAMPIONSHIP: _("official championships"),
+    EventKind.TEAM_MATCH: _("team matches"),
+    EventKind.FESTIVAL: _("tarot festivals"),
+}
+
+
 @dataclass(frozen=True)
 class Conditions:
     """Chapter 5 as the season's rulebook in force says it, for the page."""
@@ -185,6 +314,9 @@ class Conditions:
     season: Season
     organisers: list[str]
     arbiter_may_play: bool
+    arbiter_may_not_play_in: list[str]
+    several_days_in: list[str]
+    team_match_formats: list[str]
     forbidden_table_size: int
     formats: list[FormatCondition]
     first_place_points_per_table: int
@@ -208,6 +340,17 @@ def _conditions(season: Season, rulebook: Rulebook, chosen_format: str | None) -
         season=season,
         organisers=[str(ORGANIZER_LABELS[o]) for o in Organizer if o in rules.organizers],
         arbiter_may_play=EventKind.FREE_TOURNAMENT not in rules.arbiter_may_not_play_in,
+        arbiter_may_not_play_in=[
+            str(EVENT_KIND_LABELS[k]) for k in EventKind if k in rules.arbiter_may_not_play_in
+        ],
+        several_days_in=[
+            str(EVENT_KIND_LABELS[k]) for k in EventKind if k in rules.several_days_in
+        ],
+        team_match_formats=[
+            str(label)
+            for value, label in TournamentFormat.choices
+            if Format(value) in rules.team_match_formats
+        ],
         forbidden_table_size=rules.forbidden_table_size,
         formats=[
             FormatCondition(

@@ -17,7 +17,7 @@ from competitions.models import (
     Stage,
     Tournament,
 )
-from competitions.rules.homologation import TournamentFacts, check_homologation
+from competitions.rules.homologation import TournamentFacts, check_homologation, same_venue_key
 from competitions.rules.results.document import ResultsDocument
 from competitions.rules.rulebook import EventKind, Organizer, Rulebook
 from competitions.tournaments.declaration import arbiter_accredited
@@ -137,21 +137,44 @@ def planned_facts(
         }
         organizer = organizers[tournament.organizer_kind]
     tables, of_three = first_session or (0, 0)
+    days, venues = declared_days_and_venues(tournament)
     return TournamentFacts(
         organizer=organizer,
         format=Format(tournament.format),
-        event_kind=EventKind.FREE_TOURNAMENT
-        if tournament.stage == Stage.ORDINARY
-        else EventKind.OFFICIAL_CHAMPIONSHIP,
+        event_kind=event_kind_of(tournament),
         arbiter_is_official=arbiter_accredited(tournament.arbiter_id, tournament.season_id),
         arbiter_plays=tournament.arbiter_plays or arbiter_played,
-        single_venue=True,  # a declaration names one venue
-        simultaneous=True,  # and one date: its sessions are played there, together
+        single_venue=venues <= 1,
+        # each declared session has one date: all its tables play it together
+        simultaneous=True,
+        days=days,
         entries=entries,
         # A table of 5 where one player sits out each deal (le mort, fasc. 459) plays the
         # 4-player game: a table of 4 here; only the 5-player game is not homologable, and
         # the results refuse it in a tournament (docs/engine-scoring.md, reading 12).
         table_sizes=(3,) * of_three + (4,) * (tables - of_three),
+    )
+
+
+def event_kind_of(tournament: Tournament) -> EventKind:
+    """The kind of event chapter 5 judges: a championship's stage is an official
+    championship; any other tournament is the kind declared."""
+    if tournament.stage != Stage.ORDINARY:
+        return EventKind.OFFICIAL_CHAMPIONSHIP
+    return EventKind(tournament.event_kind)
+
+
+def declared_days_and_venues(tournament: Tournament) -> tuple[int, int]:
+    """How many days and places the declared sessions span: (1, 1) for a tournament
+    without declared sessions or of one session (its date and venue), without a query."""
+    if tournament.planned_sessions <= 1:
+        return 1, 1
+    sessions = list(tournament.declared_sessions.values_list("date", "venue"))
+    if not sessions:
+        return 1, 1
+    return (
+        len({day for day, _venue in sessions}),
+        len({same_venue_key(venue) for _day, venue in sessions}),
     )
 
 

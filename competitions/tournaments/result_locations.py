@@ -28,7 +28,15 @@ _LINE = re.compile(r"^lines\[(\d+)\](?:\.(\w+))?$")
 _STEP = re.compile(r"\.?([A-Za-z_]+)(?:\[(\d+)\])?")
 _SEATS = frozenset({"N", "S", "E", "W"})
 _DECLARATION = frozenset(
-    {"organizer", "arbiter_is_official", "arbiter_plays", "single_venue", "simultaneous"}
+    {
+        "organizer",
+        "arbiter_is_official",
+        "arbiter_plays",
+        "single_venue",
+        "simultaneous",
+        "days",
+        "format",
+    }
 )
 
 
@@ -157,6 +165,13 @@ def _top_words(name: str, index: int, item: dict[str, Any]) -> str:
         return _("session %(number)s") % {"number": item.get("number", index + 1)}
     if name == "penalties":
         return _("penalty %(number)s") % {"number": index + 1}
+    if name == "cuts":  # a score sheets document's cuts
+        if item.get("after_position"):
+            return _("cut of session %(session)s after position %(position)s") % {
+                "session": item.get("session", "?"),
+                "position": item["after_position"],
+            }
+        return _("cut before session %(session)s") % {"session": item.get("session", "?")}
     if name == "score_sheets":
         if {"session", "position", "table"} <= item.keys():
             return _(
@@ -182,6 +197,8 @@ def _step_words(name: str, index: str | None, item: dict[str, Any]) -> str:
         if {"session", "position", "table"} <= item.keys():
             return _("session %(session)s, position %(position)s, table %(table)s") % item
         return _("position score %(number)s") % {"number": int(index) + 1}
+    if name == "cuts" and index is not None:  # a session's cut between positions
+        return _("cut after position %(position)s") % {"position": item.get("after_position", "?")}
     if name == "entries" and index is not None:  # a session's entries (eliminations)
         return _("entry %(number)s") % {"number": item.get("number", int(index) + 1)}
     if name == "deals" and index is not None:

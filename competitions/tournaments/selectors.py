@@ -20,6 +20,11 @@ def tournaments() -> QuerySet[Tournament]:
     )
 
 
+def tournaments_with_sessions() -> QuerySet[Tournament]:
+    """:func:`tournaments` with their declared sessions (one more query for a list)."""
+    return tournaments().prefetch_related("declared_sessions")
+
+
 def revision_ranking(revision, *, public: bool = False) -> list[dict]:
     """A revision's ranking with each player's allocation (three queries). ``public``:
     each line as the public may read it (``federation.public_names``: a player who

@@ -12,7 +12,8 @@ One pass, top down::
             validate            pure: the whole document (what was read), the reader's problems,
                                 names against the registry, minimum entries from the rulebook
             declaration_problems  chapter 5: organiser, arbiter
-            suspension_warnings   chapter 4: a suspended player is flagged to staff
+            suspension_warnings   chapter 4: a suspended player is flagged to staff (or
+                                  refused, as the season's rulebook says)
           revisions_store     the revision, its rows, the names confirmed
 
 A refused submission raises with every problem located — structure, registry and
@@ -69,7 +70,7 @@ from competitions.rules.results.json_format import read_json
 from competitions.rules.results.licences import LicenceStatus
 from competitions.rules.results.score_sheets import parse_score_sheets
 from competitions.rules.results.validation import ValidatedResults, validate
-from competitions.rules.rulebook import Rulebook, has_tie_break_rules
+from competitions.rules.rulebook import Rulebook, SuspendedPlayerResults, has_tie_break_rules
 from competitions.tournaments import access, repeats
 from competitions.tournaments.homologation_conditions import declaration_problems
 from competitions.tournaments.tournament_rows import tournaments_update
@@ -141,19 +142,23 @@ def plain_results_submit(
 def read_results(*, content: bytes | str | dict, source: str, tournament: Tournament) -> Reading:
     """The submitted content read by the reader of its source, as far as it can be.
 
-    Score sheets are read whole or refused, and ranked as a championship for a
-    championship stage (article 29)."""
+    Score sheets are read whole or refused, ranked as a championship for a championship
+    stage (article 29), their cuts carried as the season's rulebook says."""
     if source == "json":
         return read_json(content)
     if source == "csv":
         return read_csv(content)  # type: ignore[arg-type]  # a dict is refused, located
     if source == "sheets":
         mode = RankingMode.PLAIN if tournament.stage == Stage.ORDINARY else RankingMode.CHAMPIONSHIP
-        scoring = rulebook_in_force(season=tournament.season)[1].scoring.rules()
+        rulebook = rulebook_in_force(season=tournament.season)[1]
         try:
             return Reading(
                 parse_score_sheets(
-                    content, format=Format(tournament.format), ranking=mode, rules=scoring
+                    content,
+                    format=Format(tournament.format),
+                    ranking=mode,
+                    rules=rulebook.scoring.rules(),
+                    eliminations=rulebook.eliminations,
                 )
             )
         except RuleViolation as refused:
@@ -312,6 +317,10 @@ def results_check(
             document=document, season_id=tournament.season_id, day=tournament.date
         )
     conditions = declaration_problems(tournament, document, rulebook)
+    suspended = suspension_warnings(document, registered.suspended_until)
+    if suspended and rulebook.arbitration.suspended_player_results == SuspendedPlayerResults.REFUSE:
+        conditions = [*conditions, *(_refusal(warning) for warning in suspended)]
+        suspended = []
     shown = names_withheld(registered, by)
     validated = validate(
         document,
@@ -333,7 +342,6 @@ def results_check(
             scope=rulebook.arbitration.repeat_scope,
         ),
     )
-    suspended = suspension_warnings(document, registered.suspended_until)
     if suspended:
         validated = dataclasses.replace(validated, warnings=(*validated.warnings, *suspended))
     return Checked(validated, registered, shown)
@@ -375,6 +383,17 @@ def suspension_warnings(
                 )
             )
     return warnings
+
+
+def _refusal(warning: Problem) -> Problem:
+    """The season refuses results naming a suspended player (rulebook
+    ``arbitration.suspended_player_results``): the warning as a refusal."""
+    return Problem(
+        warning.field,
+        "suspended_player_refused",
+        f"{warning.message} This season's rulebook refuses results naming a suspended player.",
+        warning.params,
+    )
 
 
 @dataclass(frozen=True)
@@ -658,6 +677,7 @@ def revision_rows_store(
             "place": e.place,
             "total": e.total,
             "abandoned": e.abandoned,
+            "arbiter_accord": e.arbiter_accord,
             "tiebreak": tiebreaks[e.number],
         }
         for revision, validated, _ids in revisions

@@ -53,6 +53,15 @@ DYNAMIC: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("core/settings_reader.py", "self.codes.duplicate"): (READ, ()),
     ("core/settings_reader.py", "self.codes.not_a_number"): (READ, ()),
     ("core/http/api_errors.py", "str(code)"): ("DRF's own codes: DRF translates its messages", ()),
+    ("competitions/rules/homologation.py", "ARBITER_PLAYS_CODES[event_kind]"): (
+        "the arbiter playing the kind of event they direct, one code per kind",
+        (
+            "arbiter_plays",
+            "arbiter_plays_in_team_match",
+            "arbiter_plays_in_festival",
+            "arbiter_plays_in_free_tournament",
+        ),
+    ),
     ("federation/rules/licence_file.py", "self.code"): ("a LineProblem's code (scanned)", ()),
     ("federation/rules/licence_file.py", "decoded.code"): (WORKBOOK, WORKBOOK_CODES),
     ("competitions/rules/results/csv_format.py", "decoded.code"): (WORKBOOK, WORKBOOK_CODES),
@@ -70,6 +79,7 @@ DYNAMIC: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("competitions/championships/calendar_checks.py", "p.code"): (RELOCATED, ()),
     ("competitions/championships/entries.py", "problem.code"): (RELOCATED, ()),
     ("competitions/dry_run.py", "p.code"): (RELOCATED, ()),
+    ("competitions/day/entries.py", "p.code"): (RELOCATED, ()),
     ("competitions/rules/results/checks/entries.py", "problem.code"): (RELOCATED, ()),
     ("competitions/dry_run.py", "code"): (
         "a refusal resting on a private fact, reduced to its kind (PRIVATE_REASONS)",

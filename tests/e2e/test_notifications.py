@@ -39,4 +39,9 @@ def test_a_player_ticks_a_notification_and_finds_it_saved(window, registry, sign
     user = registry.users["player"]
     assert dict(
         NotificationSubscription.objects.filter(user=user).values_list("kind", "enabled")
-    ) == {"step_changed": True, "tournament_homologated": False}
+    ) == {
+        "step_changed": True,
+        "tournament_homologated": False,
+        "entry_place_freed": False,
+        "entry_convocation": False,
+    }

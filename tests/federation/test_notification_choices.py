@@ -30,6 +30,7 @@ pytestmark = pytest.mark.django_db
 
 HOMOLOGATED = "tournament_homologated"
 STEP = "step_changed"
+ENTRIES = {"entry_place_freed": False, "entry_convocation": False}  # the entries' e-mails
 
 
 @pytest.fixture
@@ -48,10 +49,18 @@ def enabled(user: User) -> dict[str, bool]:
 
 
 def test_nobody_is_subscribed_by_default_and_a_player_chooses(player):
-    assert notification_choices(user=player, by=player) == {HOMOLOGATED: False, STEP: False}
+    assert notification_choices(user=player, by=player) == {
+        HOMOLOGATED: False,
+        STEP: False,
+        **ENTRIES,
+    }
     notification_subscribe(user=player, kind=HOMOLOGATED, by=player)
     notification_subscribe(user=player, kind=HOMOLOGATED, by=player)  # again: no change
-    assert notification_choices(user=player, by=player) == {HOMOLOGATED: True, STEP: False}
+    assert notification_choices(user=player, by=player) == {
+        HOMOLOGATED: True,
+        STEP: False,
+        **ENTRIES,
+    }
     notification_unsubscribe(user=player, kind=HOMOLOGATED, by=player)
     notification_unsubscribe(user=player, kind=STEP, by=player)  # never subscribed: fine
     assert enabled(player) == {HOMOLOGATED: False, STEP: False}
@@ -99,10 +108,11 @@ def test_the_api_reads_and_sets_one_s_own_choices(api, player):
     assert api.get("/api/federation/me/notifications/").json() == {
         HOMOLOGATED: False,
         STEP: False,
+        **ENTRIES,
     }
     response = api.put("/api/federation/me/notifications/", {STEP: True}, format="json")
     assert response.status_code == 200
-    assert response.json() == {HOMOLOGATED: False, STEP: True}
+    assert response.json() == {HOMOLOGATED: False, STEP: True, **ENTRIES}
     assert enabled(player) == {STEP: True}
 
 
@@ -137,7 +147,7 @@ def test_the_page_shows_the_choices_in_french_and_saves_them(client, player):
     assert "checked" not in page
     response = client.post("/compte/notifications/", {STEP: "1"})
     assert response.status_code == 302
-    assert enabled(player) == {HOMOLOGATED: False, STEP: True}
+    assert enabled(player) == {HOMOLOGATED: False, STEP: True, **ENTRIES}
     page = client.get(response["Location"]).content.decode()
     assert "Vos choix sont enregistrés." in page
     assert 'name="step_changed" value="1" checked' in page

@@ -244,7 +244,11 @@ PK_RESOURCES = {
 NUMBER_RESOURCES = {
     "clubs": "clubs", "club": "clubs", "comites": "committees", "comite": "committees",
     "committees": "committees", "inscrits": "entries", "entries": "entries",
+    "accueil": "entries",
 }  # fmt: skip
+
+
+DAY_NUMBERS = {"seances", "positions", "tables", "donnes"}
 
 
 def path_values(route: Route, parameter: str, surface: Surface) -> list[str]:
@@ -256,6 +260,8 @@ def path_values(route: Route, parameter: str, surface: Surface) -> list[str]:
         return [str(v) for v in getattr(surface, PK_RESOURCES[word])]
     if parameter == "number" and word in NUMBER_RESOURCES:
         return [str(v) for v in getattr(surface, NUMBER_RESOURCES[word])]
+    if word in DAY_NUMBERS:
+        return ["1", "2"]  # a tournament day's sessions, positions, tables and deals
     fixed = {
         "licence_number": [str(p.licence_number) for p in (*surface.hidden, surface.other)],
         "season": surface.seasons,

@@ -19,9 +19,24 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from competitions.rules.championships.championship_rules import ChampionshipRules
-from competitions.rules.championships.regional_rules import FieldBracket, RegionalStage
+from competitions.rules.championships.regional_rules import (
+    FieldBracket,
+    RegionalStage,
+    SessionPlan,
+)
 from core.problems import Problem
 from core.vocabulary import ChampionshipKind, StageKind, championship_stage
+
+
+@dataclass(frozen=True, slots=True)
+class CutPlayed:
+    """A cut between two positions of a session, as the results give it."""
+
+    after_position: int
+    entries: int
+    """Entries that played on after the cut."""
+    points_divisor: int = 1
+    """Divisor of the scores carried past the cut (1: not divided)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +48,8 @@ class SessionPlayed:
     """Entries that played it, when the results list them (eliminations); ``None``: all."""
     points_divisor: int = 1
     """Divisor of the scores carried into it (1: not divided)."""
+    cuts: tuple[CutPlayed, ...] = ()
+    """Its cuts between positions, in order (eliminations within the session)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,13 +184,15 @@ def stage_results_problems(
 def _division_problems(
     rules: ChampionshipRules, field: int, sessions: Sequence[SessionPlayed]
 ) -> list[Problem]:
-    """Scores divided between two sessions: at most by the championship's maximum, and
-    only when at least its share of the session's entries was eliminated (art. 3, 9, 15:
-    « à condition d'éliminer au moins 20 % des participants de la séance »)."""
+    """Scores divided between two sessions, or two positions of a session: at most by the
+    championship's maximum, and only when at least its share of the session's (or the
+    position's) entries was eliminated (art. 3, 9, 15: « à condition d'éliminer au moins
+    20 % des participants de la séance ou de la position »)."""
     problems: list[Problem] = []
     before = field
     for k, session in enumerate(sessions):
         playing = before if session.entries is None else session.entries
+        problems += _cut_division_problems(rules, k, session, playing)
         if k and session.points_divisor != 1:
             if session.points_divisor > rules.max_points_divisor:
                 problems.append(
@@ -211,6 +230,58 @@ def _division_problems(
                     )
                 )
         before = playing
+        for cut in session.cuts:
+            before = cut.entries
+    return problems
+
+
+def _cut_division_problems(
+    rules: ChampionshipRules, k: int, session: SessionPlayed, playing: int
+) -> list[Problem]:
+    """The divisions at the cuts of one session, ``playing`` entries at its start."""
+    problems: list[Problem] = []
+    before = playing
+    required = Fraction(str(rules.min_eliminated_share))
+    for c, cut in enumerate(session.cuts):
+        where = f"sessions[{k}].cuts[{c}].points_divisor"
+        said = {"session": session.number, "position": cut.after_position}
+        if cut.points_divisor != 1:
+            if cut.points_divisor > rules.max_points_divisor:
+                problems.append(
+                    Problem(
+                        where,
+                        "results_cut_division_too_large",
+                        f"the scores carried past position {cut.after_position} of session "
+                        f"{session.number} are divided by {cut.points_divisor}; they may be "
+                        f"divided by at most {rules.max_points_divisor:g}.",
+                        {
+                            **said,
+                            "divisor": cut.points_divisor,
+                            "maximum": f"{rules.max_points_divisor:g}",
+                        },
+                    )
+                )
+            eliminated = Fraction(before - cut.entries, before) if before else Fraction(0)
+            if eliminated < required:
+                problems.append(
+                    Problem(
+                        where,
+                        "cut_divided_without_eliminations",
+                        f"the scores carried past position {cut.after_position} of session "
+                        f"{session.number} are divided while {before - cut.entries} of the "
+                        f"{before} entries of the position ({float(eliminated):.0%}) were "
+                        f"eliminated; dividing requires eliminating at least "
+                        f"{float(required):.0%}.",
+                        {
+                            **said,
+                            "eliminated": before - cut.entries,
+                            "field": before,
+                            "share": f"{float(eliminated):.0%}",
+                            "required": f"{float(required):.0%}",
+                        },
+                    )
+                )
+        before = cut.entries
     return problems
 
 
@@ -320,6 +391,62 @@ def _entry_problems(
     return problems
 
 
+def _cut_plan_problems(
+    k: int, session: SessionPlayed, planned: SessionPlan, field: int
+) -> list[Problem]:
+    """The cuts between positions of a session against the published table's: the same
+    positions, the same fields kept, the same divisors."""
+    played = [cut.after_position for cut in session.cuts]
+    plan = [cut.after_position for cut in planned.position_cuts]
+    if played != plan:
+        shown = ", ".join(str(p) for p in plan) or "none"
+        return [
+            Problem(
+                f"sessions[{k}].cuts",
+                "cuts_differ_from_plan",
+                f"session {session.number} was cut after position(s) "
+                f"{', '.join(str(p) for p in played) or 'none'}; the published table cuts it "
+                f"after {shown} for {field} entries.",
+                {
+                    "session": session.number,
+                    "played": ", ".join(str(p) for p in played) or "–",
+                    "planned": ", ".join(str(p) for p in plan) or "–",
+                    "field": field,
+                },
+            )
+        ]
+    problems: list[Problem] = []
+    for c, (cut, cut_plan) in enumerate(zip(session.cuts, planned.position_cuts, strict=True)):
+        said = {"session": session.number, "position": cut.after_position, "field": field}
+        if cut.entries != cut_plan.entries:
+            problems.append(
+                Problem(
+                    f"sessions[{k}].cuts[{c}].entries",
+                    "cut_field_differs_from_plan",
+                    f"{cut.entries} entries played on after position {cut.after_position} of "
+                    f"session {session.number}; the published table keeps {cut_plan.entries} "
+                    f"for {field} entries.",
+                    {**said, "entries": cut.entries, "planned": cut_plan.entries},
+                )
+            )
+        if cut.points_divisor != cut_plan.points_divisor:
+            problems.append(
+                Problem(
+                    f"sessions[{k}].cuts[{c}].points_divisor",
+                    "cut_divisor_differs_from_plan",
+                    f"the scores carried past position {cut.after_position} of session "
+                    f"{session.number} are divided by {cut.points_divisor}; the published "
+                    f"table divides them by {cut_plan.points_divisor:g}.",
+                    {
+                        **said,
+                        "divisor": cut.points_divisor,
+                        "planned": f"{cut_plan.points_divisor:g}",
+                    },
+                )
+            )
+    return problems
+
+
 def _plan_problems(
     plan: RegionalStage, field: int, sessions: Sequence[SessionPlayed]
 ) -> list[Problem]:
@@ -385,6 +512,7 @@ def _plan_problems(
                     },
                 )
             )
+        problems += _cut_plan_problems(k, session, planned, field)
         if session.deals < planned.deals:
             problems.append(
                 Problem(

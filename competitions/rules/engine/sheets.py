@@ -22,6 +22,10 @@ compte pas comme donne jouée ». A line marked annulled scores 0 for everyone (
 if given, are still checked) and is not counted in ``deals_played``. A line where everyone
 passed is a deal of the position that scored 0 for everyone: it is counted (the sheet
 shows it; a deal dealt again is the next line).
+
+A revoke in defence carries the taker's choice (``defence_revoke``,
+:mod:`competitions.rules.engine.revokes`): scored, the line is scored as usual; not scored,
+it marks 0 and, annulled at the taker's choice, is not a deal played.
 """
 
 from __future__ import annotations
@@ -31,6 +35,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from competitions.rules.engine.revokes import (
+    DefenceRevoke,
+    next_deal_problems,
+    not_scored,
+    revoke_problems,
+)
 from competitions.rules.engine.scoring import (
     DEFAULT_SCORING_RULES,
     Deal,
@@ -53,6 +63,13 @@ class DealLine:
     marks: Mapping[Orientation, int] | None = None  # signed: + column positive, - negative
     sitting_out: Orientation | None = None  # le mort, at a table of 5 inside a tournament
     annulled: bool = False  # annulled by the arbiter: scores nothing, not a deal played
+    defence_revoke: DefenceRevoke | None = None  # a revoke in defence, with the taker's choice
+
+    @property
+    def played(self) -> bool:
+        """A deal played: neither annulled by the arbiter nor by the taker's choice after a
+        revoke in defence (chapter 4, « Donne annulée », « Renonce »)."""
+        return self.annulled is not True and not not_scored(self.defence_revoke)
 
     @property
     def passed(self) -> bool:
@@ -60,9 +77,9 @@ class DealLine:
 
         Said by the facts (no contract), or by marks alone that are all 0: a line that
         scores nothing is read as a passed deal (a bid deal worth exactly 0 is given by
-        its facts). An annulled line is not a passed one.
+        its facts). An annulled line, or one with a revoke, is not a passed one.
         """
-        if self.annulled is True:
+        if self.annulled is True or self.defence_revoke is not None:
             return False
         if self.facts is not None:
             return self.facts.contract is None
@@ -101,7 +118,7 @@ class SheetTotals:
     table_size: TableSize
     deal_marks: tuple[Mapping[Orientation, int], ...]  # each line's marks, computed or written
     players: Mapping[Orientation, PlayerTotal]  # in sheet order: N, S, E, W, fifth
-    deals_played: int = 0  # lines not annulled (chapter 4, "Donne annulée")
+    deals_played: int = 0  # lines not annulled, by the arbiter or the taker (DealLine.played)
     sitting_out: tuple[Orientation | None, ...] = ()  # each line's mort (table of 5), else None
 
     @property
@@ -139,6 +156,12 @@ def total_sheet(sheet: ScoreSheet, rules: ScoringRules = DEFAULT_SCORING_RULES) 
         marks = _line_marks(line, index, size, rules, problems, morts[index])
         if marks is not None:
             deal_marks.append(marks)
+    problems.extend(
+        next_deal_problems(
+            [line.defence_revoke for line in sheet.deals],
+            [None if line.facts is None else line.facts.taker for line in sheet.deals],
+        )
+    )
     if any(morts) and all(morts):
         problems.extend(
             rotation_problems(
@@ -171,7 +194,7 @@ def total_sheet(sheet: ScoreSheet, rules: ScoringRules = DEFAULT_SCORING_RULES) 
         table_size=size,
         deal_marks=tuple(deal_marks),
         players=MappingProxyType(totals),
-        deals_played=sum(1 for line in sheet.deals if line.annulled is not True),
+        deals_played=sum(1 for line in sheet.deals if line.played),
         sitting_out=tuple(morts),
     )
 
@@ -319,8 +342,23 @@ def _line_marks(
             )
         )
         return None
+    if line.defence_revoke is not None:
+        found = revoke_problems(
+            line.defence_revoke,
+            index=index,
+            facts=line.facts,
+            annulled=line.annulled,
+            table=seats(size) if playing is None else playing,
+        )
+        if found:
+            problems.extend(found)
+            return None
     if line.annulled:
         return _annulled_marks(line, index, size, game, playing, rules, problems)
+    if not_scored(line.defence_revoke):
+        return _annulled_marks(
+            line, index, size, game, playing, rules, problems, code="revoke_not_scored_marked"
+        )
     if line.facts is None and line.marks is None:
         problems.append(
             Problem(
@@ -439,8 +477,12 @@ def _annulled_marks(
     playing: tuple[Orientation, ...] | None,
     rules: ScoringRules,
     problems: list[Problem],
+    code: str = "annulled_deal_marked",
 ) -> Mapping[Orientation, int] | None:
-    """An annulled line: its facts checked, its marks (if written) all 0; it scores 0."""
+    """An annulled line: its facts checked, its marks (if written) all 0; it scores 0.
+
+    ``code``: the refusal of a non-zero mark (``revoke_not_scored_marked`` for a deal the
+    taker chose not to score after a revoke in defence)."""
     where = f"deals[{index}]"
     before = len(problems)
     if line.facts is not None:
@@ -452,7 +494,7 @@ def _annulled_marks(
                 problems.append(
                     Problem(
                         f"{where}.marks.{seat}",
-                        "annulled_deal_marked",
+                        code,
                         f"Deal {index + 1} is annulled and so scores nothing, but {seat} is "
                         f"written {mark:+d} (chapter 4: an annulled deal does not count as "
                         f"played).",

@@ -6,9 +6,11 @@ entry's players by licence number (players without one last, by name), a
 player's position scores by session, position and table, penalties by licence
 number, kind, points and reason; tie-break contracts always list the four
 contracts; a session's eliminations (``points_divisor``, ``entries`` by number) are
-written only when it has any. Object keys are sorted, separators compact, text UTF-8 (not
-escaped). The same results therefore hash the same whether submitted as JSON
-(in any order, with or without the optional fields) or as CSV, and
+written only when it has any, and its cuts between positions (``cuts``, by position, each
+with every field) only when it has some; an entry's ``arbiter_accord`` only when the
+results say it. Object keys are sorted, separators compact, text UTF-8 (not escaped). The
+same results therefore hash the same whether submitted as JSON (in any order, with or
+without the optional fields) or as CSV, and
 ``parse_json(canonical_dict(document))`` reads the document back.
 """
 
@@ -24,6 +26,7 @@ from competitions.rules.results.document import (
     PenaltyRecord,
     PlayerResult,
     ResultsDocument,
+    SessionEntry,
     SessionResult,
     TieBreakData,
 )
@@ -90,11 +93,28 @@ def _session(session: SessionResult) -> dict[str, Any]:
         written["tables_of_five"] = session.tables_of_five
     if session.points_divisor != 1 or session.entries:
         written["points_divisor"] = session.points_divisor
-        written["entries"] = [
-            {"number": e.number, "score": e.score, "carried": e.carried}
-            for e in sorted(session.entries, key=lambda e: (e.number, e.score, e.carried))
+        written["entries"] = _session_entries(session.entries)
+    if session.cuts:  # only when there are some: a document without keeps its hash
+        written["cuts"] = [
+            {
+                "after_position": cut.after_position,
+                "tables": cut.tables,
+                "tables_of_three": cut.tables_of_three,
+                "points_divisor": cut.points_divisor,
+                "entries": _session_entries(cut.entries),
+            }
+            for cut in sorted(
+                session.cuts, key=lambda c: (c.after_position, c.tables, c.tables_of_three)
+            )
         ]
     return written
+
+
+def _session_entries(entries: tuple[SessionEntry, ...]) -> list[dict[str, int]]:
+    return [
+        {"number": e.number, "score": e.score, "carried": e.carried}
+        for e in sorted(entries, key=lambda e: (e.number, e.score, e.carried))
+    ]
 
 
 def _entry(entry: EntryResult) -> dict[str, Any]:
@@ -102,7 +122,7 @@ def _entry(entry: EntryResult) -> dict[str, Any]:
         entry.players,
         key=lambda p: (p.licence_number is None, p.licence_number or 0, p.name, p.total or 0),
     )
-    return {
+    written = {
         "number": entry.number,
         "place": entry.place,
         "total": entry.total,
@@ -110,6 +130,9 @@ def _entry(entry: EntryResult) -> dict[str, Any]:
         "players": [_player(player) for player in players],
         "tiebreak": _tiebreak(entry.tiebreak),
     }
+    if entry.arbiter_accord is not None:  # only when said: a document without keeps its hash
+        written["arbiter_accord"] = entry.arbiter_accord
+    return written
 
 
 def _player(player: PlayerResult) -> dict[str, Any]:

@@ -38,8 +38,10 @@ FRENCH_COLUMNS: dict[str, str] = {
     "points": "points",
     "kind": "nature",
     "reason": "motif",
+    "arbiter_accord": "accord de l’arbitre",
     "points_divisor": "diviseur des points",
     "carried": "points reportés",
+    "after_position": "après la position",
 }
 """Column code → its French name."""
 
@@ -49,6 +51,7 @@ FRENCH_RECORDS: dict[str, str] = {
     "position": "position",
     "penalty": "pénalité",
     "session_entry": "séance du participant",
+    "position_cut": "coupure",
 }
 """Record kind (the ``record`` column's value) → its French name."""
 
@@ -90,7 +93,9 @@ def french_record(code: str) -> str:
     return FRENCH_RECORDS.get(code, code)
 
 
-TEMPLATE_COLUMNS = tuple(c for c in FRENCH_COLUMNS if c not in ("points_divisor", "carried"))
+TEMPLATE_COLUMNS = tuple(
+    c for c in FRENCH_COLUMNS if c not in ("points_divisor", "carried", "after_position")
+)
 """The template's columns: every column but those of sessions with eliminations."""
 TEMPLATE_EXAMPLE: tuple[dict[str, object], ...] = (
     {"record": "session", "session": 1, "tables": 3, "tables_of_three": 0, "deals": 8},

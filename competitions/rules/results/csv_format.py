@@ -9,8 +9,9 @@ one record, its kind in the ``record`` column:
 
 - ``session``: a session (``session``, ``tables``, ``tables_of_three``, ``deals``);
 - ``player``: a player of an entry, with the entry's columns (``entry``,
-  ``place``, ``entry_total``, ``abandoned``, the tie-break columns) repeated on
-  every player line of the entry;
+  ``place``, ``entry_total``, ``abandoned``, the tie-break columns, and
+  ``arbiter_accord`` for an entry that abandoned: 1 with the arbiter's accord, 0
+  without, empty when not said) repeated on every player line of the entry;
 - ``position``: one player's score at one table for one position;
 - ``penalty``: a penalty recorded against a player.
 
@@ -50,6 +51,7 @@ from competitions.rules.results.document import (
     Gaps,
     PenaltyRecord,
     PlayerResult,
+    PositionCut,
     PositionScore,
     Reading,
     ResultsDocument,
@@ -72,24 +74,30 @@ class RecordType(StrEnum):
     POSITION = "position"
     PENALTY = "penalty"
     SESSION_ENTRY = "session_entry"
+    POSITION_CUT = "position_cut"
 
 
 TIEBREAK_COLUMNS = ("best_position_score", *(c.value for c in CONTRACTS))
-ENTRY_COLUMNS = ("place", "entry_total", "abandoned", *TIEBREAK_COLUMNS)
+_ABANDON = ("abandoned", "arbiter_accord")  # arbiter_accord: 1, 0, or empty (not said)
+ENTRY_COLUMNS = ("place", "entry_total", *_ABANDON, *TIEBREAK_COLUMNS)
 
 # For each record type: (required columns, optional columns).
 RECORD_COLUMNS: dict[RecordType, tuple[tuple[str, ...], tuple[str, ...]]] = {
     RecordType.SESSION: (("session", "tables", "deals"), ("tables_of_three", "points_divisor")),
     RecordType.PLAYER: (
         ("entry", "place", "entry_total"),
-        ("abandoned", "licence_number", "name", "player_total", *TIEBREAK_COLUMNS),
+        (*_ABANDON, "licence_number", "name", "player_total", *TIEBREAK_COLUMNS),
     ),
     RecordType.POSITION: (
         ("entry", "session", "position", "table", "score"),
         ("licence_number", "name"),
     ),
     RecordType.PENALTY: (("licence_number", "points", "kind", "reason"), ()),
-    RecordType.SESSION_ENTRY: (("session", "entry", "score"), ("carried",)),
+    RecordType.SESSION_ENTRY: (("session", "entry", "score"), ("carried", "after_position")),
+    RecordType.POSITION_CUT: (
+        ("session", "after_position", "tables"),
+        ("tables_of_three", "points_divisor"),
+    ),
 }
 
 COLUMNS: tuple[str, ...] = (
@@ -117,7 +125,11 @@ COLUMNS: tuple[str, ...] = (
 
 ELIMINATION_COLUMNS = ("points_divisor", "carried")
 """The columns of sessions with eliminations, after :data:`COLUMNS` when a file has any."""
-ALL_COLUMNS = (*COLUMNS, *ELIMINATION_COLUMNS)
+ACCORD_COLUMNS = ("arbiter_accord",)
+"""Whether an entry that abandoned had the arbiter's accord: written when a document says it."""
+CUT_COLUMNS = ("after_position",)
+"""The column of cuts between positions, after the others when a file has any."""
+ALL_COLUMNS = (*COLUMNS, *ELIMINATION_COLUMNS, *CUT_COLUMNS, *ACCORD_COLUMNS)
 """Every column a results CSV may have."""
 
 _ALLOWED: dict[RecordType, frozenset[str]] = {
@@ -148,6 +160,7 @@ class _Entry:
     abandoned: bool
     tiebreak: TieBreakData | None
     players: list[_Player] = field(default_factory=list)
+    arbiter_accord: bool | None = None
 
 
 class _Line:
@@ -267,7 +280,8 @@ def read_csv(data: bytes | str) -> Reading:
     entries: dict[int, _Entry] = {}
     positions: list[tuple[_Line, dict[str, int | str | None], PositionScore]] = []
     penalties: list[tuple[int, PenaltyRecord]] = []
-    session_entries: list[tuple[_Line, int, SessionEntry]] = []
+    session_entries: list[tuple[_Line, int, int, SessionEntry]] = []
+    cuts: list[tuple[_Line, int, PositionCut]] = []
     missing_columns: set[tuple[RecordType, str]] = set()
     gaps = _GapsFound()
 
@@ -306,6 +320,12 @@ def read_csv(data: bytes | str) -> Reading:
                 session_entries.append((line, *played))
             else:
                 gaps.sessions = True
+        elif record is RecordType.POSITION_CUT:
+            cut = _position_cut(line)
+            if cut is not None:
+                cuts.append((line, *cut))
+            else:
+                gaps.sessions = True
         elif record is RecordType.POSITION:
             found = _position(line)
             if found is not None:
@@ -328,7 +348,7 @@ def read_csv(data: bytes | str) -> Reading:
                 gaps.penalties = True
 
     _attach_all(positions, entries, gaps, problems)
-    sessions, listed = _attach_session_entries(sessions, session_entries, gaps)
+    sessions, listed = _attach_session_entries(sessions, cuts, session_entries, gaps)
     document = _document(sessions, entries, penalties, gaps.frozen(), listed)
     return Reading(document, tuple(sorted(problems, key=_line_number)))
 
@@ -589,45 +609,108 @@ def _session(line: _Line) -> SessionResult | None:
     )
 
 
-def _session_entry(line: _Line) -> tuple[int, SessionEntry] | None:
+def _session_entry(line: _Line) -> tuple[int, int, SessionEntry] | None:
+    """A ``session_entry`` line: its session, the cut it follows (0: the session's start)
+    and what the entry did there."""
     session = line.integer("session", minimum=1, maximum=99)
+    after = line.integer("after_position", minimum=1, maximum=MAX_COUNT, required=False)
     number = line.integer("entry", minimum=1, maximum=MAX_LICENCE_NUMBER)
     score = line.integer("score", minimum=-MAX_SCORE, maximum=MAX_SCORE)
     carried = line.integer("carried", minimum=-MAX_SCORE, maximum=MAX_SCORE, required=False)
     if line.failed or session is None or number is None or score is None:
         return None
-    return session, SessionEntry(number=number, score=score, carried=carried or 0)
+    return session, after or 0, SessionEntry(number=number, score=score, carried=carried or 0)
+
+
+def _position_cut(line: _Line) -> tuple[int, PositionCut] | None:
+    """A ``position_cut`` line: its session and the cut (its entries attached later)."""
+    session = line.integer("session", minimum=1, maximum=99)
+    after = line.integer("after_position", minimum=1, maximum=MAX_COUNT)
+    tables = line.integer("tables", minimum=0, maximum=MAX_COUNT)
+    three = line.integer("tables_of_three", minimum=0, maximum=MAX_COUNT, required=False)
+    divisor = line.integer("points_divisor", minimum=1, maximum=MAX_COUNT, required=False)
+    if line.failed or session is None or after is None or tables is None:
+        return None
+    cut = PositionCut(
+        after_position=after,
+        tables=tables,
+        entries=(),
+        tables_of_three=three or 0,
+        points_divisor=divisor or 1,
+    )
+    return session, cut
 
 
 def _attach_session_entries(
     sessions: list[tuple[int, SessionResult]],
-    found: list[tuple[_Line, int, SessionEntry]],
+    cuts: list[tuple[_Line, int, PositionCut]],
+    found: list[tuple[_Line, int, int, SessionEntry]],
     gaps: _GapsFound,
 ) -> tuple[list[tuple[int, SessionResult]], dict[str, str]]:
-    """Each ``session_entry`` line given to its session (by number); the lines of each,
-    to locate problems found later."""
+    """Each ``position_cut`` line given to its session, and each ``session_entry`` line to
+    its session (by number) or to the cut it names (``after_position``); the lines of
+    each, to locate problems found later."""
     index_of = {session.number: i for i, (_, session) in enumerate(sessions)}
-    listed: dict[int, list[tuple[int, SessionEntry]]] = {}
-    for line, number, played in found:
-        if number not in index_of:
+    declared = ", ".join(str(n) for n in sorted(index_of)) or "–"
+
+    def session_of(line: _Line, number: int) -> int | None:
+        if number in index_of:
+            return index_of[number]
+        if not gaps.sessions:
+            line.report(
+                "session",
+                "position_session_not_declared",
+                f"Session {number} is not among the sessions declared ({declared}).",
+                session=number,
+                sessions=declared,
+            )
+        return None
+
+    cuts_of: dict[int, list[tuple[int, PositionCut]]] = {}
+    for line, number, cut in cuts:
+        i = session_of(line, number)
+        if i is not None:
+            cuts_of.setdefault(i, []).append((line.number, cut))
+    listed: dict[tuple[int, int], list[tuple[int, SessionEntry]]] = {}
+    for line, number, after, played in found:
+        i = session_of(line, number)
+        if i is None:
+            continue
+        if after and not any(cut.after_position == after for _, cut in cuts_of.get(i, ())):
             if not gaps.sessions:
-                declared = ", ".join(str(n) for n in sorted(index_of)) or "–"
                 line.report(
-                    "session",
-                    "position_session_not_declared",
-                    f"Session {number} is not among the sessions declared ({declared}).",
+                    "after_position",
+                    "cut_not_declared",
+                    f"Line {line.number}: session {number} has no position_cut line after "
+                    f"position {after}.",
                     session=number,
-                    sessions=declared,
+                    position=after,
                 )
             continue
-        listed.setdefault(index_of[number], []).append((line.number, played))
+        listed.setdefault((i, after), []).append((line.number, played))
     lines: dict[str, str] = {}
     kept = []
     for i, (line_number, session) in enumerate(sessions):
-        rows = listed.get(i, [])
+        rows = listed.get((i, 0), [])
         for j, (at, _) in enumerate(rows):
             lines[f"sessions[{i}].entries[{j}]"] = f"lines[{at}]"
-        kept.append((line_number, replace(session, entries=tuple(played for _, played in rows))))
+        session_cuts = []
+        for c, (cut_line, cut) in enumerate(cuts_of.get(i, [])):
+            lines[f"sessions[{i}].cuts[{c}]"] = f"lines[{cut_line}]"
+            cut_rows = listed.pop((i, cut.after_position), [])  # a repeated cut: the first
+            for j, (at, _) in enumerate(cut_rows):
+                lines[f"sessions[{i}].cuts[{c}].entries[{j}]"] = f"lines[{at}]"
+            session_cuts.append(replace(cut, entries=tuple(played for _, played in cut_rows)))
+        kept.append(
+            (
+                line_number,
+                replace(
+                    session,
+                    entries=tuple(played for _, played in rows),
+                    cuts=tuple(session_cuts),
+                ),
+            )
+        )
     return kept, lines
 
 
@@ -636,6 +719,7 @@ def _player(line: _Line, entries: dict[int, _Entry], gaps: _GapsFound) -> None:
     place = line.integer("place", minimum=1, maximum=MAX_ENTRIES)
     total = line.integer("entry_total", minimum=-MAX_SCORE, maximum=MAX_SCORE)
     abandoned = line.boolean("abandoned")
+    accord = line.boolean("arbiter_accord") if line.text("arbiter_accord") else None
     tiebreak = _tiebreak(line)
     licence = line.integer("licence_number", minimum=1, maximum=MAX_LICENCE_NUMBER, required=False)
     name = line.string("name", maximum=MAX_NAME_LENGTH)
@@ -668,7 +752,7 @@ def _player(line: _Line, entries: dict[int, _Entry], gaps: _GapsFound) -> None:
             gaps.entries.add(number)
             return
         entries[number] = _Entry(
-            line.number, number, columns, place, total, abandoned, tiebreak, [player]
+            line.number, number, columns, place, total, abandoned, tiebreak, [player], accord
         )
         return
     for column in ENTRY_COLUMNS:
@@ -699,8 +783,9 @@ def _player(line: _Line, entries: dict[int, _Entry], gaps: _GapsFound) -> None:
 
 
 def _same_cell(column: str, first: str, other: str) -> bool:
-    if column == "abandoned":
-        return (first.lower() in _TRUE) == (other.lower() in _TRUE)
+    if column in _ABANDON:  # the accord said on one line and not on another differs
+        same_said = column == "abandoned" or (not first) == (not other)
+        return same_said and (first.lower() in _TRUE) == (other.lower() in _TRUE)
     if _INTEGER.match(first) and _INTEGER.match(other):
         return int(first) == int(other)
     return first == other
@@ -899,6 +984,7 @@ def _document(
                 players=tuple(players),
                 abandoned=entry.abandoned,
                 tiebreak=entry.tiebreak,
+                arbiter_accord=entry.arbiter_accord,
             )
         )
     return ResultsDocument(
@@ -909,81 +995,3 @@ def _document(
         source=SourceMap(parts=lines),
         gaps=gaps,
     )
-
-
-def write_csv(document: ResultsDocument, *, delimiter: str = ",") -> str:
-    """``document`` in the CSV form :func:`parse_csv` reads (every column of :data:`COLUMNS`).
-
-    Lines come in the order sessions (each followed by the entries that play it, with
-    eliminations), players (each followed by its position scores), penalties. The
-    :data:`ELIMINATION_COLUMNS` are written only for a document that has eliminations.
-    """
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n")
-    staged = any(s.entries or s.points_divisor != 1 for s in document.sessions)
-    columns = ALL_COLUMNS if staged else COLUMNS
-    writer.writerow(columns)
-
-    def row(record: RecordType, **cells: object) -> None:
-        writer.writerow([record.value if c == "record" else _cell(cells.get(c)) for c in columns])
-
-    for session in document.sessions:
-        row(
-            RecordType.SESSION,
-            session=session.number,
-            tables=session.tables,
-            tables_of_three=session.tables_of_three,
-            deals=session.deals,
-            points_divisor=session.points_divisor if staged else None,
-        )
-        for played in session.entries:
-            row(
-                RecordType.SESSION_ENTRY,
-                session=session.number,
-                entry=played.number,
-                score=played.score,
-                carried=played.carried,
-            )
-    for entry in document.entries:
-        tiebreak: dict[str, object] = {}
-        if entry.tiebreak is not None:
-            tiebreak = {
-                "best_position_score": entry.tiebreak.best_position_score,
-                **{c.value: entry.tiebreak.contracts_made.get(c, 0) for c in CONTRACTS},
-            }
-        for player in entry.players:
-            row(
-                RecordType.PLAYER,
-                entry=entry.number,
-                place=entry.place,
-                entry_total=entry.total,
-                abandoned=1 if entry.abandoned else 0,
-                licence_number=player.licence_number,
-                name=player.name,
-                player_total=player.total,
-                **tiebreak,
-            )
-            for score in player.positions:
-                row(
-                    RecordType.POSITION,
-                    entry=entry.number,
-                    licence_number=player.licence_number,
-                    name=None if player.licence_number is not None else player.name,
-                    session=score.session,
-                    position=score.position,
-                    table=score.table,
-                    score=score.score,
-                )
-    for penalty in document.penalties:
-        row(
-            RecordType.PENALTY,
-            licence_number=penalty.licence_number,
-            points=penalty.points,
-            kind=str(penalty.kind),
-            reason=penalty.reason,
-        )
-    return buffer.getvalue()
-
-
-def _cell(value: object) -> str:
-    return "" if value is None else str(value)

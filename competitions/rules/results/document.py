@@ -11,9 +11,10 @@ results document carries only what happened. It is read from JSON
 Every total in a document is *after* penalties: a player's total is the sum of
 his position scores (*bilans*) less the points of his penalties, and an entry's
 total is the sum of its players' totals. This is the number the ranking orders. With
-eliminations (sessions listing their entries), an entry's total is its score at the end
-of the last session it played (the score carried in, after division, plus its score in
-that session) less its players' penalties.
+eliminations (sessions listing their entries, and cuts between the positions of a
+session), an entry's total is its score at the end of the last phase it played (the score
+carried in, after division, plus its score in that phase) less its players' penalties; a
+phase is a session, or the positions of a session between two of its cuts.
 """
 
 from __future__ import annotations
@@ -68,6 +69,27 @@ class SessionEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class PositionCut:
+    """A cut between two positions of a session with eliminations (chapter 3, art. 3, 9, 15:
+    « la division ou non des points entre chaque séance ou position »; chapter 2 « abattre
+    les scores entre 2 positions »): after position ``after_position`` only ``entries`` play
+    on, at ``tables`` tables (``tables_of_three`` of them of 3), each carrying in its score
+    at the cut divided by ``points_divisor`` (1: not divided) and scoring ``score`` from the
+    next position to the session's next cut or its end."""
+
+    after_position: int
+    tables: int
+    entries: tuple[SessionEntry, ...]
+    tables_of_three: int = 0
+    points_divisor: int = 1
+
+    @property
+    def players(self) -> int:
+        """Players seated after the cut: 4 per table, less one per table of 3."""
+        return 4 * self.tables - self.tables_of_three
+
+
+@dataclass(frozen=True, slots=True)
 class SessionResult:
     """A session (*séance*): how many tables played it, how many of them at 3, how many deals.
 
@@ -75,7 +97,8 @@ class SessionResult:
     ``entries`` that play it (the others were eliminated before it) and divides the
     scores carried in from the previous one by ``points_divisor`` (1: not divided).
     Without ``entries`` (every other tournament), every entry plays every session and
-    totals are plain sums.
+    totals are plain sums. ``cuts``: the session's cuts between positions, in order; its
+    ``entries`` then score only the positions before its first cut.
 
     ``tables_of_five``: tables of 5 where one player (*le mort*) sits out each deal and the
     four others play the 4-player game (chapter 1, "Le jeu à 5 joueurs", preamble); never
@@ -90,6 +113,7 @@ class SessionResult:
     points_divisor: int = 1
     entries: tuple[SessionEntry, ...] = ()
     tables_of_five: int = 0
+    cuts: tuple[PositionCut, ...] = ()
 
     @property
     def players(self) -> int:
@@ -153,6 +177,15 @@ class EntryResult:
     players: tuple[PlayerResult, ...]
     abandoned: bool = False  # left before the end (article 27): ranked after everyone else
     tiebreak: TieBreakData | None = None
+    arbiter_accord: bool | None = None
+    """For an entry that abandoned: whether it left with the arbiter's accord (chapter 4:
+    « La personne qui quitte un tournoi en cours sans accord de l'arbitre sera suspendue …
+    pour une durée de 12 mois »); None when the results do not say."""
+
+    @property
+    def left_without_accord(self) -> bool:
+        """The results record an abandon without the arbiter's accord."""
+        return self.abandoned and self.arbiter_accord is False
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +269,20 @@ _PARTS: tuple[tuple[re.Pattern[str], Mapping[str, str]], ...] = (
         },
     ),
     (
+        re.compile(r"^(sessions\[\d+\]\.cuts\[\d+\]\.entries\[\d+\])(?:\.(.+))?$"),
+        {"number": "entry", "score": "score", "carried": "carried"},
+    ),
+    (
+        re.compile(r"^(sessions\[\d+\]\.cuts\[\d+\])(?:\.(.+))?$"),
+        {
+            "after_position": "after_position",
+            "tables": "tables",
+            "tables_of_three": "tables_of_three",
+            "points_divisor": "points_divisor",
+            "entries": "after_position",
+        },
+    ),
+    (
         re.compile(r"^(sessions\[\d+\]\.entries\[\d+\])(?:\.(.+))?$"),
         {"number": "entry", "score": "score", "carried": "carried"},
     ),
@@ -248,6 +295,7 @@ _PARTS: tuple[tuple[re.Pattern[str], Mapping[str, str]], ...] = (
             "deals": "deals",
             "points_divisor": "points_divisor",
             "entries": "session",
+            "cuts": "session",
         },
     ),
     (
@@ -320,7 +368,7 @@ class ResultsDocument:
     @property
     def with_eliminations(self) -> bool:
         """Its sessions list the entries that play them (eliminations, divided scores)."""
-        return any(session.entries for session in self.sessions)
+        return any(session.entries or session.cuts for session in self.sessions)
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,7 @@ from competitions.rules.results.document import (
     Gaps,
     PenaltyRecord,
     PlayerResult,
+    PositionCut,
     PositionScore,
     Reading,
     ResultsDocument,
@@ -440,6 +441,17 @@ def read_session(reader: JsonReader, value: object, where: str) -> SessionResult
     if obj is None:
         return None
     before = len(reader.problems)
+    cuts = reader.items(
+        reader.array(
+            obj.get("cuts", MISSING),
+            f"{where}.cuts",
+            limit=MAX_POSITIONS_PER_PLAYER,
+            what="cuts between positions",
+            optional=True,
+        ),
+        f"{where}.cuts",
+        lambda item, at: _read_cut(reader, item, at),
+    )
     divisor = reader.integer(
         obj.get("points_divisor", 1), f"{where}.points_divisor", minimum=1, maximum=MAX_COUNT
     )
@@ -469,7 +481,7 @@ def read_session(reader: JsonReader, value: object, where: str) -> SessionResult
     )
     if number is None or tables is None or three is None or deals is None or five is None:
         return None
-    if len(reader.problems) > before or divisor is None or entries is None:
+    if len(reader.problems) > before or divisor is None or entries is None or cuts is None:
         return None
     return SessionResult(
         number=number,
@@ -479,6 +491,51 @@ def read_session(reader: JsonReader, value: object, where: str) -> SessionResult
         tables_of_five=five,
         points_divisor=divisor,
         entries=entries,
+        cuts=cuts,
+    )
+
+
+def _read_cut(reader: JsonReader, value: object, where: str) -> PositionCut | None:
+    """A cut between two positions of a session (eliminations within a session)."""
+    obj = reader.object(
+        value,
+        where,
+        required=shapes.POSITION_CUT.required,
+        optional=shapes.POSITION_CUT.optional,
+        what="a cut between positions",
+    )
+    if obj is None:
+        return None
+    before = len(reader.problems)
+    after = reader.integer(
+        obj.get("after_position", MISSING), f"{where}.after_position", minimum=1, maximum=MAX_COUNT
+    )
+    tables = reader.integer(
+        obj.get("tables", MISSING), f"{where}.tables", minimum=0, maximum=MAX_COUNT
+    )
+    three = reader.integer(
+        obj.get("tables_of_three", 0), f"{where}.tables_of_three", minimum=0, maximum=MAX_COUNT
+    )
+    divisor = reader.integer(
+        obj.get("points_divisor", 1), f"{where}.points_divisor", minimum=1, maximum=MAX_COUNT
+    )
+    entries = reader.items(
+        reader.array(
+            obj.get("entries", MISSING), f"{where}.entries", limit=MAX_ENTRIES, what="entries"
+        ),
+        f"{where}.entries",
+        lambda item, at: _read_session_entry(reader, item, at),
+    )
+    if len(reader.problems) > before or entries is None:
+        return None
+    if after is None or tables is None or three is None or divisor is None:
+        return None
+    return PositionCut(
+        after_position=after,
+        tables=tables,
+        entries=entries,
+        tables_of_three=three,
+        points_divisor=divisor,
     )
 
 
@@ -527,6 +584,9 @@ def _read_entry(reader: JsonReader, value: object, where: str) -> EntryResult | 
         obj.get("total", MISSING), f"{where}.total", minimum=-MAX_SCORE, maximum=MAX_SCORE
     )
     abandoned = reader.boolean(obj.get("abandoned", MISSING), f"{where}.abandoned", default=False)
+    accord = obj.get("arbiter_accord")
+    if accord is not None and not isinstance(accord, bool):
+        reader.boolean(accord, f"{where}.arbiter_accord", default=False)  # reports it
     players = reader.items(
         reader.array(
             obj.get("players", MISSING),
@@ -552,6 +612,7 @@ def _read_entry(reader: JsonReader, value: object, where: str) -> EntryResult | 
         players=players,
         abandoned=abandoned,
         tiebreak=tiebreak,
+        arbiter_accord=accord,
     )
 
 

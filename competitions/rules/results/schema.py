@@ -176,6 +176,13 @@ _FORMAT_VERSION: Schema = {"type": "integer", "enum": [FORMAT_VERSION]}
 _SEATS = tuple(seat.value for seat in Orientation)
 _SIDES = tuple(side.value for side in Side)
 
+_ARBITER_ACCORD = Field(
+    "arbiter_accord",
+    boolean(nullable=True),
+    "For an entry that abandoned: with the arbiter's accord (true) or without (false: a "
+    "12-month suspension is proposed); null: not said.",
+)
+
 SESSION_ENTRY = Shape(
     "ResultsSessionEntry",
     "With eliminations: an entry that plays the session.",
@@ -183,6 +190,33 @@ SESSION_ENTRY = Shape(
         Field("number", _ENTRY_NUMBER, "The entry's number.", required=True),
         Field("score", score(), "Its score in the session, before penalties.", required=True),
         Field("carried", score(), "The score carried in from the previous session (0)."),
+    ),
+)
+
+POSITION_CUT = Shape(
+    "ResultsPositionCut",
+    "With eliminations between positions: a cut after a position of the session, the "
+    "entries that play on and the divisor of the scores they carry past it.",
+    (
+        Field(
+            "after_position",
+            integer(1, MAX_COUNT),
+            "The last position played before the cut.",
+            required=True,
+        ),
+        Field("tables", integer(0, MAX_COUNT), "Tables that seat the entries.", required=True),
+        Field(
+            "entries",
+            array(ref(SESSION_ENTRY), MAX_ENTRIES),
+            "The entries that play on: their score after the cut and what they carry in.",
+            required=True,
+        ),
+        Field("tables_of_three", integer(0, MAX_COUNT), "Of the tables, tables of 3 (0)."),
+        Field(
+            "points_divisor",
+            integer(1, MAX_COUNT),
+            "The scores carried past the cut are divided by it (1).",
+        ),
     ),
 )
 
@@ -206,6 +240,11 @@ SESSION = Shape(
             "entries",
             array(ref(SESSION_ENTRY), MAX_ENTRIES, nullable=True),
             "With eliminations: the entries that play this session (for every session or none).",
+        ),
+        Field(
+            "cuts",
+            array(ref(POSITION_CUT), MAX_POSITIONS_PER_PLAYER, nullable=True),
+            "With eliminations between positions: the session's cuts, in order.",
         ),
     ),
 )
@@ -287,6 +326,7 @@ ENTRY = Shape(
             required=True,
         ),
         Field("abandoned", boolean(nullable=True), "Left before the end (article 27; false)."),
+        _ARBITER_ACCORD,
         Field("tiebreak", ref(TIEBREAK, nullable=True), "Its article 29 figures."),
     ),
 )
@@ -358,6 +398,7 @@ SHEET_ENTRY = Shape(
             required=True,
         ),
         Field("abandoned", boolean(nullable=True), "Left before the end (article 27; false)."),
+        _ARBITER_ACCORD,
     ),
 )
 
@@ -399,6 +440,20 @@ DEAL_FACTS = (
     "chelem_made_by",
 )
 
+REVOKE = Shape(
+    "ScoreSheetDefenceRevoke",
+    "A revoke in defence (renonce consommée en défense) and the taker's choice (chapter 4).",
+    (
+        Field(
+            "taker_choice",
+            choice(("scored", "not_scored")),
+            "scored: the deal is scored as usual; not_scored: it marks 0 and is not a deal played.",
+            required=True,
+        ),
+        Field("by", choice(_SEATS, nullable=True), "The defender who revoked."),
+    ),
+)
+
 DEAL = Shape(
     "ScoreSheetDeal",
     "One line of the sheet: the deal's facts (from `contract` on), the marks as written, "
@@ -424,6 +479,11 @@ DEAL = Shape(
         Field("marks", ref(MARKS, nullable=True), "The marks as written."),
         Field("sitting_out", choice(_SEATS, nullable=True), "At a table of 5: the mort's seat."),
         Field("annulled", boolean(nullable=True), "Annulled by the arbiter (false)."),
+        Field(
+            "defence_revoke",
+            ref(REVOKE, nullable=True),
+            "A revoke in defence and the taker's choice.",
+        ),
     ),
     rules=(  # a fact given names the contract
         {
@@ -456,6 +516,21 @@ DECLARED_SESSION = Shape(
     ),
 )
 
+SHEET_CUT = Shape(
+    "ScoreSheetsCut",
+    "With eliminations: a cut before a session or after one of its positions; the entries "
+    "seated after it play on, carrying their score divided by its divisor.",
+    (
+        Field("session", _SESSION_NUMBER, "The session.", required=True),
+        Field(
+            "after_position",
+            integer(0, MAX_COUNT),
+            "The position it follows (0 or absent: before the session).",
+        ),
+        Field("points_divisor", integer(1, MAX_COUNT), "The divisor of the carried scores (1)."),
+    ),
+)
+
 SCORE_SHEETS_DOCUMENT = Shape(
     "ScoreSheetsDocument",
     "A tournament's results as its score sheets, deal by deal (docs/results-format.md); "
@@ -479,6 +554,11 @@ SCORE_SHEETS_DOCUMENT = Shape(
             array(ref(DECLARED_SESSION), MAX_DECLARED_SESSIONS, nullable=True),
             "The deals declared for each session.",
         ),
+        Field(
+            "cuts",
+            array(ref(SHEET_CUT), MAX_SHEETS, nullable=True),
+            "With eliminations: every cut, between sessions or positions (optional part).",
+        ),
     ),
 )
 
@@ -500,9 +580,9 @@ def _references(schema: object) -> Iterator[str]:
 _SHAPES: Mapping[str, Shape] = {
     shape.name: shape
     for shape in (
-        SESSION_ENTRY, SESSION, POSITION, PLAYER, CONTRACTS_MADE, TIEBREAK, ENTRY, PENALTY,
-        RESULTS_DOCUMENT, SHEET_PLAYER, SHEET_ENTRY, SEATS, MARKS, POIGNEE, DEAL, SHEET,
-        DECLARED_SESSION, SCORE_SHEETS_DOCUMENT,
+        SESSION_ENTRY, POSITION_CUT, SESSION, POSITION, PLAYER, CONTRACTS_MADE, TIEBREAK,
+        ENTRY, PENALTY, RESULTS_DOCUMENT, SHEET_PLAYER, SHEET_ENTRY, SEATS, MARKS, POIGNEE,
+        REVOKE, DEAL, SHEET, DECLARED_SESSION, SHEET_CUT, SCORE_SHEETS_DOCUMENT,
     )
 }  # fmt: skip
 

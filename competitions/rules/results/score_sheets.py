@@ -32,11 +32,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
+from competitions.rules.engine.eliminations import divided
 from competitions.rules.engine.penalties import Penalty
+from competitions.rules.engine.revokes import DefenceRevoke
 from competitions.rules.engine.scoring import (
     DEFAULT_SCORING_RULES,
     Contract,
@@ -67,8 +69,10 @@ from competitions.rules.results.document import (
     EntryResult,
     PenaltyRecord,
     PlayerResult,
+    PositionCut,
     PositionScore,
     ResultsDocument,
+    SessionEntry,
     SessionResult,
     SourceMap,
     TieBreakData,
@@ -80,6 +84,8 @@ from competitions.rules.results.json_format import (
     json_type,
     read_penalties,
 )
+from competitions.rules.results.validation import expected_places
+from competitions.rules.rulebook import Eliminations, Rulebook
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
 
@@ -108,6 +114,7 @@ class _Team:
     names: list[str]
     abandoned: bool
     where: str
+    arbiter_accord: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,12 +140,15 @@ def parse_score_sheets(
     format: Format | str,  # the tournament's declared format
     ranking: RankingMode = RankingMode.PLAIN,
     rules: ScoringRules = DEFAULT_SCORING_RULES,
+    eliminations: Eliminations | None = None,
 ) -> ResultsDocument:
     """Read score sheets (JSON) and compute the results document; raise every problem.
 
     ``ranking`` is :attr:`RankingMode.PLAIN` for an ordinary tournament (level
     entries share a place) and :attr:`RankingMode.CHAMPIONSHIP` where article 29
-    separates them.
+    separates them. ``eliminations``: the season's choices for scores carried past a
+    cut (the current regulation's when omitted), used when the document declares
+    ``cuts``.
     """
     try:
         fmt = Format(format)
@@ -174,6 +184,7 @@ def parse_score_sheets(
         obj.get("score_sheets", MISSING), "score_sheets", limit=MAX_SHEETS, what="score sheets"
     )
     penalties = read_penalties(reader, obj.get("penalties", MISSING))
+    cuts = _read_cuts(reader, obj.get("cuts", MISSING))
     players: dict[PlayerKey, _Seated] = {}
     if teams is not None:
         for team in teams:
@@ -198,11 +209,208 @@ def parse_score_sheets(
         )
     if reader.problems:
         raise RuleViolation(reader.problems)
-    document = _document(teams, players, totals, penalties, ranking)
+    document = _document(teams, players, totals, penalties, ranking, staged=bool(cuts))
     _check_declared_sessions(reader, obj.get("sessions", MISSING), document.sessions)
+    _check_cut_sessions(reader, cuts, document.sessions)
     if reader.problems:
         raise RuleViolation(reader.problems)
+    if cuts:
+        season = Rulebook.default().eliminations if eliminations is None else eliminations
+        document = _with_cuts(document, cuts, totals, fmt, ranking, season)
     return document
+
+
+@dataclass(frozen=True, slots=True)
+class SheetCut:
+    """A cut the score sheets declare: before ``session`` (``after_position`` 0) or after a
+    position of it, the scores carried past it divided by ``points_divisor``; the entries
+    that play on are those seated after it."""
+
+    session: int
+    after_position: int
+    points_divisor: int
+    where: str
+
+
+def _read_cuts(reader: JsonReader, value: object) -> list[SheetCut]:
+    """The optional ``cuts`` of a score sheets document (eliminations)."""
+    if value is MISSING or value is None:
+        return []
+    items = reader.array(value, "cuts", limit=MAX_SHEETS, what="cuts")
+    cuts: list[SheetCut] = []
+    seen: dict[tuple[int, int], str] = {}
+    for i, item in enumerate(items):
+        where = f"cuts[{i}]"
+        obj = reader.object(
+            item,
+            where,
+            required=shapes.SHEET_CUT.required,
+            optional=shapes.SHEET_CUT.optional,
+            what="a cut",
+        )
+        if obj is None:
+            continue
+        session = reader.integer(
+            obj.get("session", MISSING), f"{where}.session", minimum=1, maximum=99
+        )
+        after = reader.integer(
+            obj.get("after_position", 0), f"{where}.after_position", minimum=0, maximum=MAX_COUNT
+        )
+        divisor = reader.integer(
+            obj.get("points_divisor", 1), f"{where}.points_divisor", minimum=1, maximum=MAX_COUNT
+        )
+        if session is None or after is None or divisor is None:
+            continue
+        if session == 1 and after == 0:
+            reader.report(
+                f"{where}.session",
+                "cut_before_first_session",
+                "Every entry plays the first session: no cut comes before it (give "
+                "after_position for a cut between two of its positions).",
+            )
+            continue
+        if (session, after) in seen:
+            reader.report(
+                where,
+                "duplicate_cut",
+                f"Session {session} already has this cut ({seen[(session, after)]}).",
+                session=session,
+                position=after,
+            )
+            continue
+        seen[(session, after)] = where
+        cuts.append(SheetCut(session, after, divisor, where))
+    return cuts
+
+
+def _check_cut_sessions(
+    reader: JsonReader, cuts: list[SheetCut], counted: tuple[SessionResult, ...]
+) -> None:
+    numbers = {session.number for session in counted}
+    for cut in cuts:
+        if cut.session not in numbers:
+            reader.report(
+                f"{cut.where}.session",
+                "session_without_score_sheets",
+                f"Session {cut.session} is declared but no score sheet is for it.",
+                session=cut.session,
+            )
+
+
+def _with_cuts(
+    document: ResultsDocument,
+    cuts: list[SheetCut],
+    sheets: _Sheets,
+    fmt: Format,
+    ranking: RankingMode,
+    season: Eliminations,
+) -> ResultsDocument:
+    """The document of score sheets with eliminations: each session, and each cut, lists
+    the entries seated after it, their score there and what they carry in (their score at
+    the end of the phase before, divided as the cut says and rounded as the season says);
+    an entry's total is its score at the end of the last phase it played less its
+    penalties; places are the rules' (the phases played, then the totals, the eliminated
+    as the season says, article 29 in championship mode)."""
+    divisor_before = {c.session: c.points_divisor for c in cuts if c.after_position == 0}
+    within: dict[int, list[SheetCut]] = defaultdict(list)
+    for cut in sorted(cuts, key=lambda c: c.after_position):
+        if cut.after_position:
+            within[cut.session].append(cut)
+    # The phases in order: (session, after_position, divisor, the cut declaration or None).
+    phases: list[tuple[int, int, int, SheetCut | None]] = []
+    for session in sorted(document.sessions, key=lambda s: s.number):
+        phases.append((session.number, 0, divisor_before.get(session.number, 1), None))
+        phases += [
+            (c.session, c.after_position, c.points_divisor, c) for c in within[session.number]
+        ]
+    phase_of: dict[tuple[int, int], int] = {}  # (session, position) → its phase
+    for session_number, number in sheets.rounds:
+        phase_of[(session_number, number)] = max(
+            k for k, (s, after, _, _) in enumerate(phases) if s == session_number and after < number
+        )
+    scores: list[dict[int, int]] = []  # entry index → phase → its score there
+    for entry in document.entries:
+        played: dict[int, int] = defaultdict(int)
+        for player in entry.players:
+            for score in player.positions:
+                played[phase_of[(score.session, score.position)]] += score.score
+        scores.append(played)
+    end: dict[int, int] = {}
+    listed: list[tuple[SessionEntry, ...]] = []
+    for k, (_, _, divisor, _) in enumerate(phases):
+        row = []
+        for i, played in enumerate(scores):
+            if k not in played:
+                continue
+            carried = divided(end[i], divisor, season.halving_rounding) if i in end and k else 0
+            row.append(SessionEntry(document.entries[i].number, played[k], carried))
+            end[i] = carried + played[k]
+        listed.append(tuple(row))
+    parts = dict(document.source.parts) if document.source is not None else {}
+    sessions = []
+    for i, session in enumerate(document.sessions):
+        ks = [k for k, phase in enumerate(phases) if phase[0] == session.number]
+        session_cuts = []
+        for c, k in enumerate(ks[1:]):
+            _, after, divisor, declared = phases[k]
+            positions = [p for (s, p), n in phase_of.items() if s == session.number and n == k]
+            widest: dict[int, _Table] = max(
+                (sheets.rounds[(session.number, p)] for p in positions), key=len, default={}
+            )
+            session_cuts.append(
+                PositionCut(
+                    after_position=after,
+                    tables=len(widest),
+                    entries=listed[k],
+                    tables_of_three=sum(1 for t in widest.values() if t.players == 3),
+                    points_divisor=divisor,
+                )
+            )
+            if declared is not None:
+                parts[f"sessions[{i}].cuts[{c}]"] = declared.where
+                for j in range(len(listed[k])):
+                    parts[f"sessions[{i}].cuts[{c}].entries[{j}]"] = declared.where
+        first = ks[0]
+        sessions.append(
+            replace(
+                session,
+                points_divisor=phases[first][2],
+                entries=listed[first],
+                cuts=tuple(session_cuts),
+            )
+        )
+        for j in range(len(listed[first])):
+            parts[f"sessions[{i}].entries[{j}]"] = parts.get(f"sessions[{i}]", "score_sheets")
+    penalty_points: dict[int, int] = defaultdict(int)
+    for penalty in document.penalties:
+        penalty_points[penalty.licence_number] += penalty.points
+    entries = []
+    for i, entry in enumerate(document.entries):
+        penalised = sum(penalty_points.get(p.licence_number or 0, 0) for p in entry.players)
+        entries.append(
+            replace(
+                entry,
+                total=end.get(i, 0) - penalised,
+                # A player's total is no longer his positions less his penalties: not given.
+                players=tuple(replace(p, total=None) for p in entry.players),
+            )
+        )
+    staged = replace(
+        document,
+        sessions=tuple(sessions),
+        entries=tuple(entries),
+        source=SourceMap(parts=parts, columns=False),
+    )
+    places = expected_places(
+        staged,
+        format=fmt,
+        tie_break_rules=ranking is RankingMode.CHAMPIONSHIP,
+        eliminations=season,
+    )
+    return replace(
+        staged,
+        entries=tuple(replace(e, place=places[i]) for i, e in enumerate(staged.entries)),
+    )
 
 
 def _check_declared_sessions(
@@ -277,6 +485,10 @@ def _read_entries(reader: JsonReader, value: object, fmt: Format) -> list[_Team]
             obj.get("number", MISSING), f"{where}.number", minimum=1, maximum=MAX_LICENCE_NUMBER
         )
         abandoned = reader.boolean(obj.get("abandoned"), f"{where}.abandoned", default=False)
+        accord = obj.get("arbiter_accord")
+        if accord is not None and not isinstance(accord, bool):
+            reader.boolean(accord, f"{where}.arbiter_accord", default=False)  # reports it
+            accord = None
         keys: list[PlayerKey] = []
         names: list[str] = []
         members = reader.array(
@@ -318,7 +530,7 @@ def _read_entries(reader: JsonReader, value: object, fmt: Format) -> list[_Team]
                     "by that name).",
                 )
         if number is not None and abandoned is not None:
-            teams.append(_Team(number, keys, names, abandoned, where))
+            teams.append(_Team(number, keys, names, abandoned, where, accord))
     seen: dict[PlayerKey, str] = {}
     for i, team in enumerate(teams):
         for j, key in enumerate(team.players):
@@ -451,7 +663,7 @@ def _count_contracts(
     """
     for line in sheet.deals:
         facts = line.facts
-        if facts is None or facts.contract is None or line.annulled:
+        if facts is None or facts.contract is None or not line.played:
             continue  # an annulled deal is not played (chapter 4), so no contract is made
         # total_sheet has refused a bid deal that lacks any of these facts.
         assert facts.attack_points is not None
@@ -542,6 +754,10 @@ def _read_lines(
         if annulled is None:
             failed = True
             continue
+        revoke = _read_revoke(reader, obj.get("defence_revoke"), f"{at}.defence_revoke")
+        if revoke is False:
+            failed = True
+            continue
         facts = None
         if "contract" in obj:
             # At a table of 5 the four players other than the mort play the 4-player game.
@@ -559,8 +775,32 @@ def _read_lines(
             )
             failed = True
             continue
-        lines.append(DealLine(facts=facts, marks=marks, sitting_out=sitting_out, annulled=annulled))
+        lines.append(
+            DealLine(
+                facts=facts,
+                marks=marks,
+                sitting_out=sitting_out,
+                annulled=annulled,
+                defence_revoke=revoke,
+            )
+        )
     return None if failed else lines
+
+
+def _read_revoke(
+    reader: JsonReader, value: object, where: str
+) -> DefenceRevoke | Literal[False] | None:
+    """A line's ``defence_revoke`` (``{"taker_choice": …, "by": …}``): None if absent, False
+    if it cannot be read (reported); the engine checks its values."""
+    if value is None:
+        return None
+    obj = reader.object(value, where, required=("taker_choice",), optional=("by",), what="a revoke")
+    if obj is None:
+        return False
+    return DefenceRevoke(
+        taker_choice=obj.get("taker_choice"),  # type: ignore[arg-type]  # the engine checks it
+        by=obj.get("by"),
+    )
 
 
 def _read_facts(reader: JsonReader, obj: dict[str, Any], where: str, size: int) -> Deal | None:
@@ -621,7 +861,10 @@ def _document(
     sheets: _Sheets,
     penalties: tuple[PenaltyRecord, ...],
     ranking: RankingMode,
+    *,
+    staged: bool = False,
 ) -> ResultsDocument:
+    """The document of plain sums (with ``staged``: without places, which the cuts decide)."""
     parts: dict[str, str] = {"sessions": "score_sheets"}
     penalty_points: dict[PlayerKey, int] = defaultdict(int)
     for penalty in penalties:
@@ -629,7 +872,9 @@ def _document(
     contracts_known = sheets.every_line_has_facts
 
     engine_entries = []
-    results: list[tuple[int, bool, int, tuple[PlayerResult, ...], TieBreakData | None]] = []
+    results: list[
+        tuple[int, bool, int, tuple[PlayerResult, ...], TieBreakData | None, bool | None]
+    ] = []
     for i, team in enumerate(teams):
         members: list[PlayerResult] = []
         engine_members = []
@@ -689,11 +934,15 @@ def _document(
             )
         )
         total = sum(member.total or 0 for member in members)
-        results.append((team.number, team.abandoned, total, tuple(members), tiebreak))
+        results.append(
+            (team.number, team.abandoned, total, tuple(members), tiebreak, team.arbiter_accord)
+        )
         if team.where.startswith("score_sheets"):
             parts[f"entries[{i}]"] = team.where
             parts[f"entries[{i}].players[0]"] = team.where
 
+    if staged:
+        engine_entries = []  # places come from the phases played (:func:`_with_cuts`)
     try:
         ranked = rank(engine_entries, ranking)
     except RuleViolation as refused:
@@ -702,6 +951,7 @@ def _document(
             for p in refused.problems
         ) from None
     places = {int(placing.entry_id): placing.place for placing in ranked.placings}
+    places.update({i: 1 for i in range(len(results)) if i not in places})
 
     sessions = []
     first_sheet: dict[int, str] = {}
@@ -736,8 +986,9 @@ def _document(
                 players=members,
                 abandoned=abandoned,
                 tiebreak=tiebreak,
+                arbiter_accord=accord,
             )
-            for i, (number, abandoned, total, members, tiebreak) in enumerate(results)
+            for i, (number, abandoned, total, members, tiebreak, accord) in enumerate(results)
         ),
         penalties=penalties,
         source=SourceMap(parts=parts, columns=False),

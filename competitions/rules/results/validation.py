@@ -207,6 +207,23 @@ def ties_survive(
     eliminated at one cut that the season shares (``eliminations``). True for a document
     :func:`validate` accepted with the same arguments; the homologation tells the
     allocation so (only those ties share their points). Pure."""
+    expected = expected_places(
+        document, format=format, tie_break_rules=tie_break_rules, eliminations=eliminations
+    )
+    return all(entry.place == expected[i] for i, entry in enumerate(document.entries))
+
+
+def expected_places(
+    document: ResultsDocument,
+    *,
+    format: Format,
+    tie_break_rules: bool,
+    eliminations: Eliminations | None = None,
+) -> tuple[int, ...]:
+    """The place the rules give each entry of ``document`` (in its order), whatever places
+    it gives: by total, by the phases played with eliminations (the season's
+    ``eliminations`` ordering the eliminated), by article 29 where the competition has
+    tie-break rules; abandoned entries last. Pure."""
     season = Rulebook.default().eliminations if eliminations is None else eliminations
     check = CheckRun(
         document,
@@ -222,5 +239,4 @@ def ties_survive(
         contenders, _decided = staged_contenders(check)
     else:
         contenders = plain_contenders(check)
-    expected = article_29_places(contenders)
-    return all(entry.place == expected[i] for i, entry in enumerate(document.entries))
+    return article_29_places(contenders)

@@ -118,4 +118,9 @@ FRENCH: dict[str, str] = {
     "divided_without_eliminations": "Les scores reportés dans la séance {session} sont divisés alors que {eliminated} inscrits sur {field} ({share}) sont éliminés\xa0; diviser demande d’en éliminer au moins {required}.",
     "session_field_differs_from_plan": "{entries} inscrits ont joué la séance {session}\xa0; le tableau publié en garde {planned} pour {field} inscrits.",
     "points_divisor_differs_from_plan": "Les scores reportés dans la séance {session} sont divisés par {divisor}\xa0; le tableau publié les divise par {planned}.",
+    "results_cut_division_too_large": "Les scores reportés après la position {position} de la séance {session} sont divisés par {divisor}\xa0; ils peuvent l’être au plus par {maximum}.",
+    "cut_divided_without_eliminations": "Les scores reportés après la position {position} de la séance {session} sont divisés alors que {eliminated} inscrits sur {field} ({share}) sont éliminés\xa0; diviser demande d’en éliminer au moins {required}.",
+    "cuts_differ_from_plan": "La séance {session} a été coupée après la ou les positions {played}\xa0; le tableau publié la coupe après {planned} pour {field} inscrits.",
+    "cut_field_differs_from_plan": "{entries} inscrits ont continué après la position {position} de la séance {session}\xa0; le tableau publié en garde {planned} pour {field} inscrits.",
+    "cut_divisor_differs_from_plan": "Les scores reportés après la position {position} de la séance {session} sont divisés par {divisor}\xa0; le tableau publié les divise par {planned}.",
 }

@@ -16,4 +16,45 @@ FRENCH: dict[str, str] = {
         "l’aval du responsable de zone), qui seule donne son indice, son plafond et ses "
         "qualifications. Les épreuves se déroulant sans son aval sont nulles."
     ),
+    "unknown_event_kind": (
+        "«\xa0{value}\xa0» n’est pas un type d’épreuve\xa0; au choix\xa0: {choices} "
+        "(tournoi libre, match par équipes, festival de tarot)."
+    ),
+    "event_kind_of_a_stage": (
+        "Une épreuve d’un championnat est un championnat officiel, pas un «\xa0{event_kind}\xa0»\xa0: "
+        "laissez le type d’épreuve à «\xa0free_tournament\xa0»."
+    ),
+    "team_match_format": (
+        "Un match par équipes se joue par équipes\xa0: sa formule est l’une de {allowed}, "
+        "non «\xa0{format}\xa0» (chapitre 2, tournois libres par équipes de 2 ou 4 joueurs)."
+    ),
+    "sessions_count_mismatch": (
+        "{count} séances sont déclarées, mais le tournoi en prévoit {planned}\xa0: déclarez "
+        "chaque séance prévue, ou aucune."
+    ),
+    "first_session_not_on_date": (
+        "La séance 1 est déclarée le {date}\xa0: la date du tournoi ({tournament_date}) est "
+        "celle de sa première séance."
+    ),
+    "first_session_not_at_venue": (
+        "La séance 1 est déclarée à «\xa0{venue}\xa0»\xa0: le lieu du tournoi "
+        "(«\xa0{tournament_venue}\xa0») est celui de sa première séance."
+    ),
+    "session_outside_season": "La séance {session} est déclarée le {date}, hors de la saison {season}.",
+    "venue_too_long": "Le lieu de la séance {session} dépasse {limit} caractères.",
+    "session_before_previous": (
+        "La séance {session} est déclarée le {date}, avant la séance {previous} "
+        "({previous_date})\xa0: les séances se déclarent dans l’ordre où elles se jouent."
+    ),
+    "several_days_not_allowed": (
+        "La séance {session} est déclarée le {date}, un autre jour que la première séance "
+        "({first_date})\xa0: cette épreuve se joue en un seul jour\xa0; seules les épreuves que "
+        "le règlement de la saison autorise (les épreuves de championnat, «\xa0sur 2 "
+        "après-midi\xa0») s’étendent sur plusieurs jours."
+    ),
+    "session_at_another_venue": (
+        "La séance {session} est déclarée à «\xa0{venue}\xa0», pas au lieu de la première "
+        "séance («\xa0{first_venue}\xa0»)\xa0: un tournoi homologué se déroule "
+        "«\xa0simultanément sur le même lieu\xa0» (chapitre 5)."
+    ),
 }

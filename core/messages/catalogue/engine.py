@@ -116,6 +116,14 @@ FRENCH: dict[str, str] = {
     "sitting_out_marked": "Donne {deal}\xa0: {seat} est le mort et marque donc 0, non {written} («\xa0le mort ne compte pas dans les comptes de cette partie\xa0»).",
     "sitting_out_deal_not_at_four": "La donne {deal} est marquée pour {table_size} joueurs, mais à une table de 5 avec un mort les quatre autres jouent le jeu à 4 joueurs.",
     "annulled_deal_marked": "La donne {deal} est annulée et ne marque donc rien, mais {seat} porte {written} (une donne annulée ne compte pas comme donne jouée).",
+    # --- revoke in defence (revokes.py) -------------------------------------------------------
+    "unknown_revoke_choice": "Donne {deal}\xa0: «\xa0{value}\xa0» n’est pas un choix du preneur\xa0; après une renonce en défense, il fait marquer le score (scored) ou non (not_scored).",
+    "revoke_on_annulled_deal": "La donne {deal} est annulée par l’arbitre\xa0: il n’y a pas de score que le preneur puisse choisir de faire marquer après une renonce.",
+    "revoke_on_passed_deal": "Donne {deal}\xa0: tout le monde a passé, aucune carte n’a été jouée\xa0; il ne peut pas y avoir de renonce.",
+    "revoke_seat_not_in_play": "Donne {deal}\xa0: «\xa0{seat}\xa0» n’est pas une place qui joue cette donne ({seats}).",
+    "revoke_not_by_defender": "Donne {deal}\xa0: {seat} est dans le camp du preneur\xa0; seule une renonce consommée en défense laisse le choix au preneur.",
+    "revoke_not_scored_marked": "Donne {deal}\xa0: le preneur a choisi de ne pas faire marquer le score après la renonce en défense, la donne ne marque donc rien, mais {seat} porte {written}.",
+    "revoker_took_next_deal": "Donne {deal}\xa0: {seat} a fait une renonce consommée en défense à la donne {revoke_deal} et ne pouvait donc pas annoncer de contrat à la distribution suivante.",
     # --- « tournoi à grosse dotation » (competitions.rules.engine.big_prize) -------------
     "unknown_big_prize_formula": "« {value} » n’est pas une formule de tournoi à grosse dotation ; les formules sont : {formulas}.",
     "big_prize_finalists_not_allowed": "La formule {formula} fait jouer les {allowed} meilleurs scores, pas {finalists}.",

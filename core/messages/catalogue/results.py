@@ -86,7 +86,28 @@ FRENCH: dict[str, str] = {
     "tiebreak_contradicts_places": "Les inscrits {entry} (place {place}) et {other} (place {other_place}) sont à égalité ({total}), et l’article 29 classe l’inscrit {other} devant (meilleure position, puis contrats réussis, puis gardes contre, puis gardes sans).",
     "organizer_not_allowed": "Un tournoi organisé par «\xa0{organizer}\xa0» n’est pas homologable\xa0: l’organisateur doit être l’un de {allowed}.",
     "arbiter_not_official": "Le tournoi doit être dirigé par un arbitre officiel de la FFT.",
-    "arbiter_plays": "Dans cette épreuve, l’arbitre ne peut pas jouer dans le tournoi qu’il dirige.",
+    "arbiter_plays": (
+        "L’arbitre ne peut pas jouer dans une épreuve de championnat officiel qu’il dirige "
+        "(chapitre 5\xa0: il peut participer au tournoi qu’il dirige «\xa0sauf lors des "
+        "championnats officiels, des matches par équipes et des festivals de tarot\xa0»)."
+    ),
+    "arbiter_plays_in_team_match": (
+        "L’arbitre ne peut pas jouer dans un match par équipes qu’il dirige (chapitre 5\xa0: "
+        "il peut participer au tournoi qu’il dirige «\xa0sauf lors des championnats officiels, "
+        "des matches par équipes et des festivals de tarot\xa0»)."
+    ),
+    "arbiter_plays_in_festival": (
+        "L’arbitre ne peut pas jouer dans un tournoi de festival qu’il dirige (chapitre 5\xa0: "
+        "il peut participer au tournoi qu’il dirige «\xa0sauf lors des championnats officiels, "
+        "des matches par équipes et des festivals de tarot\xa0»)."
+    ),
+    "arbiter_plays_in_free_tournament": (
+        "Le règlement de la saison interdit à l’arbitre de jouer dans le tournoi libre qu’il dirige."
+    ),
+    "several_days_not_allowed_here": (
+        "Les séances sont déclarées sur {days} jours\xa0: cette épreuve se joue en un seul jour "
+        "selon le règlement de la saison."
+    ),
     "not_single_venue": "Toutes les tables du tournoi doivent jouer au même endroit.",
     "not_simultaneous": "Toutes les tables du tournoi doivent jouer en même temps.",
     "table_size_not_homologable": "La table {table} réunit {size} joueurs\xa0: un tournoi avec une table de {size} joueurs n’est pas homologable.",
@@ -94,6 +115,8 @@ FRENCH: dict[str, str] = {
     "already_homologated": "Ce tournoi est homologué\xa0: seul le personnel de la fédération ou du comité peut le corriger.",
     "unknown_source": "«\xa0{value}\xa0» n’est pas un type de fichier\xa0; les types sont\xa0: {sources}.",
     "invalid_confirmed_licence": "«\xa0{value}\xa0» n’est pas un numéro de licence (confirmed_licences).",
+    "arbiter_accord_without_abandon": "L’inscrit {entry} n’a pas abandonné\xa0: l’accord de l’arbitre ne se dit que d’un inscrit qui a quitté le tournoi avant la fin.",
+    "suspended_player_refused": "Licence {licence} (inscrit {entry})\xa0: le joueur était suspendu le jour du tournoi, jusqu’au {until} inclus\xa0; le règlement de la saison refuse les résultats où joue un joueur suspendu.",
     "suspended_player_in_results": "Licence {licence} (inscrit {entry})\xa0: le joueur était suspendu le jour du tournoi, jusqu’au {until} inclus\xa0; un joueur suspendu ne peut pas jouer.",
     # --- results: sessions and article 29 ---
     "tie_needs_tiebreak_data": "L’inscrit {entry} est à égalité ({total}) avec l’inscrit ou les inscrits {others}\xa0; dans une compétition à départage, l’article 29 décide de leurs places et demande les données de départage de l’inscrit {entry} (meilleur score sur une position, contrats réussis).",
@@ -113,4 +136,20 @@ FRENCH: dict[str, str] = {
     "score_in_session_not_played": "L’inscrit {entry} a un score dans la séance {session}, qu’il ne joue pas (liste des inscrits de la séance).",
     "session_score_mismatch": "L’inscrit {entry} marque {score} dans la séance {session}, mais ses scores de position y totalisent {positions}.",
     "staged_total_mismatch": "Le total de l’inscrit {entry} est {total}, mais il a fini la séance {session} (la dernière jouée) à {end} et ses pénalités font {penalties}\xa0: {expected}.",
+    # --- results: cuts between the positions of a session ---
+    "cut_not_declared": "La séance {session} n’a pas de ligne «\xa0position_cut\xa0» après la position {position}.",
+    "cut_before_first_session": "Tous les inscrits jouent la première séance\xa0: aucune coupure ne la précède (indiquez after_position pour une coupure entre deux de ses positions).",
+    "duplicate_cut": "La séance {session} a déjà cette coupure (après la position {position}).",
+    "cut_positions_not_increasing": "La coupure après la position {position} de la séance {session} ne suit pas celle après la position {previous}\xa0: les coupures d’une séance se donnent dans l’ordre de ses positions.",
+    "cut_without_entries": "La coupure après la position {position} de la séance {session} ne liste aucun inscrit\xa0; elle liste ceux qui continuent.",
+    "duplicate_cut_entry": "L’inscrit {entry} figure deux fois après la position {position} de la séance {session}.",
+    "cut_entry_unknown": "La coupure après la position {position} de la séance {session} liste l’inscrit {entry}, qui n’est pas un inscrit de ces résultats.",
+    "cut_entry_not_in_previous": "L’inscrit {entry} continue après la position {position} de la séance {session} sans avoir joué juste avant\xa0; un inscrit éliminé ne revient pas.",
+    "cut_carried_score_mismatch": "L’inscrit {entry} reporte {carried} points après la position {position} de la séance {session}, mais il était à {end} à la coupure, divisé par {divisor}\xa0: {expected}.",
+    "cut_entries_seats_mismatch": "Après la position {position} de la séance {session}, {entries} inscrits ({players} joueurs) continuent, mais la coupure déclare des tables pour {seats} joueurs.",
+    "cut_scores_do_not_sum_to_zero": "Les scores après la position {position} de la séance {session} totalisent {sum}, pas 0\xa0: chaque table s’équilibre à chaque position entre les inscrits qui la jouent (chapitre 2, «\xa0Etablissement des résultats\xa0»).",
+    "eliminated_at_cut_ahead_of_continuing": "L’inscrit {eliminated} était à {eliminated_score} à la coupure après la position {position} de la séance {session} et est éliminé, alors que l’inscrit {kept}, à {kept_score}, continue\xa0: continuent les meilleurs inscrits à la coupure.",
+    "cut_after_last_position": "La séance {session} a une coupure après la position {position}, mais ses scores de position s’arrêtent à la position {last}\xa0: une coupure est suivie d’une position jouée.",
+    "score_after_cut_not_played": "L’inscrit {entry} a un score à la position {position} de la séance {session}, mais il ne fait pas partie des inscrits qui continuent après la position {cut}.",
+    "cut_score_mismatch": "L’inscrit {entry} marque {score} après la position {position} de la séance {session}, mais ses scores de position y totalisent {positions}.",
 }

@@ -253,3 +253,49 @@ def test_a_sheet_of_a_table_of_5_with_the_mort_in_turn(api):
         ("deals[1].sitting_out", "sitting_out_out_of_turn")
     ]
     assert "à tour de rôle" in errors[0]["message"]
+
+
+FAILED_GARDE_E = {"table_size": 4, "contract": "garde", "taker": "E", "oudlers": 2,
+                  "attack_points": 35}  # fmt: skip  # x = -62
+
+
+@pytest.mark.parametrize(
+    ("choice", "marks", "played"),
+    [("not_scored", {"N": 0, "S": 0, "E": 0, "W": 0}, 1),
+     ("scored", {"N": 62, "S": 62, "E": -186, "W": 62}, 2)],
+)  # fmt: skip
+def test_a_revoke_in_defence_is_scored_as_the_taker_chose(api, choice, marks, played):
+    deals = [
+        {"facts": FAILED_GARDE_E, "defence_revoke": {"taker_choice": choice, "by": "N"}},
+        {"facts": EXAMPLE_DEALS[0]},
+    ]
+    response = api.post(
+        "/api/engine/sheets/total/",
+        {"table": 1, "position": 1, "players": PLAYERS, "deals": deals},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["deal_marks"][0] == marks
+    assert body["deals_played"] == played
+
+
+@pytest.mark.parametrize(
+    ("revoke", "field", "code"),
+    [({"taker_choice": "scored", "by": "E"}, "deals[0].defence_revoke.by",
+      "revoke_not_by_defender"),
+     ({"taker_choice": "maybe"}, "deals[0].defence_revoke.taker_choice", "invalid_choice"),
+     ({"by": "N"}, "deals[0].defence_revoke.taker_choice", "required")],
+)  # fmt: skip
+def test_a_bad_revoke_is_a_located_400_in_french(api, revoke, field, code):
+    deals = [{"facts": FAILED_GARDE_E, "defence_revoke": revoke}]
+    response = api.post(
+        "/api/engine/sheets/total/",
+        {"table": 1, "position": 1, "players": PLAYERS, "deals": deals},
+        format="json",
+    )
+    assert response.status_code == 400
+    errors = {(e["field"], e["code"]): e["message"] for e in response.json()["errors"]}
+    assert (field, code) in errors, errors
+    if code == "revoke_not_by_defender":
+        assert "seule une renonce consommée en défense" in errors[(field, code)]

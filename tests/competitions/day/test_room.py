@@ -70,7 +70,7 @@ def test_an_unknown_or_waiting_entry_cannot_be_present(registry, day_tournament,
     with pytest.raises(RuleViolation) as refused:
         room.entry_presence_set(tournament=tournament, entry_number=1, present=True, by=arbiter)
     assert problem_message(refused.value.problems[0]) == (
-        "L’inscription n° 1 est « liste d’attente » : seule une inscription retenue peut être "
+        "L’inscription n° 1 est « liste d’attente » : seule une inscription retenue peut être "
         "présente."
     )
     with pytest.raises(RuleViolation) as refused:
@@ -238,7 +238,7 @@ def test_a_redraw_is_refused_once_scores_exist(registry, day_field):
             by=arbiter,
         )
     assert error_message(refused.value) == (
-        "Des scores de la séance 1 sont déjà saisis : elle ne peut plus être tirée à nouveau."
+        "Des scores de la séance 1 sont déjà saisis : elle ne peut plus être tirée à nouveau."
     )
 
 

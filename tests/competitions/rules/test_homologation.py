@@ -47,8 +47,15 @@ def test_a_homologable_tournament() -> None:
         {"organizer": Organizer.ZONE},
         {"organizer": Organizer.REGIONAL_COMMITTEE},
         {"arbiter_plays": False, "event_kind": EventKind.OFFICIAL_CHAMPIONSHIP},
-        {"arbiter_plays": False, "event_kind": EventKind.TEAM_MATCH},
+        {
+            "arbiter_plays": False,
+            "event_kind": EventKind.TEAM_MATCH,
+            "format": Format.DUO,
+            "entries": 6,
+            "table_sizes": (4, 4, 4),
+        },
         {"arbiter_plays": False, "event_kind": EventKind.FESTIVAL},
+        {"event_kind": EventKind.OFFICIAL_CHAMPIONSHIP, "arbiter_plays": False, "days": 2},
         {"format": Format.DUO, "entries": 6, "table_sizes": (4, 4, 4)},
         {"format": Format.TEAM4, "entries": 5, "table_sizes": (4,) * 5},
         {"table_sizes": (3, 4, 4, 3)},
@@ -65,8 +72,20 @@ def test_other_homologable_tournaments(changes: dict[str, Any]) -> None:
         ({"organizer": Organizer.OTHER}, ("organizer", "organizer_not_allowed")),
         ({"arbiter_is_official": False}, ("arbiter_is_official", "arbiter_not_official")),
         ({"event_kind": EventKind.OFFICIAL_CHAMPIONSHIP}, ("arbiter_plays", "arbiter_plays")),
-        ({"event_kind": EventKind.TEAM_MATCH}, ("arbiter_plays", "arbiter_plays")),
-        ({"event_kind": EventKind.FESTIVAL}, ("arbiter_plays", "arbiter_plays")),
+        (
+            {"event_kind": EventKind.TEAM_MATCH, "format": Format.TEAM4, "entries": 5},
+            ("arbiter_plays", "arbiter_plays_in_team_match"),
+        ),
+        ({"event_kind": EventKind.FESTIVAL}, ("arbiter_plays", "arbiter_plays_in_festival")),
+        (
+            {"event_kind": EventKind.TEAM_MATCH, "arbiter_plays": False},
+            ("format", "team_match_format"),
+        ),
+        ({"days": 2}, ("days", "several_days_not_allowed_here")),
+        (
+            {"days": 2, "event_kind": EventKind.FESTIVAL, "arbiter_plays": False},
+            ("days", "several_days_not_allowed_here"),
+        ),
         ({"single_venue": False}, ("single_venue", "not_single_venue")),
         ({"simultaneous": False}, ("simultaneous", "not_simultaneous")),
         ({"entries": 10}, ("entries", "below_minimum_participation")),
@@ -100,7 +119,7 @@ def test_every_unmet_condition_is_listed() -> None:
     expected = [
         ("organizer", "organizer_not_allowed"),
         ("arbiter_is_official", "arbiter_not_official"),
-        ("arbiter_plays", "arbiter_plays"),
+        ("arbiter_plays", "arbiter_plays_in_festival"),
         ("single_venue", "not_single_venue"),
         ("simultaneous", "not_simultaneous"),
         ("entries", "below_minimum_participation"),
@@ -142,6 +161,26 @@ def test_the_season_rulebook_sets_the_conditions() -> None:
     book = replace(RULEBOOK, formats=formats, homologation=homologation)
     facts = replace(HOMOLOGABLE, organizer=Organizer.OTHER)
     assert [(p.field, p.code) for p in check_homologation(facts, book)] == [
-        ("arbiter_plays", "arbiter_plays"),
+        ("arbiter_plays", "arbiter_plays_in_free_tournament"),
         ("entries", "below_minimum_participation"),
     ]
+
+
+def test_the_season_rulebook_says_which_events_span_days_or_places() -> None:
+    spread = replace(HOMOLOGABLE, event_kind=EventKind.FESTIVAL, arbiter_plays=False, days=3)
+    spread = replace(spread, single_venue=False)
+    assert codes(spread) == [
+        ("single_venue", "not_single_venue"),
+        ("days", "several_days_not_allowed_here"),
+    ]
+    homologation = replace(
+        RULEBOOK.homologation,
+        several_days_in=frozenset({EventKind.FESTIVAL}),
+        several_venues_in=frozenset({EventKind.FESTIVAL}),
+        team_match_formats=frozenset({Format.INDIVIDUAL}),
+    )
+    book = replace(RULEBOOK, homologation=homologation)
+    assert check_homologation(spread, book) == []
+    match = replace(HOMOLOGABLE, event_kind=EventKind.TEAM_MATCH, arbiter_plays=False)
+    assert check_homologation(match, book) == []
+    assert Rulebook.from_dict(book.to_dict()) == book

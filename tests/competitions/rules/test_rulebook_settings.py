@@ -41,6 +41,7 @@ from competitions.rules.rulebook import (
     Movements,
     Rulebook,
     Scoring,
+    SuspendedPlayerResults,
     TieAcrossLastPaidPlace,
     UnapprovedRegionalRules,
     UnlicensedPlaces,
@@ -69,6 +70,7 @@ def test_the_defaults_are_todays_readings() -> None:
     assert book["arbitration"] == {
         "score_sheet_fault_charge": "per_player",
         "repeat_scope": "same_fault_same_tournament",
+        "suspended_player_results": "flag",
     }
     assert book["championships"] == {"unapproved_regional_rules": "void"}
     assert book["movements"]["team_position_limit"] == "movement_rows"
@@ -98,6 +100,7 @@ def test_every_other_value_is_read_and_a_wrong_one_located() -> None:
     data["arbitration"] = {
         "score_sheet_fault_charge": "per_table",
         "repeat_scope": "same_fault_same_season",
+        "suspended_player_results": "refuse",
     }
     data["championships"] = {"unapproved_regional_rules": "warning"}
     data["movements"]["team_position_limit"] = "played_positions"
@@ -109,7 +112,9 @@ def test_every_other_value_is_read_and_a_wrong_one_located() -> None:
         UnlicensedPlaces.PASS_TO_NEXT,
     )
     assert read.arbitration == Arbitration(
-        SheetFaultCharge.PER_TABLE, RepeatScope.SAME_FAULT_SAME_SEASON
+        SheetFaultCharge.PER_TABLE,
+        RepeatScope.SAME_FAULT_SAME_SEASON,
+        SuspendedPlayerResults.REFUSE,
     )
     assert read.championships == Championships(UnapprovedRegionalRules.WARNING)
     assert read.movements.team_position_limit is TeamPositionLimit.PLAYED_POSITIONS

@@ -234,3 +234,32 @@ def test_batched_load_stores_what_the_services_store_one_by_one(
     assert history == [("+", "declared"), ("~", "homologated"), ("~", "results_submitted")]
     assert len(expected["allocations"]) == 5 * 12
     assert len(expected["totals"]) == 12
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batched_load_proposes_the_suspensions_the_door_proposes(
+    registry, twelve_players, twelve_results, tmp_path
+):
+    from competitions.models import SuspensionProposal
+
+    left = twelve_results()
+    left["entries"][11].update(abandoned=True, arbiter_accord=False)
+    path = tmp_path / "abandons.jsonl"
+    path.write_text(
+        "\n".join([line("A-1", 5, left), line("A-2", 6, twelve_results())]) + "\n",
+        encoding="utf-8",
+    )
+
+    def proposals():
+        return sorted(
+            SuspensionProposal.objects.values_list(
+                "tournament__reference", "player__licence_number", "entry_number", "status"
+            )
+        )
+
+    call_command("load_results", str(path), "--as", "federation_staff", "--batch", "1")
+    by_the_door = proposals()
+    assert by_the_door == [("A-1", 5012, 12, "pending")]
+    forget_the_load()
+    call_command("load_results", str(path), "--as", "federation_staff", "--batch", "100")
+    assert proposals() == by_the_door

@@ -36,6 +36,7 @@ def change_form(tournament: Tournament, **changes) -> dict:
     data = {
         "season": tournament.season_id, "name": tournament.name, "date": "2026-12-05",
         "venue": tournament.venue, "format": tournament.format, "stage": tournament.stage,
+        "event_kind": tournament.event_kind,
         "organizer_kind": tournament.organizer_kind, "organizer_club": tournament.organizer_club_id,
         "arbiter": tournament.arbiter_id, "planned_sessions": 1, "reference": "",
         "revisions-TOTAL_FORMS": 1, "revisions-INITIAL_FORMS": 1,

@@ -52,6 +52,14 @@ def check_players(check: CheckRun) -> None:
             )
         for j, player in enumerate(entry.players):
             _check_player(check, entry, player, f"{at}.players[{j}]")
+        if entry.arbiter_accord is not None and not entry.abandoned:
+            check.error(
+                f"{at}.arbiter_accord",
+                "arbiter_accord_without_abandon",
+                f"Entry {entry.number} did not abandon: the arbiter's accord is said only of an "
+                "entry that left before the end.",
+                entry=entry.number,
+            )
 
 
 def _check_player(check: CheckRun, entry: EntryResult, player: PlayerResult, where: str) -> None:

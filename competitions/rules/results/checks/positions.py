@@ -226,7 +226,7 @@ def _check_rounds_played(
             if not player.positions:
                 continue
             missing = [
-                r for r in rounds if (i, j) not in played[r] and check.plays(entry.number, r[0])
+                r for r in rounds if (i, j) not in played[r] and check.plays(entry.number, *r)
             ]
             if not missing:
                 continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from competitions.rules.engine.eliminations import EliminatedOrder, HalvingRounding
 from competitions.rules.engine.penalties import (
@@ -21,6 +22,7 @@ from competitions.rules.engine.penalties import (
 )
 from competitions.rules.results.document import (
     PlayerResult,
+    PositionCut,
     ResultsDocument,
     SessionEntry,
     SessionResult,
@@ -31,6 +33,66 @@ from core.vocabulary import Format
 
 FORMAT_NAMES = {Format.INDIVIDUAL: "individual", Format.DUO: "duo", Format.TEAM4: "team-of-4"}
 """A tournament format in a message."""
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """A stretch of a tournament with eliminations played by one list of entries: a session
+    from its first position to its first cut (or its end), or the positions of a session
+    after one of its cuts. Phases follow one another in the order of play; between two, the
+    entries that play on carry their score divided by the later one's ``points_divisor``."""
+
+    session: int
+    after_position: int
+    """0: from the session's first position; else the cut's position."""
+    at: str
+    """Its path: ``sessions[i]`` or ``sessions[i].cuts[c]``."""
+    entries: Mapping[int, SessionEntry]
+    listed: tuple[SessionEntry, ...]
+    """Its entries in the order given (``entries[j]`` of its path)."""
+    points_divisor: int
+    cut: PositionCut | None = None
+
+    def named(self) -> str:
+        """The phase in a message: « session 2 » or « session 2 after position 3 »."""
+        if self.cut is None:
+            return f"session {self.session}"
+        return f"session {self.session} after position {self.after_position}"
+
+
+def phases_of(document: ResultsDocument) -> list[Phase]:
+    """The phases of a document with eliminations, in the order of play (sessions by number,
+    the first given of a number; a session's cuts as given)."""
+    phases: list[Phase] = []
+    seen: set[int] = set()
+    ordered = sorted(enumerate(document.sessions), key=lambda item: item[1].number)
+    for i, session in ordered:
+        if session.number in seen:
+            continue
+        seen.add(session.number)
+        phases.append(
+            Phase(
+                session.number,
+                0,
+                f"sessions[{i}]",
+                {e.number: e for e in session.entries},
+                session.entries,
+                session.points_divisor,
+            )
+        )
+        for c, cut in enumerate(session.cuts):
+            phases.append(
+                Phase(
+                    session.number,
+                    cut.after_position,
+                    f"sessions[{i}].cuts[{c}]",
+                    {e.number: e for e in cut.entries},
+                    cut.entries,
+                    cut.points_divisor,
+                    cut,
+                )
+            )
+    return phases
 
 
 class CheckRun:
@@ -78,20 +140,35 @@ class CheckRun:
         self.eliminated_order = eliminated_order
         """How the entries eliminated at one cut rank (the season's ``eliminations``)."""
         self.staged = document.with_eliminations
-        self.session_entries: dict[int, dict[int, SessionEntry]] = {
-            session.number: {e.number: e for e in session.entries} for session in document.sessions
-        }
-        """Session number → entry number → what it did there (tournaments with eliminations)."""
+        self.phases: list[Phase] = phases_of(document) if self.staged else []
+        """The phases of play, in order (tournaments with eliminations)."""
 
-    def plays(self, entry: int, session: int) -> bool:
-        """Whether entry number ``entry`` plays ``session`` (always, without eliminations)."""
+    def phase_at(self, session: int, position: int) -> int | None:
+        """The index of the phase that plays ``position`` of ``session`` (with eliminations):
+        the session's phase after its last cut before that position."""
+        found = None
+        for k, phase in enumerate(self.phases):
+            if (
+                phase.session == session
+                and phase.after_position < position
+                and (found is None or phase.after_position >= self.phases[found].after_position)
+            ):
+                found = k
+        return found
+
+    def plays(self, entry: int, session: int, position: int | None = None) -> bool:
+        """Whether entry number ``entry`` plays ``session`` (at ``position``, when given):
+        always, without eliminations."""
         if not self.staged:
             return True
-        return entry in self.session_entries.get(session, {})
+        if position is None:
+            return any(p.session == session and entry in p.entries for p in self.phases)
+        k = self.phase_at(session, position)
+        return k is not None and entry in self.phases[k].entries
 
-    def last_session(self, entry: int) -> int:
-        """The last session entry number ``entry`` played (with eliminations)."""
-        return max((n for n, listed in self.session_entries.items() if entry in listed), default=0)
+    def last_phase(self, entry: int) -> int:
+        """The index of the last phase entry number ``entry`` played (−1: none)."""
+        return max((k for k, p in enumerate(self.phases) if entry in p.entries), default=-1)
 
     def entries_missing(self) -> int | None:
         """How many entries could not be read at all (``None``: an unknown number of them)."""

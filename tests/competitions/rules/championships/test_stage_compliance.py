@@ -10,10 +10,12 @@ from hypothesis import strategies as st
 from competitions.rules.championships.championship_rules import ChampionshipRules
 from competitions.rules.championships.regional_rules import (
     FieldBracket,
+    PositionCut,
     RegionalStage,
     SessionPlan,
 )
 from competitions.rules.championships.stage_compliance import (
+    CutPlayed,
     EntryPlayed,
     RegisteredEntry,
     SessionPlayed,
@@ -112,3 +114,92 @@ def test_the_published_table_decides_sessions_and_deals():
         )
         == []
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Cuts between positions (art. 3, 9, 15: « entre 2 séances ou 2 positions successives »)
+
+DOWN_TO_FOUR = RegionalStage(
+    "Finale",
+    StageKind.REGIONAL_FINAL,
+    dt.date(2027, 3, 1),
+    dt.date(2027, 3, 31),
+    (
+        FieldBracket(
+            20,
+            24,
+            (
+                SessionPlan(20),
+                SessionPlan(
+                    20,
+                    16,
+                    2,
+                    (PositionCut(1, 12, 2), PositionCut(2, 8), PositionCut(3, 4)),
+                ),
+            ),
+        ),
+    ),
+)
+
+
+def _cut_problems(cuts: tuple[CutPlayed, ...], plan: RegionalStage | None = DOWN_TO_FOUR):
+    kind = ChampionshipKind.INDIVIDUAL
+    base = played(kind, 20, 2, 20)
+    results = StageResults(
+        sessions=(base.sessions[0], SessionPlayed(2, 4, 20, 16, 2, cuts)),
+        entries=base.entries,
+    )
+    problems = stage_results_problems(
+        kind=kind,
+        stage=StageKind.REGIONAL_FINAL,
+        rules=ChampionshipRules.current(kind),
+        results=results,
+        entries=entered(results),
+        plan=plan,
+    )
+    return [(p.field, p.code) for p in problems]
+
+
+AS_PLANNED = (CutPlayed(1, 12, 2), CutPlayed(2, 8), CutPlayed(3, 4))
+
+
+def test_cuts_between_positions_are_checked_against_the_published_table():
+    assert _cut_problems(AS_PLANNED) == []
+    assert _cut_problems(AS_PLANNED[:2]) == [("sessions[1].cuts", "cuts_differ_from_plan")]
+    assert _cut_problems(()) == [("sessions[1].cuts", "cuts_differ_from_plan")]
+    assert _cut_problems((CutPlayed(1, 13, 2), CutPlayed(2, 8), CutPlayed(3, 4, 2))) == [
+        ("sessions[1].cuts[0].entries", "cut_field_differs_from_plan"),
+        ("sessions[1].cuts[2].points_divisor", "cut_divisor_differs_from_plan"),
+        ("sessions[1].cuts[0].points_divisor", "cut_divided_without_eliminations"),  # 3 of 16
+    ]
+
+
+def test_a_cut_divides_only_by_at_most_2_and_after_eliminating_a_fifth():
+    # Without a table, the division rule of the texts still applies at each cut.
+    assert _cut_problems((CutPlayed(1, 13, 2), CutPlayed(2, 8, 3)), plan=None) == [
+        ("sessions[1].cuts[0].points_divisor", "cut_divided_without_eliminations"),
+        ("sessions[1].cuts[1].points_divisor", "results_cut_division_too_large"),
+    ]
+
+
+@given(st.integers(2, 40), st.integers(1, 40))
+def test_a_halving_cut_is_refused_exactly_when_under_a_fifth_is_eliminated(before, kept):
+    kept = min(kept, before)
+    kind = ChampionshipKind.INDIVIDUAL
+    results = StageResults(
+        sessions=(
+            SessionPlayed(1, 10, 20, None, 1, (CutPlayed(2, before), CutPlayed(3, kept, 2))),
+        ),
+        entries=played(kind, 40, 1, 20).entries,
+    )
+    codes = [
+        p.code
+        for p in stage_results_problems(
+            kind=kind,
+            stage=StageKind.REGIONAL_STAGE,
+            rules=ChampionshipRules.current(kind),
+            results=results,
+            entries=entered(results),
+        )
+    ]
+    assert ("cut_divided_without_eliminations" in codes) == (5 * (before - kept) < before)

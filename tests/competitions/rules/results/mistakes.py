@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from competitions.rules.results import parse_json
-from competitions.rules.results.csv_format import write_csv
+from competitions.rules.results.csv_writer import write_csv
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from competitions.rules.results import (
     results_sha256,
     validate,
 )
-from competitions.rules.results.csv_format import write_csv
+from competitions.rules.results.csv_writer import write_csv
 from competitions.rules.results.score_sheets import parse_score_sheets
 from tests.competitions.rules.results.licences import licensed
 from tests.competitions.rules.results.tournament_builder import play

@@ -11,7 +11,8 @@ from competitions.rules.results import (
     results_sha256,
     validate,
 )
-from competitions.rules.results.csv_format import COLUMNS, write_csv
+from competitions.rules.results.csv_format import COLUMNS
+from competitions.rules.results.csv_writer import write_csv
 from core.problems import RuleViolation
 from tests.competitions.rules.results.licences import licensed
 from tests.competitions.rules.results.refusals import messages, refusal

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from competitions.rules.results import parse_csv, parse_json, results_sha256, validate
-from competitions.rules.results.csv_format import write_csv
+from competitions.rules.results.csv_writer import write_csv
 from tests.competitions.rules.results.licences import licensed
 from tests.competitions.rules.results.tournament_builder import play
 

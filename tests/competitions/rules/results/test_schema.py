@@ -122,7 +122,7 @@ _KEYS = st.sampled_from(
         "tables_of_three", "tables_of_five", "points_divisor", "entries", "carried",
         "best_position_score", "contracts_made", "prise", "garde", "garde_sans",
         "garde_contre", "points", "kind", "reason", "penalties", "sessions",
-        "format_version", "score_sheets", "tables_of_3",
+        "format_version", "score_sheets", "tables_of_3", "cuts", "after_position",
     ]
 )  # fmt: skip
 

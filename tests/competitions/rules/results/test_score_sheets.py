@@ -317,3 +317,55 @@ def test_a_declared_deal_count_that_contradicts_the_sheets_is_located():
         ("sessions[0].deals", "deals_contradict_score_sheets"),
         ("sessions[1].number", "session_without_score_sheets"),
     ]
+
+
+GARDE_N_FAILED = {"contract": "garde", "taker": "N", "oudlers": 2, "attack_points": 35}  # x = -62
+
+
+def test_a_revoke_in_defence_is_scored_as_the_taker_chose():
+    """Chapter 4, « Renonce »: the taker chooses whether the deal is scored."""
+    sheets = level_leaders()
+    revoke = {"defence_revoke": {"taker_choice": "not_scored", "by": "E"}}
+    sheets["score_sheets"][0]["deals"] = [{**GARDE_N_FAILED, **revoke}, GARDE_N]
+    document = parse_score_sheets(sheets, format="individual")
+    assert [e.total for e in document.entries[:4]] == [210, -70, -70, -70]  # the fall not marked
+    assert document.entries[0].tiebreak.contracts_made["garde"] == 1  # the declined one not made
+    scored = {"defence_revoke": {"taker_choice": "scored"}}
+    sheets["score_sheets"][0]["deals"] = [{**GARDE_N_FAILED, **scored}, GARDE_N]
+    document = parse_score_sheets(sheets, format="individual")
+    assert [e.total for e in document.entries[:4]] == [210 - 186, -8, -8, -8]
+
+
+def test_a_deal_not_scored_is_not_a_deal_played():
+    sheets = level_leaders()
+    revoke = {"defence_revoke": {"taker_choice": "not_scored"}}
+    sheets["score_sheets"][1]["deals"][0] = {**PRISE_N, **revoke}
+    document = parse_score_sheets(sheets, format="individual")
+    assert document.sessions[0].deals == 1
+
+
+@pytest.mark.parametrize(
+    ("revoke", "expected"),
+    [
+        ({"taker_choice": "perhaps"}, ("taker_choice", "unknown_revoke_choice")),
+        ({"taker_choice": "scored", "by": "N"}, ("by", "revoke_not_by_defender")),
+        ({"by": "E"}, ("taker_choice", "missing_field")),
+        ("scored", ("", "wrong_type")),
+    ],
+)  # fmt: skip
+def test_a_revoke_the_engine_refuses_is_located_on_its_sheet(revoke, expected):
+    sheets = level_leaders()
+    sheets["score_sheets"][0]["deals"][0] = {**GARDE_N, "defence_revoke": revoke}
+    where = "score_sheets[0].deals[0].defence_revoke"
+    field = f"{where}.{expected[0]}" if expected[0] else where
+    assert (field, expected[1]) in refusal(lambda: parse_score_sheets(sheets, format="individual"))
+
+
+def test_the_revoker_may_not_take_the_next_deal_on_the_sheet():
+    sheets = level_leaders()
+    revoke = {"defence_revoke": {"taker_choice": "scored", "by": "S"}}
+    take = {**GARDE_N, "taker": "S"}
+    sheets["score_sheets"][0]["deals"] = [{**GARDE_N, **revoke}, take]
+    assert refusal(lambda: parse_score_sheets(sheets, format="individual")) == [
+        ("score_sheets[0].deals[1].taker", "revoker_took_next_deal")
+    ]

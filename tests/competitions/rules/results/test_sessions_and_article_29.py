@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from competitions.rules.engine.eliminations import EliminatedOrder, HalvingRounding, divided
 from competitions.rules.engine.standings import Contender, TieBreakFigures, article_29_places
 from competitions.rules.results import canonical_dict, parse_json, results_sha256, validate
-from competitions.rules.results.csv_format import parse_csv, write_csv
+from competitions.rules.results.csv_format import parse_csv
+from competitions.rules.results.csv_writer import write_csv
 from competitions.rules.results.licences import LicenceStatus
 from competitions.rules.results.validation import ties_survive
 from competitions.rules.rulebook import Eliminations, Rulebook
