@@ -149,6 +149,8 @@ def build_demo_day(registry: DemoRegistry) -> DemoDay:
             entry_fee_paid_set(entry=entry, paid=True, by=club_user)
         made.upcoming_entries += 1
 
+    if len(members) + 1 < TODAY_PLAYERS:
+        return made  # a demo too small for a day under way (``seed_demo --players`` low)
     under_way = declare(
         "Tournoi du jour",
         today,
