@@ -38,7 +38,7 @@ def test_a_club_manager_declares_uploads_fixes_previews_and_sends(
     expect(page.get_by_role("heading", level=1)).to_have_text("Déclarer un tournoi")
     page.get_by_label("Nom du tournoi").fill("Tournoi de la Saint-Nicolas")
     page.get_by_label("Date").fill("2026-12-06")
-    page.get_by_label("Lieu").fill("Salle des fêtes, Lyon")
+    page.get_by_label("Lieu", exact=True).fill("Salle des fêtes, Lyon")
     page.get_by_label("Formule").select_option(label="individuel")
     page.get_by_label("Organisateur").select_option(label="101 – Tarot Club de Lyon")
     page.get_by_label("Numéro de licence de l’arbitre").fill("1002")

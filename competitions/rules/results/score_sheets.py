@@ -84,6 +84,7 @@ from competitions.rules.results.json_format import (
     json_type,
     read_penalties,
 )
+from competitions.rules.results.sheet_cuts import SheetCut, check_cut_sessions, read_cuts
 from competitions.rules.results.validation import expected_places
 from competitions.rules.rulebook import Eliminations, Rulebook
 from core.problems import Problem, RuleViolation
@@ -184,7 +185,7 @@ def parse_score_sheets(
         obj.get("score_sheets", MISSING), "score_sheets", limit=MAX_SHEETS, what="score sheets"
     )
     penalties = read_penalties(reader, obj.get("penalties", MISSING))
-    cuts = _read_cuts(reader, obj.get("cuts", MISSING))
+    cuts = read_cuts(reader, obj.get("cuts", MISSING))
     players: dict[PlayerKey, _Seated] = {}
     if teams is not None:
         for team in teams:
@@ -211,90 +212,13 @@ def parse_score_sheets(
         raise RuleViolation(reader.problems)
     document = _document(teams, players, totals, penalties, ranking, staged=bool(cuts))
     _check_declared_sessions(reader, obj.get("sessions", MISSING), document.sessions)
-    _check_cut_sessions(reader, cuts, document.sessions)
+    check_cut_sessions(reader, cuts, document.sessions)
     if reader.problems:
         raise RuleViolation(reader.problems)
     if cuts:
         season = Rulebook.default().eliminations if eliminations is None else eliminations
         document = _with_cuts(document, cuts, totals, fmt, ranking, season)
     return document
-
-
-@dataclass(frozen=True, slots=True)
-class SheetCut:
-    """A cut the score sheets declare: before ``session`` (``after_position`` 0) or after a
-    position of it, the scores carried past it divided by ``points_divisor``; the entries
-    that play on are those seated after it."""
-
-    session: int
-    after_position: int
-    points_divisor: int
-    where: str
-
-
-def _read_cuts(reader: JsonReader, value: object) -> list[SheetCut]:
-    """The optional ``cuts`` of a score sheets document (eliminations)."""
-    if value is MISSING or value is None:
-        return []
-    items = reader.array(value, "cuts", limit=MAX_SHEETS, what="cuts")
-    cuts: list[SheetCut] = []
-    seen: dict[tuple[int, int], str] = {}
-    for i, item in enumerate(items):
-        where = f"cuts[{i}]"
-        obj = reader.object(
-            item,
-            where,
-            required=shapes.SHEET_CUT.required,
-            optional=shapes.SHEET_CUT.optional,
-            what="a cut",
-        )
-        if obj is None:
-            continue
-        session = reader.integer(
-            obj.get("session", MISSING), f"{where}.session", minimum=1, maximum=99
-        )
-        after = reader.integer(
-            obj.get("after_position", 0), f"{where}.after_position", minimum=0, maximum=MAX_COUNT
-        )
-        divisor = reader.integer(
-            obj.get("points_divisor", 1), f"{where}.points_divisor", minimum=1, maximum=MAX_COUNT
-        )
-        if session is None or after is None or divisor is None:
-            continue
-        if session == 1 and after == 0:
-            reader.report(
-                f"{where}.session",
-                "cut_before_first_session",
-                "Every entry plays the first session: no cut comes before it (give "
-                "after_position for a cut between two of its positions).",
-            )
-            continue
-        if (session, after) in seen:
-            reader.report(
-                where,
-                "duplicate_cut",
-                f"Session {session} already has this cut ({seen[(session, after)]}).",
-                session=session,
-                position=after,
-            )
-            continue
-        seen[(session, after)] = where
-        cuts.append(SheetCut(session, after, divisor, where))
-    return cuts
-
-
-def _check_cut_sessions(
-    reader: JsonReader, cuts: list[SheetCut], counted: tuple[SessionResult, ...]
-) -> None:
-    numbers = {session.number for session in counted}
-    for cut in cuts:
-        if cut.session not in numbers:
-            reader.report(
-                f"{cut.where}.session",
-                "session_without_score_sheets",
-                f"Session {cut.session} is declared but no score sheet is for it.",
-                session=cut.session,
-            )
 
 
 def _with_cuts(
