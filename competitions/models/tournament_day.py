@@ -358,11 +358,28 @@ class DayPenalty(models.Model):
         related_name="+",
     )
     recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
+    # A penalty the arbiter takes back is kept, with who, when and why; it no longer counts.
+    removed_at = models.DateTimeField(_("removed at"), null=True, blank=True)
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("removed by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    removal_reason = models.CharField(_("reason for the removal"), max_length=300, blank=True)
 
     class Meta:
         ordering = ["tournament", "recorded_at"]
         verbose_name = _("penalty of the day")
         verbose_name_plural = _("penalties of the day")
+        constraints = [
+            models.CheckConstraint(
+                name="day_penalty_removed_with_reason",
+                condition=Q(removed_at__isnull=True) | ~Q(removal_reason=""),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.member}: −{self.points} ({self.kind})"
