@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('competitions', '0011_tournament_day'),
+        ('competitions', '0013_h29s_suspension_proposals'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
