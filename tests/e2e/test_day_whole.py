@@ -167,7 +167,8 @@ def test_the_whole_day_from_check_in_to_the_same_pcn_twice(
         for position in range(1, POSITIONS + 1):
             tables = layout.tables_at(position)
             fours = [t.table for t in tables if t.size == 4]
-            assert len(fours) == 5 and len(tables) == 7
+            assert len(tables) == 7
+            assert len(fours) == 5
             phone_tables, grid_table = fours[:2], fours[2]
             others = [
                 (table_token(session, position, t.table), t.size)
@@ -189,9 +190,7 @@ def test_the_whole_day_from_check_in_to_the_same_pcn_twice(
                 # An impossible deal at the table: refused there, in French.
                 a = phones[0].page
                 phone_deal(a, 1, {**FOUR[0], "contract": "prise", "attack_points": 95})
-                expect(a.locator("#form-errors")).to_contain_text(
-                    re.compile(r"Donne 1 : .*points")
-                )
+                expect(a.locator("#form-errors")).to_contain_text(re.compile(r"Donne 1 : .*points"))
                 expect(a.locator("#deal-list li").filter(has_text="Donne 1")).to_contain_text(
                     "refusée"
                 )
@@ -229,9 +228,7 @@ def test_the_whole_day_from_check_in_to_the_same_pcn_twice(
     play_session(session_1)
 
     # A correction at the arbiter's table page: without a reason, refused; with one, logged.
-    table = next(
-        t.table for t in layout_from_json(session_1.plan).tables_at(1) if t.size == 4
-    )
+    table = next(t.table for t in layout_from_json(session_1.plan).tables_at(1) if t.size == 4)
     page.goto(f"/tournois/{day.pk}/jour/saisie/1/1/{table}/")
     deal = page.locator("#donne-1")
     deal.locator("summary").click()
@@ -246,9 +243,10 @@ def test_the_whole_day_from_check_in_to_the_same_pcn_twice(
     laptop.shot("corrected")
     correction = DayCorrection.objects.get()
     assert (correction.reason, correction.corrected_by) == ("Le preneur était Ouest", arbiter)
-    assert DealRecord.objects.get(session=session_1, position=1, table=table, deal=1).line[
-        "taker"
-    ] == "W"
+    assert (
+        DealRecord.objects.get(session=session_1, position=1, table=table, deal=1).line["taker"]
+        == "W"
+    )
 
     # A penalty through the penalties page.
     page.goto(f"/tournois/{day.pk}/jour/")
@@ -268,9 +266,7 @@ def test_the_whole_day_from_check_in_to_the_same_pcn_twice(
     page.goto(f"/tournois/{day.pk}/jour/")
     page.get_by_role("link", name="La fin : aperçu et envoi des résultats").click()
     expect(page.get_by_text("Aperçu : rien n’est encore envoyé")).to_be_visible()
-    expect(page.locator("table").filter(has_text="PCN").locator("tbody tr")).to_have_count(
-        PLAYERS
-    )
+    expect(page.locator("table").filter(has_text="PCN").locator("tbody tr")).to_have_count(PLAYERS)
     assert laptop.sideways() == []
     laptop.shot("apercu")
     page.get_by_role("button", name="Envoyer pour homologation").click()
