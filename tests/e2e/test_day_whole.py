@@ -98,6 +98,16 @@ def as_on_the_card(session, position: int, table: int) -> str:
     return urlsplit(table_url(session, position, table)).path
 
 
+def grid_url(tournament, session: int, position: int, table: int) -> str:
+    """A table's page of the arbiter's grid."""
+    from django.urls import reverse
+
+    return reverse(
+        "day-scores-table",
+        kwargs={"pk": tournament.pk, "session": session, "position": position, "table": table},
+    )
+
+
 def post_deals(base: str, tokens: list[tuple[str, int]], failures: list[str]) -> None:
     """The other tables' phones: each deal to the JSON endpoint with the table's token."""
     for token, size in tokens:
@@ -182,7 +192,7 @@ def test_the_whole_day_from_check_in_to_the_same_pcn_twice(
                 expect(phone.page.get_by_role("heading", level=1)).to_have_text(
                     f"Table {table} · position {position}"
                 )
-            page.goto(f"/tournois/{day.pk}/jour/saisie/{session.number}/{position}/{grid_table}/")
+            page.goto(grid_url(day, session.number, position, grid_table))
             offline = phones[1] if (session.number, position) == (1, 2) else None
             if offline is not None:
                 offline.page.context.set_offline(True)
@@ -229,7 +239,7 @@ def test_the_whole_day_from_check_in_to_the_same_pcn_twice(
 
     # A correction at the arbiter's table page: without a reason, refused; with one, logged.
     table = next(t.table for t in layout_from_json(session_1.plan).tables_at(1) if t.size == 4)
-    page.goto(f"/tournois/{day.pk}/jour/saisie/1/1/{table}/")
+    page.goto(grid_url(day, 1, 1, table))
     deal = page.locator("#donne-1")
     deal.locator("summary").click()
     deal.get_by_label("Preneur").select_option("W")
