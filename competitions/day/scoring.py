@@ -546,7 +546,7 @@ def deal_correct(
     if len(reason) > MAX_REASON:
         raise RuleViolation.single(
             "reason",
-            "day_reason_too_long",
+            "day_correction_reason_too_long",
             f"The reason is at most {MAX_REASON} characters.",
             {"limit": MAX_REASON},
         )

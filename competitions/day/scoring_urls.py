@@ -21,7 +21,7 @@ urlpatterns: list[URLPattern] = [
     ),
     path("tournois/<int:pk>/jour/saisie/", scoring_pages.scores_grid, name="day-scores"),
     path(
-        "tournois/<int:pk>/jour/saisie/<int:session>/<int:position>/<int:table>/",
+        "tournois/<int:pk>/jour/saisie/seances/<int:session>/positions/<int:position>/tables/<int:table>/",
         scoring_pages.scores_table,
         name="day-scores-table",
     ),

@@ -125,6 +125,6 @@ def test_the_arbiter_sees_every_table_and_corrects_a_deal_with_a_reason(
     assert correction.corrected_by.username == "arbiter"
     phone = open_window("phone", "arbiter-phone")
     sign_in(phone, "arbiter", "x")
-    phone.page.goto(f"/tournois/{drawn.tournament_id}/jour/saisie/1/1/2/")
+    phone.page.goto(f"/tournois/{drawn.tournament_id}/jour/saisie/seances/1/positions/1/tables/2/")
     expect(phone.page.get_by_role("heading", level=1)).to_contain_text("Table 2")
     assert phone.sideways() == []

@@ -248,7 +248,7 @@ NUMBER_RESOURCES = {
 }  # fmt: skip
 
 
-DAY_NUMBERS = {"seances", "positions", "tables", "donnes"}
+STAFF_ONLY = {"seances", "positions", "tables", "donnes", "suspensions"}
 
 
 def path_values(route: Route, parameter: str, surface: Surface) -> list[str]:
@@ -260,8 +260,8 @@ def path_values(route: Route, parameter: str, surface: Surface) -> list[str]:
         return [str(v) for v in getattr(surface, PK_RESOURCES[word])]
     if parameter == "number" and word in NUMBER_RESOURCES:
         return [str(v) for v in getattr(surface, NUMBER_RESOURCES[word])]
-    if word in DAY_NUMBERS:
-        return ["1", "2"]  # a tournament day's sessions, positions, tables and deals
+    if word in STAFF_ONLY:
+        return ["1", "2"]  # pages behind a sign-in: an anonymous reader is sent to it
     fixed = {
         "licence_number": [str(p.licence_number) for p in (*surface.hidden, surface.other)],
         "season": surface.seasons,

@@ -71,13 +71,13 @@ def table_wait(request, token: str) -> int | None:
     return max(1, math.ceil(throttle.wait() or 1))
 
 
-class SeatOut(serializers.Serializer):
+class TableSeatOut(serializers.Serializer):
     seat = serializers.CharField()
     number = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class DealOut(serializers.Serializer):
+class TableDealOut(serializers.Serializer):
     deal = serializers.IntegerField()
     line = serializers.DictField()
     marks = serializers.DictField(child=serializers.IntegerField())
@@ -89,21 +89,21 @@ class TableSheetOut(serializers.Serializer):
     session = serializers.IntegerField()
     position = serializers.IntegerField()
     table = serializers.IntegerField()
-    seats = SeatOut(many=True)
+    seats = TableSeatOut(many=True)
     deals_per_position = serializers.IntegerField()
-    deals = DealOut(many=True)
+    deals = TableDealOut(many=True)
     totals = serializers.DictField(child=serializers.IntegerField())
     position_totals = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
     totals_allowed = serializers.BooleanField()
 
 
-class DealIn(serializers.Serializer):
+class TableDealIn(serializers.Serializer):
     deal = serializers.IntegerField()
     line = serializers.DictField(help_text="The deal in the score-sheets document's form.")
     client_key = serializers.CharField(required=False, allow_blank=True, max_length=64)
 
 
-class DealAckOut(serializers.Serializer):
+class TableDealAckOut(serializers.Serializer):
     deal = serializers.IntegerField()
     marks = serializers.DictField(child=serializers.IntegerField())
     created = serializers.BooleanField()
@@ -111,12 +111,12 @@ class DealAckOut(serializers.Serializer):
     entered = serializers.ListField(child=serializers.IntegerField())
 
 
-class TotalsIn(serializers.Serializer):
+class TableTotalsIn(serializers.Serializer):
     totals = serializers.DictField(help_text="Each seat's score for the position.")
     client_key = serializers.CharField(required=False, allow_blank=True, max_length=64)
 
 
-class TotalsOut(serializers.Serializer):
+class TableTotalsOut(serializers.Serializer):
     totals = serializers.DictField(child=serializers.IntegerField())
 
 
@@ -155,9 +155,9 @@ class TableSheet(TableView):
 class TableDeal(TableView):
     """Enter one deal of the table (201; the same deal sent again: 200, nothing written)."""
 
-    @extend_schema(request=DealIn, responses={200: DealAckOut, 201: DealAckOut})
+    @extend_schema(request=TableDealIn, responses={200: TableDealAckOut, 201: TableDealAckOut})
     def post(self, request, token: str):
-        given = DealIn(data=request.data)
+        given = TableDealIn(data=request.data)
         given.is_valid(raise_exception=True)
         ack = scoring.deal_enter(
             token=token,
@@ -171,9 +171,9 @@ class TableDeal(TableView):
 class TableTotals(TableView):
     """Enter the table's position totals, where the tournament allows them."""
 
-    @extend_schema(request=TotalsIn, responses={200: TotalsOut})
+    @extend_schema(request=TableTotalsIn, responses={200: TableTotalsOut})
     def post(self, request, token: str):
-        given = TotalsIn(data=request.data)
+        given = TableTotalsIn(data=request.data)
         given.is_valid(raise_exception=True)
         totals = scoring.totals_enter(
             token=token,

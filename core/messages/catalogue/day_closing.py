@@ -6,6 +6,7 @@ FRENCH: dict[str, str] = {
     "day_see_refused": "Seuls ceux qui mènent ou supervisent le tournoi voient sa journée.",
     "day_round_incomplete": "Indiquez la séance et la position, ou ni l’une ni l’autre.",
     "day_round_unknown": "La séance {session}, position {position} n’a pas été tirée.",
+    "day_reason_too_long": "Au plus {limit} caractères.",
     "day_lateness_required": "Indiquez le retard en minutes\xa0: un retard coûte 100 points par fraction de {period} minutes (article 26).",
     "day_points_required": "Le texte ne fixe pas de montant pour «\xa0{label}\xa0»\xa0: indiquez les points (de 0 à {limit}).",
     "day_penalty_amount_differs": "Une pénalité «\xa0{label}\xa0» coûte ici {expected} points (infraction n° {offence} selon la règle de récidive de la saison), et non {points}.",

@@ -42,7 +42,7 @@ FRENCH: dict[str, str] = {
         "Les scores de la table totalisent {total}\xa0; ils doivent totaliser zéro."
     ),
     "day_reason_required": "Indiquez pourquoi la donne est corrigée.",
-    "day_reason_too_long": "Le motif compte au plus {limit} caractères.",
+    "day_correction_reason_too_long": "Le motif compte au plus {limit} caractères.",
     "day_deal_not_kept": "La donne {deal} de cette table n’est pas enregistrée.",
     "too_many_requests_table": (
         "Trop de demandes pour cette table\xa0: réessayez dans {wait}\xa0secondes."

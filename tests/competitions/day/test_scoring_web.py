@@ -114,7 +114,7 @@ def test_the_grid_and_a_correction_through_the_arbiter_pages(client, session, to
     grid = client.get(f"/tournois/{tournament.pk}/jour/saisie/")
     assert grid.status_code == 200
     assert "1/4" in grid.content.decode()
-    url = f"/tournois/{tournament.pk}/jour/saisie/1/1/1/"
+    url = f"/tournois/{tournament.pk}/jour/saisie/seances/1/positions/1/tables/1/"
     assert client.get(url).status_code == 200
     form = {"deal": "1", "d1-contract": "prise", "d1-taker": "E", "d1-oudlers": "1",
             "d1-attack_points": "40", "d1-reason": ""}  # fmt: skip
@@ -135,12 +135,12 @@ def test_the_grid_and_a_correction_through_the_arbiter_pages(client, session, to
 def test_the_arbiter_pages_are_not_found_for_others(client, session, tournament, registry, role):
     if registry.users[role]:
         client.force_login(registry.users[role])
-    for url in (f"/tournois/{tournament.pk}/jour/saisie/",
-                f"/tournois/{tournament.pk}/jour/saisie/1/1/1/"):  # fmt: skip
+    grid = f"/tournois/{tournament.pk}/jour/saisie/"
+    for url in (grid, f"{grid}seances/1/positions/1/tables/1/"):
         answer = client.get(url)
         assert answer.status_code in (302, 404)
         if role != "anonymous":
             assert answer.status_code == 404
-    assert client.post(f"/tournois/{tournament.pk}/jour/saisie/1/1/1/",
+    assert client.post(f"/tournois/{tournament.pk}/jour/saisie/seances/1/positions/1/tables/1/",
                        {"deal": "1", "d1-contract": "garde"}).status_code in (302, 404)  # fmt: skip
     assert not DealRecord.objects.exists()
