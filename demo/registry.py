@@ -19,6 +19,7 @@ from django.test.utils import override_settings
 from federation.api_tokens import api_token_issue
 from federation.models import (
     ArbiterAccreditation,
+    ArbiterGrade,
     Club,
     ClubAffiliation,
     Committee,
@@ -35,7 +36,7 @@ from federation.models import (
 DEMO_PASSWORD = "demo-fft"
 DEMO_EMAIL_DOMAIN = "fft-demo.example"
 """Demo users get ``<username>@fft-demo.example``; ``reset_registry`` deletes only those."""
-DEMO_USERNAMES: tuple[str, ...] = ("admin", "zone", "ccr", "club", "joueur")
+DEMO_USERNAMES: tuple[str, ...] = ("admin", "zone", "ccr", "club", "joueur", "arbitre")
 
 
 @dataclass
@@ -182,6 +183,22 @@ def add_demo_users(registry: DemoRegistry) -> None:
         key=lambda p: p.licence_number,
     ) or sorted(by_club[club], key=lambda p: p.licence_number)
     joueur = regulars[0]
+    # The club's own arbiter for the season (one is accredited if it has none): he runs the
+    # demo's tournament day (demo/day.py).
+    club_arbiters = sorted(
+        (p for p in by_club[club] if p in arbiters), key=lambda p: p.licence_number
+    )
+    if club_arbiters:
+        arbitre = club_arbiters[0]
+    else:
+        arbitre = next(
+            p for p in sorted(by_club[club], key=lambda p: p.licence_number) if p != joueur
+        )
+        registry.arbiters[current.name].append(
+            ArbiterAccreditation.objects.create(
+                player=arbitre, season=current, grade=ArbiterGrade.CLUB
+            )
+        )
 
     password = make_password(DEMO_PASSWORD)  # hashed once: hashing is slow on purpose
     specs: dict[str, tuple[dict[str, Any], list[RoleAssignment], str]] = {
@@ -209,6 +226,11 @@ def add_demo_users(registry: DemoRegistry) -> None:
             {"first_name": joueur.first_name, "last_name": joueur.last_name, "player": joueur},
             [],
             f"player {joueur}",
+        ),
+        "arbitre": (
+            {"first_name": arbitre.first_name, "last_name": arbitre.last_name, "player": arbitre},
+            [],
+            f"the club's arbiter {arbitre}: runs its tournament day",
         ),
     }
     assert tuple(specs) == DEMO_USERNAMES

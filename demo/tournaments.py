@@ -42,7 +42,12 @@ from competitions.models import (
     ChampionshipStage,
     ChampionshipTitle,
     CommitteeQuota,
+    DayCorrection,
+    DayPenalty,
+    DealRecord,
+    EntryMember,
     OrganizerKind,
+    PlayedSession,
     Qualification,
     RegionalChampionship,
     RegionalRulesVersion,
@@ -50,8 +55,11 @@ from competitions.models import (
     RulebookVersion,
     StagePenalty,
     StageSeating,
+    SuspensionProposal,
+    TableTotals,
     TeamFlag,
     Tournament,
+    TournamentEntry,
     TournamentStatus,
 )
 from competitions.rules.results.csv_writer import write_csv
@@ -513,6 +521,8 @@ def reset_competitions() -> dict[str, int]:
     models = (
         SeasonRanking, RankingEntry, RankingSnapshot, RecomputeRun, ManualPlacement,
         SeasonStanding, PlayerSeasonTotal, Allocation,
+        DayPenalty, DayCorrection, DealRecord, TableTotals, PlayedSession, EntryMember,
+        TournamentEntry, SuspensionProposal,
         ChampionshipTitle, StagePenalty, StageSeating, TeamFlag, Qualification, ChampionshipEntry,
         CommitteeQuota,
         ChampionshipStage, RegionalRulesVersion, RegionalChampionship, Championship,

@@ -119,29 +119,32 @@ class Tournament(models.Model):
             "(competitions.rules.engine.big_prize)."
         ),
     )
-    # What a player needs before the day (the calendar, the entries): all optional.
+    # What a player needs before the day (the calendar, the entries): all optional (with
+    # database defaults: rows copied in bulk name none of them).
     start_time = models.TimeField(_("start time"), null=True, blank=True)
-    address = models.CharField(_("address"), max_length=300, blank=True)
-    contact = models.CharField(_("contact"), max_length=200, blank=True)
+    address = models.CharField(_("address"), max_length=300, blank=True, db_default="")
+    contact = models.CharField(_("contact"), max_length=200, blank=True, db_default="")
     entry_fee = models.DecimalField(
         _("entry fee (€)"), max_digits=6, decimal_places=2, null=True, blank=True
     )
     entry_cap = models.PositiveSmallIntegerField(
         _("entry cap"), null=True, blank=True, help_text=_("Beyond it, a waiting list.")
     )
-    online_entries = models.BooleanField(_("online entries open"), default=False)
+    online_entries = models.BooleanField(_("online entries open"), default=False, db_default=False)
     # How the organiser runs the day (« Jour de tournoi »).
     tables_of_five = models.BooleanField(
         _("tables of 5 with a mort"),
         default=False,
+        db_default=False,
         help_text=_("Where the field is not a multiple of 4: tables of 5 rather than of 3."),
     )
     position_totals = models.BooleanField(
         _("tables may enter position totals"),
         default=False,
+        db_default=False,
         help_text=_("Otherwise every deal is entered."),
     )
-    live_page = models.BooleanField(_("public live page"), default=False)
+    live_page = models.BooleanField(_("public live page"), default=False, db_default=False)
     reference = models.CharField(
         _("organiser's reference"),
         max_length=64,

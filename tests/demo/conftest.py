@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.test.utils import override_settings
 
 from demo.championships import DemoChampionships, build_demo_championships
+from demo.day import DemoDay, build_demo_day
 from demo.registry import DemoRegistry, reset_registry
 from demo.registry_build import build_demo_registry
 from demo.tournaments import DemoTournaments, build_demo_tournaments, reset_competitions
@@ -22,6 +23,7 @@ class SeededDemo:
     registry: DemoRegistry
     tournaments: DemoTournaments
     championships: DemoChampionships
+    day: DemoDay
 
 
 def seeded_demo(django_db_blocker, *, tournaments: int, **sizes):
@@ -29,11 +31,9 @@ def seeded_demo(django_db_blocker, *, tournaments: int, **sizes):
     with django_db_blocker.unblock(), override_settings(DEBUG=True):
         registry = build_demo_registry(**sizes)
         try:
-            yield SeededDemo(
-                registry,
-                build_demo_tournaments(registry, tournaments=tournaments),
-                build_demo_championships(registry),
-            )
+            built = build_demo_tournaments(registry, tournaments=tournaments)
+            championships = build_demo_championships(registry)
+            yield SeededDemo(registry, built, championships, build_demo_day(registry))
         finally:
             reset_competitions()
             reset_registry()

@@ -220,7 +220,7 @@ def test_demo_users_and_roles():
     assert joueur.player is not None
     assert not joueur.roles.exists()
     assert joueur.player.licences.filter(season__name=CURRENT).exists()
-    assert set(registry.users) == {"admin", "zone", "ccr", "club", "joueur"}
+    assert set(registry.users) == {"admin", "zone", "ccr", "club", "joueur", "arbitre"}
 
 
 @pytest.mark.django_db

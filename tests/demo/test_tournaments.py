@@ -53,7 +53,7 @@ def test_both_seasons_have_homologated_tournaments_with_points(demo):
 
 
 def test_every_tournament_is_one_of_the_plan_and_went_through_the_services(demo):
-    club_own = 5 + 7 + len(SAMPLE_REFERENCES)
+    club_own = 5 + 7 + len(SAMPLE_REFERENCES) + 2  # the last two: the tournament day's
     ordinary = Tournament.objects.filter(stage="ordinary")
     assert ordinary.count() == TOURNAMENTS + club_own
     # Submitted through results_submit: every tournament past « declared » has a revision
@@ -212,3 +212,38 @@ def test_homologations_are_spread_over_the_season_for_the_ranking_as_of_a_date(d
         if at < timezone.now() - dt.timedelta(hours=1):  # well before the demo was loaded
             assert tournament.homologated_at == at
     assert homologated.filter(homologated_at__lt=timezone.now() - dt.timedelta(days=30)).exists()
+
+
+def test_the_demo_day_has_a_tournament_taking_entries_and_one_under_way(demo):
+    from competitions.day.access import may_run_day
+    from competitions.day.entries import EntryRequest, entry_enter
+    from competitions.models import DealRecord, EntryState, PlayedSession
+    from competitions.rules.day.layout import layout_from_json
+
+    users = {name: d.user for name, d in demo.registry.users.items()}
+    coming = Tournament.objects.get(reference="DEMO-JOUR-A-VENIR")
+    today = Tournament.objects.get(reference="DEMO-JOUR-EN-COURS")
+    assert coming.online_entries
+    assert coming.date > today.date
+    assert coming.day_entries.filter(state=EntryState.ENTERED).count() == 20
+    assert demo.day.counts()["day: entries to the coming tournament"] == 20
+    for tournament in (coming, today):
+        assert tournament.arbiter_id == users["arbitre"].player_id
+        assert may_run_day(users["arbitre"], tournament)
+        assert may_run_day(users["club"], tournament)
+        assert not may_run_day(users["joueur"], tournament)
+
+    session = PlayedSession.objects.get(tournament=today, number=1)
+    layout = layout_from_json(session.plan)
+    assert sorted(t.size for t in layout.tables_at(1)) == [4, 4, 5, 5]
+    assert today.day_entries.filter(present=True).count() == 18
+    assert DealRecord.objects.filter(session=session).count() == 6
+    assert today.day_entries.filter(members__player=users["joueur"].player).exists()
+
+    # `joueur` enters the coming tournament himself, as the calendar's « S'inscrire » does
+    entry = entry_enter(
+        tournament=coming,
+        request=EntryRequest(licence_numbers=(users["joueur"].player.licence_number,)),
+        by=users["joueur"],
+    )
+    assert entry.state == EntryState.ENTERED

@@ -20,6 +20,7 @@ from django.db.models import ProtectedError
 
 from core.errors import PermissionDenied
 from demo.championships import build_demo_championships
+from demo.day import build_demo_day
 from demo.registry import DEMO_PASSWORD, registry_counts, registry_is_populated, reset_registry
 from demo.registry_build import (
     DEFAULT_CLUBS,
@@ -103,6 +104,7 @@ class Command(BaseCommand):
             try:
                 tournaments = build_demo_tournaments(registry, tournaments=options["tournaments"])
                 championships = build_demo_championships(registry)
+                day = build_demo_day(registry)
             except PermissionDenied as exc:  # a demo username taken by an account of its own
                 kept = ", ".join(n for n, demo in registry.users.items() if not demo.created)
                 raise CommandError(
@@ -114,7 +116,7 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(f"Demo federation built in {elapsed:.1f} s (seed {registry.seed}):")
         )
-        counts = registry.counts() | tournaments.counts() | championships.counts()
+        counts = registry.counts() | tournaments.counts() | championships.counts() | day.counts()
         for label, n in counts.items():
             self.stdout.write(f"  {label:<42} {n:>6}")
         self.stdout.write("")
