@@ -37,3 +37,15 @@ def may_run_day(user: Actor | None, tournament: Tournament) -> bool:
 def may_see_day(user: Actor | None, tournament: Tournament) -> bool:
     """May ``user`` read the day's pages (the runners, and the staff above the organiser)?"""
     return may_run_day(user, tournament) or access.may_homologate(scope_of(user), tournament)
+
+
+def locked(tournament: Tournament) -> Tournament:
+    """The tournament's row, locked until the transaction ends. Every write of the day that
+    counts or numbers something of the tournament (its entries against the cap, its sessions,
+    the rank of a repeated penalty) takes it first, before any row of the day, so that two
+    writers meet on it in one order."""
+    return (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("season", "organizer_club__committee", "organizer_committee")
+        .get(pk=tournament.pk)
+    )

@@ -34,7 +34,7 @@ from django.db.models import Count, Max, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from competitions.championships import entries as stage_entries
-from competitions.day.access import may_run_day, may_see_day
+from competitions.day.access import locked, may_run_day, may_see_day
 from competitions.models import (
     ChampionshipEntry,
     ChampionshipStage,
@@ -191,16 +191,6 @@ def _may_act_on(by: Actor | None, entry: TournamentEntry) -> bool:
 # --- writes --------------------------------------------------------------------------
 
 
-def _locked(tournament: Tournament) -> Tournament:
-    """The tournament's row, locked until the transaction ends: every write on its entries
-    takes it first, so that the cap is read and written by one writer at a time."""
-    return (
-        Tournament.objects.select_for_update(of=("self",))
-        .select_related("season", "organizer_club__committee", "organizer_committee")
-        .get(pk=tournament.pk)
-    )
-
-
 @transaction.atomic
 def entry_enter(
     *, tournament: Tournament, request: EntryRequest, by: Actor | None
@@ -208,7 +198,7 @@ def entry_enter(
     """Enter a player, a DUO or a team; entered, or on the waiting list when the cap is
     reached and the entrant accepted it. Every problem is reported at once, located on its
     field (``licence_numbers[1]``, ``names[0]``, ``waiting_list``), nothing written."""
-    tournament = _locked(tournament)
+    tournament = locked(tournament)
     organiser = may_run_day(by, tournament)
     scope = scope_of(by)
     if not organiser and scope.player_id is None:
@@ -471,7 +461,7 @@ def stage_entries_mirror(*, tournament: Tournament, by: Actor | None) -> int:
     """Bring a stage's entries made at the championships desk or API into the day: each
     live championship entry not yet mirrored is added, each one withdrawn or forfeit since
     is withdrawn here. The organiser's side only. The number of entries changed."""
-    tournament = _locked(tournament)
+    tournament = locked(tournament)
     if not may_run_day(by, tournament):
         raise NotFound("No such tournament.", code="day_tournament_not_found")
     stage = tournament_stage(tournament)
@@ -509,7 +499,7 @@ def entry_withdraw(*, entry: TournamentEntry, by: Actor | None) -> TournamentEnt
     """Withdraw an entry: the organiser's side any time before the results are sent, a
     player of the entry before the day's first draw. A place freed on a capped tournament
     goes to the first of the waiting list, returned (None: nobody promoted)."""
-    tournament = _locked(entry.tournament)
+    tournament = locked(entry.tournament)
     entry = TournamentEntry.objects.select_for_update(of=("self",)).get(pk=entry.pk)
     entry.tournament = tournament
     organiser = may_run_day(by, tournament)
@@ -573,7 +563,7 @@ def _promote_first_waiting(tournament: Tournament) -> TournamentEntry | None:
 @transaction.atomic
 def entry_fee_paid_set(*, entry: TournamentEntry, paid: bool, by: Actor | None) -> TournamentEntry:
     """Record that an entry's fee was paid to the organiser, or not (nothing is processed)."""
-    tournament = _locked(entry.tournament)
+    tournament = locked(entry.tournament)
     if not may_run_day(by, tournament):
         raise NotFound("No such entry.", code="day_entry_not_found")
     entry = TournamentEntry.objects.select_for_update(of=("self",)).get(pk=entry.pk)
@@ -597,7 +587,7 @@ def entries_settings_set(
     """Open or close online entries and change the cap; a cap raised gives the freed places
     to the waiting list in order. A cap below the entries already entered keeps them (they
     were accepted) and sends the next ones to the waiting list."""
-    tournament = _locked(tournament)
+    tournament = locked(tournament)
     if not may_run_day(by, tournament):
         if may_see_day(by, tournament):
             raise PermissionDenied("Only those who run the day change its entries.")
@@ -623,7 +613,7 @@ def convocations_send(*, tournament: Tournament, by: Actor | None) -> int:
     """Send the convocation e-mail to the players of the entered entries who chose it, after
     the commit; each is sent once (a second send tells only those entered since). The
     number of entries it concerns."""
-    tournament = _locked(tournament)
+    tournament = locked(tournament)
     if not may_run_day(by, tournament):
         raise NotFound("No such tournament.", code="day_tournament_not_found")
     if entries_closed_for(tournament):

@@ -24,6 +24,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from competitions.day.access import locked
 from competitions.day.closing import day_results, require_runner, writer
 from competitions.models import (
     DayPenalty,
@@ -180,7 +181,7 @@ def penalty_record(
     schedule and the repeat rule, see :func:`penalty_amount`)."""
     require_runner(tournament, by)
     # Penalties of one tournament are recorded one at a time: a repeat's rank is exact.
-    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    locked(tournament)
     found = penalty_kind(kind)
     member = (
         EntryMember.objects.select_related("player", "entry")
@@ -246,7 +247,7 @@ def sheet_fault_record(
     """A fault on a table's score sheet at a position: every licensed player of the table
     is penalised (the whole amount each, or the table's share, as the rulebook says)."""
     require_runner(tournament, by)
-    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    locked(tournament)
     found = penalty_kind(kind)
     if found not in SCORE_SHEET_KINDS:
         raise RuleViolation.single(

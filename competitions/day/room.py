@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from competitions.day.access import may_run_day
+from competitions.day.access import locked, may_run_day
 from competitions.models import (
     DealRecord,
     EntryMember,
@@ -92,10 +92,6 @@ def _user(by: Actor) -> User | None:
     return by if isinstance(by, User) else None
 
 
-def _locked(tournament: Tournament) -> Tournament:
-    return Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
-
-
 # --- check-in ----------------------------------------------------------------------------
 
 
@@ -129,7 +125,7 @@ def entry_presence_set(
     Refused for an entry on the waiting list or withdrawn (only an entry may be present), and,
     to mark absent, for an entry seated in a session still being played (it abandons instead).
     """
-    tournament = _locked(tournament)
+    tournament = locked(tournament)
     _require_runner(tournament, by)
     entry = _entry(tournament, entry_number)
     if present and entry.state != EntryState.ENTERED:
@@ -171,7 +167,7 @@ def late_arrival_add(
     Refused (located on ``members[i]``) for an unknown licence number, a licensee already in
     a live entry of the tournament, an empty or overlong name, or the wrong number of players.
     """
-    tournament = _locked(tournament)
+    tournament = locked(tournament)
     _require_runner(tournament, by)
     size = Format(tournament.format).team_size
     problems: list[Problem] = []
@@ -265,7 +261,7 @@ def late_arrival_add(
 def no_shows_withdraw(*, tournament: Tournament, by: Actor) -> list[int]:
     """Withdraw every entry still entered but not present (the no-shows); their players are
     free again. Returns the withdrawn entries' numbers."""
-    tournament = _locked(tournament)
+    tournament = locked(tournament)
     _require_runner(tournament, by)
     absent = list(
         tournament.day_entries.select_for_update(of=("self",))
@@ -463,7 +459,7 @@ def session_draw(
     ``session_number`` None draws the next session; an existing one is drawn again (a redraw),
     refused once any score of it is entered.
     """
-    tournament = _locked(tournament)
+    tournament = locked(tournament)
     _require_runner(tournament, by)
     last = tournament.played_sessions.aggregate(top=Max("number"))["top"] or 0
     existing: PlayedSession | None = None
