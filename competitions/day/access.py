@@ -18,6 +18,7 @@ from competitions.models import Tournament
 from competitions.tournaments import access
 from competitions.tournaments.declaration import arbiter_accredited
 from federation.access import Actor, scope_of
+from federation.models import User
 
 
 def is_day_arbiter(user: Actor | None, tournament: Tournament) -> bool:
@@ -49,3 +50,8 @@ def locked(tournament: Tournament) -> Tournament:
         .select_related("season", "organizer_club__committee", "organizer_committee")
         .get(pk=tournament.pk)
     )
+
+
+def author(by: Actor | None) -> User | None:
+    """The user to record as the author of a write (None for a caller without an account)."""
+    return by if isinstance(by, User) else None

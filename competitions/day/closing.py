@@ -56,14 +56,8 @@ from competitions.tournaments.submission import Submitted
 from core.errors import Conflict, NotFound, PermissionDenied
 from core.problems import RuleViolation
 from federation.access import Actor, scope_of
-from federation.models import User
 
 SOURCE = "sheets"
-
-
-def writer(by: Actor) -> User | None:
-    """The user to record as the author of a write (None for a caller without an account)."""
-    return by if isinstance(by, User) else None
 
 
 def require_runner(tournament: Tournament, by: Actor) -> None:

@@ -24,8 +24,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from competitions.day.access import locked
-from competitions.day.closing import day_results, require_runner, writer
+from competitions.day.access import author, locked
+from competitions.day.closing import day_results, require_runner
 from competitions.models import (
     DayPenalty,
     EntryMember,
@@ -229,7 +229,7 @@ def penalty_record(
         session=session,
         position=position,
         reason=text,
-        recorded_by=writer(by),
+        recorded_by=author(by),
     )
 
 
@@ -297,7 +297,7 @@ def sheet_fault_record(
                 session=session,
                 position=position,
                 reason=text,
-                recorded_by=writer(by),
+                recorded_by=author(by),
             )
         )
     return recorded
@@ -314,7 +314,7 @@ def penalty_remove(*, penalty: DayPenalty, reason: str, by: Actor) -> DayPenalty
         )
     locked.removal_reason = _reason(reason, "removal_reason")
     locked.removed_at = timezone.now()
-    locked.removed_by = writer(by)
+    locked.removed_by = author(by)
     locked.save(update_fields=["removal_reason", "removed_at", "removed_by"])
     return locked
 

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from competitions.day.access import locked, may_run_day
+from competitions.day.access import author, locked, may_run_day
 from competitions.models import (
     DealRecord,
     EntryMember,
@@ -59,7 +59,7 @@ from core.errors import Conflict, PermissionDenied
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
 from federation.access import Actor
-from federation.models import Player, User
+from federation.models import Player
 
 
 class Placement(StrEnum):
@@ -86,10 +86,6 @@ def _require_runner(tournament: Tournament, by: Actor) -> None:
             "Only the tournament's arbiter and its organiser's managers run the room.",
             code="day_room_not_runner",
         )
-
-
-def _user(by: Actor) -> User | None:
-    return by if isinstance(by, User) else None
 
 
 # --- check-in ----------------------------------------------------------------------------
@@ -247,7 +243,7 @@ def late_arrival_add(
         present=True,
         checked_in_at=now,
         late_arrival=True,
-        entered_by=_user(by),
+        entered_by=author(by),
         entered_at=now,
     )
     EntryMember.objects.bulk_create(
@@ -518,7 +514,7 @@ def session_draw(
         "seed": seed,
         "plan": layout_to_json(layout_of(plan, deals_per_position)),
         "seating": seating_to_json(holders),
-        "drawn_by": _user(by),
+        "drawn_by": author(by),
         "drawn_at": timezone.now(),
     }
     if existing is not None:

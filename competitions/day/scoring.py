@@ -47,7 +47,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from competitions.day.access import may_run_day, may_see_day
+from competitions.day.access import author, may_run_day, may_see_day
 from competitions.day.table_tokens import TablePlace, entry_closed, table_place
 from competitions.models import (
     DayCorrection,
@@ -202,7 +202,7 @@ def _writer(
     if by is None or session is None:
         raise PermissionDenied("A table's link or a runner of the day is needed.")
     place = _runner_place(by, session, position, table, write=write)
-    return _Writer(place, Provenance.ARBITER, by if isinstance(by, User) else None)
+    return _Writer(place, Provenance.ARBITER, author(by))
 
 
 def _lock_table(session: PlayedSession, position: int, table: int) -> None:
@@ -536,7 +536,7 @@ def deal_correct(
     """A runner of the day changes (or, with ``line`` None, removes) a kept deal, or enters
     a missing one, with a reason; the correction is logged with before, after and who."""
     place = _runner_place(by, session, position, table, write=True)
-    user = by if isinstance(by, User) else None
+    user = author(by)
     deal = _check_deal_number(place, deal)
     reason = (reason or "").strip()
     if not reason:
