@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from competitions.rules.day.layout import Holder, layout_of
 from competitions.rules.day.results_document import (
+    Cut,
     DayDeal,
     DayEntry,
     DayMember,
@@ -18,7 +19,7 @@ from competitions.rules.day.results_document import (
     score_sheets_document,
     table_sheets,
 )
-from competitions.rules.day.standings import Cut, standings_after
+from competitions.rules.day.standings import standings_after
 from competitions.rules.engine.eliminations import EliminatedOrder
 from competitions.rules.engine.movements.planning import plan_movement
 from competitions.rules.engine.penalties import PenaltyKind
@@ -280,9 +281,9 @@ def test_a_cut_keeps_the_best_and_halves_their_scores():
     assert by_entry[1].score == 150 - 10
     assert by_entry[2].score == 38 + 20  # 75 / 2 rounded half away from zero
     assert by_entry[3].score == -38
-    assert by_entry[4].eliminated_before == 2
+    assert by_entry[4].eliminated_at == (2, 1)
     assert by_entry[4].score == -300
-    assert by_entry[6].eliminated_before == 2
+    assert by_entry[6].eliminated_at == (2, 1)
     assert [line.entry for line in standings.lines][-2:] == [6, 4]
     assert standings.lines[-1].place == 12
     shared = standings_after(
