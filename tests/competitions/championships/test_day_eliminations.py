@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.urls import reverse
 
 from competitions import homologation
 from competitions.day import closing, entries, room, scoring
@@ -230,3 +231,42 @@ def test_drawing_past_a_cut_is_for_those_who_run_the_day(registry, stage_day):
             tournament=final, session_number=3, after_position=1, positions=1, by=arbiter
         )
     assert refused.value.problems[0].code == "day_room_session_not_drawn"
+
+
+def test_the_draw_page_draws_the_rest_after_a_cut_and_says_who_plays_on(
+    client, registry, stage_day
+):
+    final, _, arbiter = stage_day
+    rng = random.Random(11)
+    room.session_draw(
+        tournament=final, positions=2, deals_per_position=DEALS, placement="championship",
+        seed=3, by=arbiter,
+    )  # fmt: skip
+    _play(arbiter, 1, 1, rng, final.pk)
+    _play(arbiter, 1, 2, rng, final.pk)
+    room.session_draw(tournament=final, positions=1, deals_per_position=DEALS, by=arbiter)
+    client.force_login(arbiter)
+    url = reverse("day-draw", args=[final.pk])
+    page = client.get(url).content.decode()
+    assert "8 inscriptions continuent" in page
+    assert "4 inscriptions éliminées" in page
+    assert "La position 1 n’est pas complète" in page  # session 2's position 1: no form yet
+    phase = reverse("day-draw-phase", args=[final.pk])
+    form = {"session": 2, "after_position": 1, "positions": 1, "placement": "random"}
+    refused = client.post(phase, form)
+    assert refused.status_code == 400
+    assert "n’est pas complète" in refused.content.decode()
+    _play(arbiter, 2, 1, rng, final.pk)
+    assert "Tirer la suite de la séance 2" in client.get(url).content.decode()
+    wrong = client.post(phase, {**form, "positions": 2})  # 4 players: no movement
+    assert wrong.status_code == 400
+    assert "9 joueurs" in wrong.content.decode()
+    drawn = client.post(phase, form)
+    assert drawn.status_code == 302
+    assert drawn["Location"].endswith("?position=2")
+    plan = client.get(drawn["Location"]).content.decode()
+    assert "Séance 2, après la position 1" in plan
+    assert "4 inscriptions continuent" in plan
+    client.force_login(registry.users["club_manager"])  # outside the committee's stage
+    assert client.post(phase, form).status_code == 404
+    assert client.get(url).status_code == 404
