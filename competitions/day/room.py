@@ -38,13 +38,13 @@ from competitions.rules.day.layout import (
     MOVEMENT_FROM,
     Holder,
     SessionLayout,
-    TableAt,
     layout_from_json,
     layout_of,
     layout_to_json,
     seating_from_json,
     seating_to_json,
     single_position_plan,
+    with_phase,
 )
 from competitions.rules.day.results_document import Cut, DayResults
 from competitions.rules.engine.movements.formulas import DealFormula, formula_problems
@@ -779,30 +779,15 @@ def phase_draw(
     phase, holders, seed = _draw(
         tournament, entries, positions, session.deals_per_position, chosen, session_number, seed
     )
-    before = layout.positions[:after_position]
-    offset = max((n for tables in before for t in tables for n in t.seats.values()), default=0)
-    appended = tuple(
-        tuple(
-            TableAt(
-                after_position + t.position,
-                t.table,
-                {o: n + offset for o, n in t.seats.items()},
-            )
-            for t in tables
-        )
-        for tables in phase.positions
-    )
-    plan = layout_to_json(replace(layout, positions=(*before, *appended)))
+    layout, seating = with_phase(layout, seating, after_position, phase, holders)
+    plan = layout_to_json(layout)
     phases = [p for p in session.plan.get("phases", []) if p["after_position"] < after_position]
     plan["phases"] = [
         *phases,
         {"after_position": after_position, "placement": chosen.value, "seed": seed},
     ]
     session.plan = plan
-    session.seating = seating_to_json(
-        {n: h for n, h in seating.items() if n <= offset}
-        | {n + offset: h for n, h in holders.items()}
-    )
+    session.seating = seating_to_json(seating)
     session.positions = after_position + positions
     session.save(update_fields=["plan", "seating", "positions"])
     return session

@@ -166,6 +166,35 @@ def layout_from_json(data: Mapping[str, Any]) -> SessionLayout:
     return SessionLayout(Format(data["format"]), int(data["deals_per_position"]), positions)
 
 
+def with_phase(
+    layout: SessionLayout,
+    seating: Mapping[int, Holder],
+    after_position: int,
+    phase: SessionLayout,
+    holders: Mapping[int, Holder],
+) -> tuple[SessionLayout, dict[int, Holder]]:
+    """A session's layout and seating with ``phase`` (the rest of the session after a cut
+    between positions, drawn for the entries that play on) in place of whatever followed
+    position ``after_position``: its positions numbered on from it, its starting numbers
+    after those of the positions kept (so that a player holds one number per phase)."""
+    before = layout.positions[:after_position]
+    offset = max((n for tables in before for t in tables for n in t.seats.values()), default=0)
+    appended = tuple(
+        tuple(
+            TableAt(
+                after_position + t.position, t.table, {o: n + offset for o, n in t.seats.items()}
+            )
+            for t in tables
+        )
+        for tables in phase.positions
+    )
+    kept = {n: h for n, h in seating.items() if n <= offset}
+    return (
+        SessionLayout(layout.format, layout.deals_per_position, (*before, *appended)),
+        kept | {n + offset: h for n, h in holders.items()},
+    )
+
+
 def seating_to_json(seating: Mapping[int, Holder]) -> dict[str, dict[str, int]]:
     return {
         str(number): {"entry": holder.entry, "member": holder.member}

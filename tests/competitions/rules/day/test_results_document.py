@@ -39,6 +39,51 @@ def seats_of(size: int) -> tuple[Orientation, ...]:
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 
 
+def table_deals(draw, session: int, table, deals_per_position: int) -> list[DayDeal]:
+    """Random deals of one table at one position, as the score entry keeps them (the line
+    and the engine's marks)."""
+    seats = seats_of(len(table.seats))
+    deals = []
+    for k in range(1, deals_per_position + 1):
+        contract = draw(st.sampled_from((None, *CONTRACTS)))
+        if contract is None:
+            line: dict = {"contract": None}
+            facts = Deal(table_size=len(seats), contract=None)
+        else:
+            taker = draw(st.sampled_from(seats))
+            oudlers = draw(st.integers(0, 3))
+            points = draw(st.integers(0, 91))
+            line = {
+                "contract": contract,
+                "taker": taker.value,
+                "oudlers": oudlers,
+                "attack_points": points,
+            }
+            facts = Deal(
+                table_size=len(seats),
+                contract=contract,
+                taker=taker,
+                oudlers=oudlers,
+                attack_points=points,
+            )
+        try:
+            scored = score_deal(facts)
+        except RuleViolation:
+            line = {"contract": None}
+            scored = score_deal(Deal(table_size=len(seats), contract=None))
+        deals.append(
+            DayDeal(
+                session,
+                table.position,
+                table.table,
+                k,
+                line,
+                {o.value: m for o, m in scored.marks.items()},
+            )
+        )
+    return deals
+
+
 @st.composite
 def days(draw, *, sessions_max: int = 2, totals: bool = True, max_guests: int = 2):
     players = draw(st.integers(min_value=9, max_value=22))
@@ -85,43 +130,7 @@ def days(draw, *, sessions_max: int = 2, totals: bool = True, max_guests: int = 
                         DayTotals(session.number, table.position, table.table, marks)
                     )
                     continue
-                for k in range(1, deals_per_position + 1):
-                    contract = draw(st.sampled_from((None, *CONTRACTS)))
-                    if contract is None:
-                        line: dict = {"contract": None}
-                        facts = Deal(table_size=len(seats), contract=None)
-                    else:
-                        taker = draw(st.sampled_from(seats))
-                        oudlers = draw(st.integers(0, 3))
-                        points = draw(st.integers(0, 91))
-                        line = {
-                            "contract": contract,
-                            "taker": taker.value,
-                            "oudlers": oudlers,
-                            "attack_points": points,
-                        }
-                        facts = Deal(
-                            table_size=len(seats),
-                            contract=contract,
-                            taker=taker,
-                            oudlers=oudlers,
-                            attack_points=points,
-                        )
-                    try:
-                        scored = score_deal(facts)
-                    except RuleViolation:
-                        line = {"contract": None}
-                        scored = score_deal(Deal(table_size=len(seats), contract=None))
-                    deals.append(
-                        DayDeal(
-                            session.number,
-                            table.position,
-                            table.table,
-                            k,
-                            line,
-                            {o.value: m for o, m in scored.marks.items()},
-                        )
-                    )
+                deals += table_deals(draw, session.number, table, deals_per_position)
     licensed = [e for e in entries if e.members[0].licence_number is not None]
     penalties = tuple(
         DayPenalty(e.members[0].licence_number, PenaltyKind.SLOWNESS, 100, "Lenteur")
