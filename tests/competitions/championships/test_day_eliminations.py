@@ -71,26 +71,62 @@ def _seated(tournament: Tournament, session: int, position: int) -> set[int]:
     return {seating[n].entry for t in layout.tables_at(position) for n in t.seats.values()}
 
 
-@pytest.fixture
-def stage_day(api, registry, as_user, championships, enter_all, players):
-    """Two qualifying stages under the same eliminating table, each with its field of 12
-    entered, mirrored into the day and present."""
+def eliminating_stages(registry, field: int = 12) -> tuple[Tournament, Tournament, object]:
+    """Two qualifying stages of committee 1 under the eliminating :data:`TABLE`, each with
+    the same ``field`` of licensees entered and mirrored into the day, those of the first
+    present; and the stages' arbiter. Set up through the API, as the committee does."""
+    from rest_framework.test import APIClient
+
+    from federation.models import Licence, Player
+
+    api = APIClient()
+    api.force_authenticate(registry.users["federation_staff"])
+    created = api.post("/api/championships/", {"season": "2026-2027"}, format="json")
+    assert created.status_code == 201, created.json()
+    championships = {c["kind"]: c["id"] for c in created.json()}
+
+    def as_user(role: str):
+        api.force_authenticate(registry.users[role])
+        return api
+
     _publish(api, as_user, championships, HALVED_FINAL, TABLE)
-    field = players(12, 101)
+    numbers = []
+    for k in range(field):
+        player = Player.objects.create(
+            licence_number=760001 + k, last_name=f"Joueur{k + 1:02d}", first_name="Test",
+            birth_date="1975-06-01",
+        )  # fmt: skip
+        for season in (registry.season, registry.previous):
+            Licence.objects.create(player=player, season=season, club=registry.clubs[101])
+        numbers.append(player.licence_number)
     made = []
-    for kind, day in (("regional_stage", "2027-01-09"), ("regional_stage", "2027-01-16")):
-        stage = _stage(api, championships, kind, day)
-        enter_all(api, stage["id"], [[n] for n in field])
+    for day in ("2027-01-09", "2027-01-16"):
+        stage = _stage(api, championships, "regional_stage", day)
+        entered = api.post(
+            f"/api/championships/stages/{stage['id']}/entries/",
+            {"entries": [{"licence_numbers": [n]} for n in numbers]},
+            format="json",
+        )
+        assert entered.status_code == 201, entered.json()
         tournament = Tournament.objects.get(pk=stage["tournament"]["id"])
         entries.stage_entries_mirror(tournament=tournament, by=registry.users["committee_staff"])
         made.append(tournament)
-    final = made[0]
     arbiter = registry.users["arbiter"]
-    for entry in final.day_entries.all():
+    for entry in made[0].day_entries.all():
         room.entry_presence_set(
-            tournament=final, entry_number=entry.number, present=True, by=arbiter
+            tournament=made[0], entry_number=entry.number, present=True, by=arbiter
         )
-    return final, made[1], arbiter
+    return made[0], made[1], arbiter
+
+
+def play_position(arbiter, tournament: Tournament, session: int, position: int, seed: int) -> None:
+    """Every table of ``position`` enters its deals (random, from ``seed``)."""
+    _play(arbiter, session, position, random.Random(seed), tournament.pk)
+
+
+@pytest.fixture
+def stage_day(registry):
+    return eliminating_stages(registry)
 
 
 def test_the_day_of_a_stage_with_cuts_draws_the_kept_and_sends_its_cuts(
