@@ -302,8 +302,21 @@ def _active(entry: TournamentEntry) -> list[EntryMember]:
     return [m for m in entry.members.all() if m.active]
 
 
+def session_entries(tournament: Tournament, day: DayResults, number: int) -> list[TournamentEntry]:
+    """The entries session ``number`` seats: those present and, from session 2 on, still
+    in (neither eliminated by a cut before it nor abandoned: :func:`closing.entries_still_in`)."""
+    entries = present_entries(tournament)
+    if number > 1:
+        still = closing.entries_still_in(tournament, day, (number, 1))
+        entries = [e for e in entries if e.number in still]
+    return entries
+
+
 def players_present(tournament: Tournament) -> int:
-    return sum(len(_active(e)) for e in present_entries(tournament))
+    """The players the next session seats."""
+    day = closing.day_results(tournament=tournament)
+    number = max((s.number for s in day.sessions), default=0) + 1
+    return sum(len(_active(e)) for e in session_entries(tournament, day, number))
 
 
 def proposed_formula(tournament: Tournament) -> DealFormula:
@@ -489,8 +502,7 @@ def session_draw(
     cuts = _cuts(tournament, day, len(entries))
     if number > 1:
         _require_phase_over(tournament, by, day, cuts, number)
-        still = closing.entries_still_in(tournament, day, (number, 1))
-        entries = [e for e in entries if e.number in still]
+        entries = session_entries(tournament, day, number)
     _require_positions_to_cut(cuts, number, 0, positions)
     layout, holders, seed = _draw(
         tournament, entries, positions, deals_per_position, chosen, number, seed
