@@ -274,6 +274,7 @@ def standings_view(
         rounding=how.rounding,
         eliminated_order=how.eliminated_order,
         rules=how.rules,
+        cut_mode=how.mode,
     )
     names = {e.number: " – ".join(m.name for m in e.members) for e in day.entries}
     return StandingsView(standings, names, how.cuts, rounds)

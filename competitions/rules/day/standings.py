@@ -233,9 +233,13 @@ def standings_after(
     rounding: HalvingRounding = HalvingRounding.HALF_AWAY_FROM_ZERO,
     eliminated_order: EliminatedOrder = EliminatedOrder.SCORE_THEN_ARTICLE_29,
     rules: ScoringRules = DEFAULT_SCORING_RULES,
+    cut_mode: RankingMode | None = None,
 ) -> Standings:
     """The standings after (session, position) ``after`` (None: after the last position
-    something was entered at); the cuts whose phase has begun by then are applied."""
+    something was entered at); the cuts whose phase has begun by then are applied, ties at
+    a cut ordered by ``cut_mode`` (default ``mode``: a championship's standings in the
+    middle of a session share level places, but its cuts are still decided by article 29,
+    as the draw decided them)."""
     rounds = played_rounds(day)
     if after is None and rounds:
         after = rounds[-1]
@@ -245,7 +249,15 @@ def standings_after(
     for p in day.penalties:
         if p.after is None or after is None or p.after <= after:
             penalties[p.licence_number] += p.points
-    run = _run(day, players, cuts, upto=after, cuts_through=after, mode=mode, rounding=rounding)
+    run = _run(
+        day,
+        players,
+        cuts,
+        upto=after,
+        cuts_through=after,
+        mode=mode if cut_mode is None else cut_mode,
+        rounding=rounding,
+    )
     score, eliminated, in_play = run.score, run.eliminated, run.in_play
     positions = {
         e.number: len({r for m in e.members for r in players[m.key].by_round}) for e in day.entries

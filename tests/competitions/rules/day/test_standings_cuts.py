@@ -139,3 +139,8 @@ def test_the_standings_at_the_end_are_the_places_of_the_document_with_its_cuts(d
     assert len(document.sessions[1].entries) == before_2.entries
     eliminated = [line for line in standings.lines if line.eliminated_at is not None]
     assert len(eliminated) == len(day.entries) - len(still_in(day, (2, 99), cuts=cuts, mode=mode))
+    # Shown in the middle of a session (level places shared), the cuts stay as drawn.
+    shown = standings_after(day, cuts=cuts, mode=RankingMode.PLAIN, cut_mode=mode)
+    assert {line.entry: line.eliminated_at for line in shown.lines} == {
+        line.entry: line.eliminated_at for line in standings.lines
+    }
