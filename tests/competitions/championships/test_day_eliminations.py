@@ -303,6 +303,17 @@ def test_the_draw_page_draws_the_rest_after_a_cut_and_says_who_plays_on(
     plan = client.get(drawn["Location"]).content.decode()
     assert "Séance 2, après la position 1" in plan
     assert "4 inscriptions continuent" in plan
+    # The pages that read the session read its appended phase as any position.
+    for name, args in (
+        ("day-scores", [final.pk]),
+        ("day-table-cards", [final.pk, 2]),
+        ("day-movement-sheets", [final.pk, 2]),
+        ("day-score-sheets", [final.pk, 2]),
+        ("day-standings", [final.pk]),
+    ):
+        assert client.get(reverse(name, args=args)).status_code == 200, name
+    standings = client.get(reverse("day-standings", args=[final.pk]) + "?apres=2-1")
+    assert "éliminé avant la séance 2" in standings.content.decode()
     client.force_login(registry.users["club_manager"])  # outside the committee's stage
     assert client.post(phase, form).status_code == 404
     assert client.get(url).status_code == 404
