@@ -1,6 +1,8 @@
 """The room on the day: check-in (who is present, late arrivals, no-shows withdrawn) and the
 draw of each session (the engine's movement for the field present, its seating, stored as a
-:class:`~competitions.models.PlayedSession`).
+:class:`~competitions.models.PlayedSession`), and in a championship stage whose committee's
+table eliminates, the draw after each cut for the entries kept (:func:`phase_draw` for the
+rest of a session after a cut between positions).
 
 Every service is keyword-only, one transaction on the tournament's locked row, and asks
 itself whether ``by`` runs the day (:func:`competitions.day.access.may_run_day`). Refusals are
