@@ -287,6 +287,8 @@ def test_the_draw_page_draws_the_rest_after_a_cut_and_says_who_plays_on(
     assert "8 inscriptions continuent" in page
     assert "4 inscriptions éliminées" in page
     assert "La position 1 n’est pas complète" in page  # session 2's position 1: no form yet
+    assert "Tirez d’abord la suite de la séance en cours" in page  # not session 3 before it
+    assert "Tirer la séance 3" not in page
     phase = reverse("day-draw-phase", args=[final.pk])
     form = {"session": 2, "after_position": 1, "positions": 1, "placement": "random"}
     refused = client.post(phase, form)
@@ -300,6 +302,7 @@ def test_the_draw_page_draws_the_rest_after_a_cut_and_says_who_plays_on(
     drawn = client.post(phase, form)
     assert drawn.status_code == 302
     assert drawn["Location"].endswith("?position=2")
+    assert "Tirer la séance 3" in client.get(url).content.decode()
     plan = client.get(drawn["Location"]).content.decode()
     assert "Séance 2, après la position 1" in plan
     assert "4 inscriptions continuent" in plan
