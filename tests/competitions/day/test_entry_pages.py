@@ -228,6 +228,11 @@ def test_my_entries_show_the_table_and_seat_at_each_position_once_drawn(registry
     seats = [(s.session, s.position, s.table, s.seat) for s in response.context["rows"][0].seats]
     assert seats == [(1, 1, 1, "N"), (1, 2, 2, "W")]
     assert not response.context["rows"][0].withdrawable
+    # The seats are written for a French reader, not as the engine's codes.
+    page = response.content.decode()
+    assert "<td>Nord</td>" in page
+    assert "<td>Ouest</td>" in page
+    assert "<td>W</td>" not in page
 
 
 def test_a_player_withdraws_from_my_entries_and_not_someone_elses(registry, tournament):
