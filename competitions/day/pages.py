@@ -11,7 +11,8 @@ from django.views.decorators.http import require_safe
 
 from competitions.day.access import may_run_day, may_see_day
 from competitions.models import Tournament
-from competitions.tournaments import selectors
+from competitions.tournaments import club_space, selectors
+from federation.access import scope_of
 
 
 def day_tournament(request, pk: int, *, run: bool = False) -> Tournament:
@@ -27,5 +28,16 @@ def day_tournament(request, pk: int, *, run: bool = False) -> Tournament:
 @login_required
 def day_hub(request, pk: int):
     tournament = day_tournament(request, pk)
-    context = {"tournament": tournament, "may_run": may_run_day(request.user, tournament)}
+    # The way back: the tournament's page in the club space for those it covers; an
+    # arbiter from outside the organiser's club came from « Mes arbitrages ».
+    in_club_space = (
+        selectors.tournaments()
+        .filter(club_space.covered_by(scope_of(request.user)), pk=tournament.pk)
+        .exists()
+    )
+    context = {
+        "tournament": tournament,
+        "may_run": may_run_day(request.user, tournament),
+        "in_club_space": in_club_space,
+    }
     return render(request, "day/hub.html", context)

@@ -334,3 +334,19 @@ def test_the_public_tournament_page_and_api_show_the_facts_not_the_entrants(
     assert row["entrant_count"] == 1
     assert row["online_entries"] is True
     assert "1001" not in str(listed)
+
+
+def test_the_hubs_way_back_is_a_page_its_reader_may_open(registry, tournament):
+    """The arbiter who is not one of the club's managers cannot open the tournament's page
+    in the club space (a 404): the hub leads him back to « Mes arbitrages » instead; the
+    club's manager goes back to the tournament's page."""
+    hub = reverse("day-hub", args=[tournament.pk])
+    club_page = reverse("club-tournament", args=[tournament.pk])
+    arbiter = client_of(registry.users["arbiter"])
+    page = arbiter.get(hub).content.decode()
+    assert arbiter.get(club_page).status_code == 404
+    assert f'href="{club_page}"' not in page
+    assert f'href="{reverse("my-arbitrations")}">← Mes arbitrages' in page
+    manager = client_of(registry.users["club_manager"])
+    assert f'href="{club_page}"' in manager.get(hub).content.decode()
+    assert manager.get(club_page).status_code == 200
