@@ -99,6 +99,24 @@ def test_a_penalty_with_a_wrong_amount_is_refused_on_its_field_in_french(client,
     assert penalty.removed_at is not None
 
 
+def test_the_standings_read_score_then_penalties_then_total(client, registry, day):
+    """Left to right as a person computes it: the score, the penalties taken off, the
+    total that ranks (in bold)."""
+    client.force_login(registry.users["arbiter"])
+    member = EntryMember.objects.get(tournament=day, player__licence_number=LATE)
+    client.post(
+        f"/tournois/{day.pk}/jour/penalites/",
+        {"action": "penalty", "member": member.pk, "kind": "slowness", "reason": "Lenteur"},
+    )
+    page = client.get(f"/tournois/{day.pk}/jour/classement/").content.decode()
+    heads = re.findall(r"<th>([^<]+)</th>", page.split('class="standings"')[1])
+    assert heads == ["Place", "Nom", "Score", "Pénalités", "Total", "Inscrit"]
+    row = next(r for r in page.split("<tr>") if "−100" in r)
+    score, penalty, total = re.findall(r"<td>(?:<strong>)?(−?-?\d+)(?:</strong>)?</td>", row)[-4:-1]
+    assert (penalty, int(total)) == ("−100", int(score) - 100)
+    assert f"<strong>{total}</strong>" in row
+
+
 def test_the_end_page_previews_then_sends_for_homologation(client, registry, day):
     client.force_login(registry.users["club_manager"])
     url = f"/tournois/{day.pk}/jour/fin/"
