@@ -330,3 +330,11 @@ def test_my_tournaments_links_staff_to_the_desk(client, registry, role, linked):
     assert client.get("/compte/")["Location"] == landing
     html = client.get("/tournois/").content.decode()
     assert ('href="/bureau/"' in html) is linked
+
+
+def test_the_history_names_each_revisions_source_in_words(client, registry, lyon):
+    """« fichier de résultats (JSON) », never the upload's code ``json``."""
+    signed_in(client, registry, "federation_staff")
+    html = client.get(f"{QUEUE}{lyon.pk}/").content.decode()
+    assert "fichier de résultats (JSON)" in html
+    assert '<td class="wide">json</td>' not in html
