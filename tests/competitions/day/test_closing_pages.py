@@ -152,6 +152,13 @@ def test_the_live_page_is_public_when_opened_and_names_players_as_the_public_pag
     assert client.get(f"/tournois/{day.pk}/direct/").status_code == 404
 
 
+def test_the_public_tournament_page_leads_to_the_live_page_while_it_is_open(client, day):
+    live = f'href="/tournois/{day.pk}/direct/"'
+    assert live in client.get(f"/calendrier/tournoi/{day.pk}/").content.decode()
+    Tournament.objects.filter(pk=day.pk).update(live_page=False)
+    assert live not in client.get(f"/calendrier/tournoi/{day.pk}/").content.decode()
+
+
 def test_the_report_is_a_pdf(client, registry, day):
     client.force_login(registry.users["committee_staff"])
     response = client.get(f"/tournois/{day.pk}/jour/rapport.pdf")
