@@ -117,7 +117,7 @@ def test_the_arbiter_sees_every_table_and_corrects_a_deal_with_a_reason(
     deal.get_by_label("Preneur").select_option("E")
     deal.get_by_label("Motif").fill("Le preneur était Est")
     deal.get_by_role("button", name="Corriger").click()
-    expect(page.locator("#donne-1 h2")).to_contain_text("E 174")
+    expect(page.locator("#donne-1 h2")).to_contain_text("E\u202f: 174")
     laptop.shot("2-corrected")
     assert DealRecord.objects.get(session=drawn, table=2, deal=1).line["taker"] == "E"
     correction = DayCorrection.objects.get()

@@ -249,7 +249,7 @@ def test_the_whole_day_from_check_in_to_the_same_pcn_twice(
     deal.get_by_label("Preneur").select_option("W")
     deal.get_by_label("Motif").fill("Le preneur était Ouest")
     deal.get_by_role("button", name="Corriger").click()
-    expect(page.locator("#donne-1 h2")).to_contain_text("W 174")
+    expect(page.locator("#donne-1 h2")).to_contain_text("O\u202f: 174")
     laptop.shot("corrected")
     correction = DayCorrection.objects.get()
     assert (correction.reason, correction.corrected_by) == ("Le preneur était Ouest", arbiter)
