@@ -40,10 +40,12 @@ import datetime as dt
 import json
 import zlib
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
@@ -59,11 +61,12 @@ from competitions.models import (
     Tournament,
     TournamentStatus,
 )
-from competitions.rulebooks import rulebook_in_force
+from competitions.rulebooks import rulebook_of
 from competitions.rules.day.layout import SHEET_ORDER, TableAt, layout_from_json, seating_from_json
 from competitions.rules.engine.scoring import ScoringRules
 from competitions.rules.engine.sheets import DealLine, ScoreSheet, total_sheet
 from competitions.rules.results.score_sheets import read_deal_line
+from core import model_rows
 from core.errors import Conflict, NotFound, PermissionDenied
 from core.problems import Problem, RuleViolation
 from federation.access import Actor
@@ -218,8 +221,9 @@ def _lock_table(session: PlayedSession, position: int, table: int) -> None:
 # ----------------------------------------------------------------------------- checks
 
 
-def _rules(tournament: Tournament) -> ScoringRules:
-    return rulebook_in_force(season=tournament.season)[1].scoring.rules()
+def _rules(place: TablePlace) -> ScoringRules:
+    rulebook = rulebook_of(season=place.tournament.season, version=place.rulebook)
+    return rulebook.scoring.rules()
 
 
 def _players(table: TableAt) -> dict[Any, str]:
@@ -325,12 +329,26 @@ def _running(rows: Sequence[DealRecord], table: TableAt) -> dict[str, int]:
     return totals
 
 
-def _table_rows(place: TablePlace) -> list[DealRecord]:
-    return list(
-        DealRecord.objects.filter(
-            session=place.session, position=place.position, table=place.table.table
-        ).order_by("deal")
+_ROW_FIELDS = tuple(field.attname for field in DealRecord._meta.concrete_fields)
+
+
+@lru_cache(maxsize=1)
+def _rows_sql() -> str:
+    quote = connection.ops.quote_name
+    return (
+        f"SELECT {model_rows.columns(DealRecord, _ROW_FIELDS)} "
+        f"FROM {quote(DealRecord._meta.db_table)} "
+        f"WHERE session_id = %s AND position = %s AND {quote('table')} = %s ORDER BY deal"
     )
+
+
+def _table_rows(place: TablePlace) -> list[DealRecord]:
+    """The table's deals at its position, in order (one hand-written statement: every
+    request of a table's phone reads them)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_rows_sql(), [place.session.pk, place.position, place.table.table])
+        rows = cursor.fetchall()
+    return [model_rows.instance(DealRecord, _ROW_FIELDS, row) for row in rows]
 
 
 # ----------------------------------------------------------------------------- writes
@@ -359,52 +377,77 @@ def deal_enter(
     known = _known(rows, deal, canonical, place.table)
     if known is not None:
         return known
-    rules = _rules(place.tournament)
+    rules = _rules(place)
     guarded = place.table.size == 5 or place.tournament.position_totals
-    try:
-        with transaction.atomic():
-            if guarded:
-                # Other rows of the table decide (the mort's rotation, totals or deals):
-                # read them again under the table's lock.
-                _lock_table(place.session, place.position, place.table.table)
-                if (
-                    place.tournament.position_totals
-                    and TableTotals.objects.filter(
-                        session=place.session, position=place.position, table=place.table.table
-                    ).exists()
-                ):
-                    raise Conflict(
-                        "This table entered its position totals: ask the arbiter.",
-                        code="day_totals_already_entered",
-                    )
-                rows = _table_rows(place)
-                known = _known(rows, deal, canonical, place.table)
-                if known is not None:
-                    return known
-            kept = _kept_lines(rows, place.table.size) if place.table.size == 5 else {}
-            marks = _check_run(place, deal, parsed, kept, rules)
-            now = timezone.now()
-            record = DealRecord.objects.create(
-                session=place.session,
-                position=place.position,
-                table=place.table.table,
-                deal=deal,
-                line=canonical,
-                marks=marks,
-                client_key=client_key,
-                provenance=writer.provenance,
-                entered_by=writer.user,
-                entered_at=now,
-                changed_at=now,
-            )
-    except IntegrityError:
-        # The same deal kept meanwhile by another phone of the table (one row per deal):
-        # the same content is acknowledged, other content refused, as above.
-        known = _known(_table_rows(place), deal, canonical, place.table)
-        assert known is not None
-        return known
+    # A plain table's deal is one statement, its own transaction; a guarded one is written
+    # under the table's lock.
+    with transaction.atomic() if guarded else nullcontext():
+        if guarded:
+            # Other rows of the table decide (the mort's rotation, totals or deals): read
+            # them again under the table's lock.
+            _lock_table(place.session, place.position, place.table.table)
+            if (
+                place.tournament.position_totals
+                and TableTotals.objects.filter(
+                    session=place.session, position=place.position, table=place.table.table
+                ).exists()
+            ):
+                raise Conflict(
+                    "This table entered its position totals: ask the arbiter.",
+                    code="day_totals_already_entered",
+                )
+            rows = _table_rows(place)
+            known = _known(rows, deal, canonical, place.table)
+            if known is not None:
+                return known
+        kept = _kept_lines(rows, place.table.size) if place.table.size == 5 else {}
+        marks = _check_run(place, deal, parsed, kept, rules)
+        now = timezone.now()
+        record = DealRecord(
+            session=place.session,
+            position=place.position,
+            table=place.table.table,
+            deal=deal,
+            line=canonical,
+            marks=marks,
+            client_key=client_key,
+            provenance=writer.provenance,
+            entered_by=writer.user,
+            entered_at=now,
+            changed_at=now,
+        )
+        if not _insert_once(record):
+            # The same deal kept meanwhile by another phone of the table (one row per
+            # deal): the same content is acknowledged, other content refused, as above.
+            known = _known(_table_rows(place), deal, canonical, place.table)
+            assert known is not None
+            return known
     rows = sorted([*rows, record], key=lambda r: r.deal)
     return DealAck(deal, marks, True, _running(rows, place.table), tuple(r.deal for r in rows))
+
+
+def _insert_once(record: DealRecord) -> bool:
+    """Insert ``record`` unless its deal is kept already, in one statement (``INSERT … ON
+    CONFLICT DO NOTHING RETURNING``: no round trip to open or close a transaction of its
+    own); whether it was inserted."""
+    fields = [field for field in DealRecord._meta.concrete_fields if not field.primary_key]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in fields)
+    sql = (
+        f"INSERT INTO {quote(DealRecord._meta.db_table)} ({columns}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))}) "
+        f"ON CONFLICT DO NOTHING RETURNING {quote(DealRecord._meta.pk.column)}"
+    )
+    values = [field.get_db_prep_save(field.pre_save(record, True), connection) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        inserted = cursor.fetchone()
+    if inserted is None:
+        return False
+    record.pk = inserted[0]
+    record._state.adding = False
+    record._state.db = connection.alias
+    return True
 
 
 def _known(
@@ -553,7 +596,7 @@ def deal_correct(
     parsed = canonical = None
     if line is not None:
         parsed, canonical = _read_line(line, place.table, deal)
-    rules = _rules(place.tournament)
+    rules = _rules(place)
     with transaction.atomic():
         _lock_table(place.session, place.position, place.table.table)
         rows = _table_rows(place)
