@@ -44,14 +44,12 @@ def rulebook_in_force(*, season: Season) -> tuple[RulebookVersion, Rulebook]:
     )
 
 
-def rulebook_of(*, season: Season, version: tuple[int, Any] | None) -> Rulebook:
-    """The season's rulebook in force, from the key (pk, creation time) of its latest
-    version that the caller read in its own statement (``competitions.day.table_tokens``):
-    parsed once per process per version, never stale (staff's change adds a version, with
-    a new key). None (no version yet): as :func:`rulebook_in_force`, which creates it."""
-    if version is None:
-        return rulebook_in_force(season=season)[1]
-    return parsed_version(RULEBOOKS, *version)
+def rulebook_version(pk: int, created_at: Any) -> Rulebook:
+    """The rulebook of version ``pk`` (created at ``created_at``), whose key the caller read
+    in its own statement as its season's latest (``competitions.day.table_tokens``): parsed
+    once per process per version, never stale (staff's change adds a version, with a new
+    key)."""
+    return parsed_version(RULEBOOKS, pk, created_at)
 
 
 def movements_in_force() -> Movements:

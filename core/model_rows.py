@@ -11,6 +11,7 @@ access, as ``.only()`` leaves them).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from django.db import connection
@@ -23,19 +24,30 @@ def instance(model: type[M], names: Sequence[str], values: Sequence[Any]) -> M:
     """The instance of ``model`` whose fields ``names`` (attribute names, e.g.
     ``season_id``) hold ``values`` as the database returned them; the others deferred."""
     given = dict(zip(names, values, strict=True))
-    fields = [field for field in model._meta.concrete_fields if field.attname in given]
+    attnames, reads = _reads(model, tuple(names))
     converted = []
-    for field in fields:
-        value = given[field.attname]
-        column = field.get_col(model._meta.db_table)
-        for convert in [
-            *connection.ops.get_db_converters(column),
-            *field.get_db_converters(connection),
-        ]:
+    for attname, column, converters in reads:
+        value = given[attname]
+        for convert in converters:
             value = convert(value, column, connection)
         converted.append(value)
-    # ``from_db`` reads the values in the fields' order.
-    return model.from_db(connection.alias, [field.attname for field in fields], converted)
+    return model.from_db(connection.alias, attnames, converted)
+
+
+@lru_cache(maxsize=64)
+def _reads(model: type[Model], names: tuple[str, ...]) -> tuple[list[str], list[tuple]]:
+    """The fields ``names`` in the model's order (``from_db`` reads them so), each with its
+    column and the converters a queryset would apply (the database's, then the field's)."""
+    fields = [field for field in model._meta.concrete_fields if field.attname in names]
+    reads = []
+    for field in fields:
+        column = field.get_col(model._meta.db_table)
+        converters = [
+            *connection.ops.get_db_converters(column),
+            *field.get_db_converters(connection),
+        ]
+        reads.append((field.attname, column, converters))
+    return [field.attname for field in fields], reads
 
 
 def columns(model: type[Model], names: Sequence[str], alias: str = "") -> str:

@@ -42,7 +42,6 @@ import zlib
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from django.db import connection, transaction
@@ -61,12 +60,11 @@ from competitions.models import (
     Tournament,
     TournamentStatus,
 )
-from competitions.rulebooks import rulebook_of
+from competitions.rulebooks import rulebook_in_force, rulebook_version
 from competitions.rules.day.layout import SHEET_ORDER, TableAt, layout_from_json, seating_from_json
 from competitions.rules.engine.scoring import ScoringRules
 from competitions.rules.engine.sheets import DealLine, ScoreSheet, total_sheet
 from competitions.rules.results.score_sheets import read_deal_line
-from core import model_rows
 from core.errors import Conflict, NotFound, PermissionDenied
 from core.problems import Problem, RuleViolation
 from federation.access import Actor
@@ -222,7 +220,10 @@ def _lock_table(session: PlayedSession, position: int, table: int) -> None:
 
 
 def _rules(place: TablePlace) -> ScoringRules:
-    rulebook = rulebook_of(season=place.tournament.season, version=place.rulebook)
+    if place.rulebook is None:  # not read with the place (a runner's), or none stored yet
+        rulebook = rulebook_in_force(season=place.tournament.season)[1]
+    else:
+        rulebook = rulebook_version(*place.rulebook)
     return rulebook.scoring.rules()
 
 
@@ -329,26 +330,16 @@ def _running(rows: Sequence[DealRecord], table: TableAt) -> dict[str, int]:
     return totals
 
 
-_ROW_FIELDS = tuple(field.attname for field in DealRecord._meta.concrete_fields)
-
-
-@lru_cache(maxsize=1)
-def _rows_sql() -> str:
-    quote = connection.ops.quote_name
-    return (
-        f"SELECT {model_rows.columns(DealRecord, _ROW_FIELDS)} "
-        f"FROM {quote(DealRecord._meta.db_table)} "
-        f"WHERE session_id = %s AND position = %s AND {quote('table')} = %s ORDER BY deal"
+def _table_rows(place: TablePlace, *, again: bool = True) -> list[DealRecord]:
+    """The table's deals at its position, in order: those read with the place (a table's
+    token, ``table_tokens``) unless asked ``again`` (under the table's lock)."""
+    if not again and place.deals is not None:
+        return list(place.deals)
+    return list(
+        DealRecord.objects.filter(
+            session=place.session, position=place.position, table=place.table.table
+        ).order_by("deal")
     )
-
-
-def _table_rows(place: TablePlace) -> list[DealRecord]:
-    """The table's deals at its position, in order (one hand-written statement: every
-    request of a table's phone reads them)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_rows_sql(), [place.session.pk, place.position, place.table.table])
-        rows = cursor.fetchall()
-    return [model_rows.instance(DealRecord, _ROW_FIELDS, row) for row in rows]
 
 
 # ----------------------------------------------------------------------------- writes
@@ -373,7 +364,7 @@ def deal_enter(
     parsed, canonical = _read_line(line, place.table, deal)
     client_key = str(client_key or "")[:64]
     # Sent again (the phone did not see the acknowledgement): answered without a write.
-    rows = _table_rows(place)
+    rows = _table_rows(place, again=False)
     known = _known(rows, deal, canonical, place.table)
     if known is not None:
         return known
@@ -681,7 +672,7 @@ def table_sheet(
         token=token, by=by, session=session, position=position, table=table, write=False
     )
     place = writer.place
-    rows = _table_rows(place)
+    rows = _table_rows(place, again=False)
     numbers = [place.table.seats[seat] for seat in SHEET_ORDER if seat in place.table.seats]
     names = _names(place.tournament, place.session, numbers)
     seats = tuple(
