@@ -51,8 +51,9 @@ def _reads(model: type[Model], names: tuple[str, ...]) -> tuple[list[str], list[
 
 
 def columns(model: type[Model], names: Sequence[str], alias: str = "") -> str:
-    """The quoted columns of ``model``'s fields ``names``, for a hand-written SELECT."""
+    """The quoted columns of ``model``'s fields ``names`` (attribute names), for a
+    hand-written statement."""
     quote = connection.ops.quote_name
     prefix = f"{alias}." if alias else ""
-    meta = model._meta
-    return ", ".join(f"{prefix}{quote(meta.get_field(name).column)}" for name in names)
+    by_name = {field.attname: str(field.column) for field in model._meta.concrete_fields}
+    return ", ".join(f"{prefix}{quote(by_name[name])}" for name in names)

@@ -124,7 +124,7 @@ def parsed_version(kind: SettingsKind[V, S], pk: int, created_at: Any) -> S:
     """The settings of version ``pk`` (created at ``created_at``), read and parsed once per
     process: a version is never edited, and a new one has a new key, so a caller that read
     the key of the latest version with its own query is never served a stale document."""
-    return _parsed_by_key(kind, pk, created_at)  # type: ignore[no-any-return]
+    return _parsed_by_key(kind, pk, created_at)
 
 
 @lru_cache(maxsize=256)

@@ -65,6 +65,7 @@ from competitions.rules.day.layout import SHEET_ORDER, TableAt, layout_from_json
 from competitions.rules.engine.scoring import ScoringRules
 from competitions.rules.engine.sheets import DealLine, ScoreSheet, total_sheet
 from competitions.rules.results.score_sheets import read_deal_line
+from core import model_rows
 from core.errors import Conflict, NotFound, PermissionDenied
 from core.problems import Problem, RuleViolation
 from federation.access import Actor
@@ -422,12 +423,11 @@ def _insert_once(record: DealRecord) -> bool:
     CONFLICT DO NOTHING RETURNING``: no round trip to open or close a transaction of its
     own); whether it was inserted."""
     fields = [field for field in DealRecord._meta.concrete_fields if not field.primary_key]
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in fields)
+    columns = model_rows.columns(DealRecord, [field.attname for field in fields])
     sql = (
-        f"INSERT INTO {quote(DealRecord._meta.db_table)} ({columns}) "
+        f"INSERT INTO {connection.ops.quote_name(DealRecord._meta.db_table)} ({columns}) "
         f"VALUES ({', '.join(['%s'] * len(fields))}) "
-        f"ON CONFLICT DO NOTHING RETURNING {quote(DealRecord._meta.pk.column)}"
+        f"ON CONFLICT DO NOTHING RETURNING {model_rows.columns(DealRecord, ['id'])}"
     )
     values = [field.get_db_prep_save(field.pre_save(record, True), connection) for field in fields]
     with connection.cursor() as cursor:
@@ -557,6 +557,51 @@ def _checked_totals(totals: object, table: TableAt) -> dict[str, int]:
     return checked
 
 
+def _correcting(
+    by: Actor, session: PlayedSession, position: int, table: int, reason: str
+) -> tuple[TablePlace, User | None, str]:
+    """What every correction of the day starts with: the table a runner of the day may
+    write (else not found; refused once the results are sent), who corrects, and the
+    reason, required."""
+    place = _runner_place(by, session, position, table, write=True)
+    reason = (reason or "").strip()
+    if not reason:
+        raise RuleViolation.single(
+            "reason", "day_reason_required", "Say why this is corrected.", {}
+        )
+    if len(reason) > MAX_REASON:
+        raise RuleViolation.single(
+            "reason",
+            "day_correction_reason_too_long",
+            f"The reason is at most {MAX_REASON} characters.",
+            {"limit": MAX_REASON},
+        )
+    return place, author(by), reason
+
+
+def _logged(
+    place: TablePlace,
+    deal: int,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+    reason: str,
+    user: User | None,
+    now: dt.datetime,
+) -> DayCorrection:
+    """The correction's log line: what it was, what it became (None: removed), who, why."""
+    return DayCorrection.objects.create(
+        session=place.session,
+        position=place.position,
+        table=place.table.table,
+        deal=deal,
+        before=before,
+        after=after,
+        reason=reason,
+        corrected_by=user,
+        corrected_at=now,
+    )
+
+
 def deal_correct(
     *,
     by: Actor,
@@ -569,21 +614,8 @@ def deal_correct(
 ) -> DayCorrection:
     """A runner of the day changes (or, with ``line`` None, removes) a kept deal, or enters
     a missing one, with a reason; the correction is logged with before, after and who."""
-    place = _runner_place(by, session, position, table, write=True)
-    user = author(by)
+    place, user, reason = _correcting(by, session, position, table, reason)
     deal = _check_deal_number(place, deal)
-    reason = (reason or "").strip()
-    if not reason:
-        raise RuleViolation.single(
-            "reason", "day_reason_required", "Say why the deal is corrected.", {}
-        )
-    if len(reason) > MAX_REASON:
-        raise RuleViolation.single(
-            "reason",
-            "day_correction_reason_too_long",
-            f"The reason is at most {MAX_REASON} characters.",
-            {"limit": MAX_REASON},
-        )
     parsed = canonical = None
     if line is not None:
         parsed, canonical = _read_line(line, place.table, deal)
@@ -627,17 +659,56 @@ def deal_correct(
                 existing.marks = marks
                 existing.changed_at = now
                 existing.save(update_fields=["line", "marks", "changed_at"])
-        return DayCorrection.objects.create(
-            session=place.session,
-            position=place.position,
-            table=place.table.table,
-            deal=deal,
-            before=before,
-            after=after,
-            reason=reason,
-            corrected_by=user,
-            corrected_at=now,
+        return _logged(place, deal, before, after, reason, user, now)
+
+
+TOTALS_DEAL = 0
+"""The ``deal`` of a correction of a table's position totals (``DayCorrection``)."""
+
+
+def totals_correct(
+    *,
+    by: Actor,
+    session: PlayedSession,
+    position: int,
+    table: int,
+    totals: Mapping[str, Any] | None,
+    reason: str,
+) -> DayCorrection:
+    """A runner of the day changes (or, with ``totals`` None, removes) a table's position
+    totals, or enters missing ones, with a reason, where the tournament allows totals; the
+    correction is logged as deal 0 with before, after and who."""
+    place, user, reason = _correcting(by, session, position, table, reason)
+    if not place.tournament.position_totals:
+        raise Conflict(
+            "This tournament has every deal entered, not position totals.",
+            code="day_totals_not_allowed",
         )
+    checked = None if totals is None else _checked_totals(totals, place.table)
+    where = {"session": place.session, "position": place.position, "table": place.table.table}
+    with transaction.atomic():
+        _lock_table(place.session, place.position, place.table.table)
+        existing = TableTotals.objects.filter(**where).first()
+        if existing is None and checked is None:
+            raise NotFound("This table's totals are not kept.", code="day_totals_not_kept")
+        if existing is None and DealRecord.objects.filter(**where).exists():
+            raise Conflict(
+                "This table has deals kept at this position: remove them first.",
+                code="day_totals_beside_deals",
+            )
+        before = None if existing is None else {"totals": existing.totals}
+        after = None if checked is None else {"totals": checked}
+        now = timezone.now()
+        if existing is None:
+            TableTotals.objects.create(
+                **where, totals=checked, provenance=Provenance.ARBITER, entered_by=user
+            )
+        elif checked is None:
+            existing.delete()
+        else:
+            existing.totals = checked
+            existing.save(update_fields=["totals"])
+        return _logged(place, TOTALS_DEAL, before, after, reason, user, now)
 
 
 # ----------------------------------------------------------------------------- reads
