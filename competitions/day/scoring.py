@@ -65,7 +65,7 @@ from competitions.rules.day.layout import SHEET_ORDER, TableAt, layout_from_json
 from competitions.rules.engine.scoring import ScoringRules
 from competitions.rules.engine.sheets import DealLine, ScoreSheet, total_sheet
 from competitions.rules.results.score_sheets import read_deal_line
-from core import model_rows
+from core import bulk_rows
 from core.errors import Conflict, NotFound, PermissionDenied
 from core.problems import Problem, RuleViolation
 from federation.access import Actor
@@ -423,11 +423,11 @@ def _insert_once(record: DealRecord) -> bool:
     CONFLICT DO NOTHING RETURNING``: no round trip to open or close a transaction of its
     own); whether it was inserted."""
     fields = [field for field in DealRecord._meta.concrete_fields if not field.primary_key]
-    columns = model_rows.columns(DealRecord, [field.attname for field in fields])
+    columns = bulk_rows.columns(DealRecord, [field.attname for field in fields])
     sql = (
         f"INSERT INTO {connection.ops.quote_name(DealRecord._meta.db_table)} ({columns}) "
         f"VALUES ({', '.join(['%s'] * len(fields))}) "
-        f"ON CONFLICT DO NOTHING RETURNING {model_rows.columns(DealRecord, ['id'])}"
+        f"ON CONFLICT DO NOTHING RETURNING {bulk_rows.columns(DealRecord, ['id'])}"
     )
     values = [field.get_db_prep_save(field.pre_save(record, True), connection) for field in fields]
     with connection.cursor() as cursor:

@@ -44,7 +44,7 @@ from competitions.models import (
     TournamentStatus,
 )
 from competitions.rules.day.layout import SessionLayout, TableAt, layout_from_json
-from core import model_rows
+from core import bulk_rows
 from core.errors import NotFound, PermissionDenied
 from core.problems import RuleViolation
 
@@ -141,9 +141,9 @@ def _place_sql() -> str:
     tournaments, sessions = Tournament._meta.db_table, PlayedSession._meta.db_table
     rulebooks, deals = RulebookVersion._meta.db_table, DealRecord._meta.db_table
     return (
-        f"SELECT {model_rows.columns(Tournament, _TOURNAMENT_FIELDS, 't')}, "
-        f"{model_rows.columns(PlayedSession, _SESSION_FIELDS, 's')}, "
-        f"{model_rows.columns(DealRecord, _DEAL_FIELDS, 'd')}, s.plan, r.id, r.created_at "
+        f"SELECT {bulk_rows.columns(Tournament, _TOURNAMENT_FIELDS, 't')}, "
+        f"{bulk_rows.columns(PlayedSession, _SESSION_FIELDS, 's')}, "
+        f"{bulk_rows.columns(DealRecord, _DEAL_FIELDS, 'd')}, s.plan, r.id, r.created_at "
         f"FROM {quote(sessions)} s JOIN {quote(tournaments)} t ON t.id = s.tournament_id "
         f"LEFT JOIN {quote(rulebooks)} r ON r.id = (SELECT v.id FROM {quote(rulebooks)} v "
         "WHERE v.season_id = t.season_id ORDER BY v.version DESC LIMIT 1) "
@@ -166,11 +166,11 @@ def _place_row(
         return None
     first = rows[0]
     bounds = list(accumulate((len(_TOURNAMENT_FIELDS), len(_SESSION_FIELDS), len(_DEAL_FIELDS))))
-    tournament = model_rows.instance(Tournament, _TOURNAMENT_FIELDS, first[: bounds[0]])
-    session = model_rows.instance(PlayedSession, _SESSION_FIELDS, first[bounds[0] : bounds[1]])
+    tournament = bulk_rows.instance(Tournament, _TOURNAMENT_FIELDS, first[: bounds[0]])
+    session = bulk_rows.instance(PlayedSession, _SESSION_FIELDS, first[bounds[0] : bounds[1]])
     session.tournament = tournament
     deals = tuple(
-        model_rows.instance(DealRecord, _DEAL_FIELDS, row[bounds[1] : bounds[2]])
+        bulk_rows.instance(DealRecord, _DEAL_FIELDS, row[bounds[1] : bounds[2]])
         for row in rows
         if row[bounds[1]] is not None  # the deal's id: none kept yet is one row of nulls
     )
