@@ -336,11 +336,7 @@ def _table_rows(place: TablePlace, *, again: bool = True) -> list[DealRecord]:
     token, ``table_tokens``) unless asked ``again`` (under the table's lock)."""
     if not again and place.deals is not None:
         return list(place.deals)
-    return list(
-        DealRecord.objects.filter(
-            session=place.session, position=place.position, table=place.table.table
-        ).order_by("deal")
-    )
+    return list(DealRecord.objects.filter(**place.where).order_by("deal"))
 
 
 # ----------------------------------------------------------------------------- writes
@@ -380,9 +376,7 @@ def deal_enter(
             _lock_table(place.session, place.position, place.table.table)
             if (
                 place.tournament.position_totals
-                and TableTotals.objects.filter(
-                    session=place.session, position=place.position, table=place.table.table
-                ).exists()
+                and TableTotals.objects.filter(**place.where).exists()
             ):
                 raise Conflict(
                     "This table entered its position totals: ask the arbiter.",
@@ -396,9 +390,7 @@ def deal_enter(
         marks = _check_run(place, deal, parsed, kept, rules)
         now = timezone.now()
         record = DealRecord(
-            session=place.session,
-            position=place.position,
-            table=place.table.table,
+            **place.where,
             deal=deal,
             line=canonical,
             marks=marks,
@@ -481,16 +473,12 @@ def totals_enter(
     checked = _checked_totals(totals, place.table)
     with transaction.atomic():
         _lock_table(place.session, place.position, place.table.table)
-        if DealRecord.objects.filter(
-            session=place.session, position=place.position, table=place.table.table
-        ).exists():
+        if DealRecord.objects.filter(**place.where).exists():
             raise Conflict(
                 "This table has entered deals at this position: ask the arbiter.",
                 code="day_deals_already_entered",
             )
-        existing = TableTotals.objects.filter(
-            session=place.session, position=place.position, table=place.table.table
-        ).first()
+        existing = TableTotals.objects.filter(**place.where).first()
         if existing is not None:
             if existing.totals == checked:
                 return dict(existing.totals)
@@ -500,9 +488,7 @@ def totals_enter(
                 code="day_totals_already_kept",
             )
         TableTotals.objects.create(
-            session=place.session,
-            position=place.position,
-            table=place.table.table,
+            **place.where,
             totals=checked,
             client_key=str(client_key or "")[:64],
             provenance=writer.provenance,
@@ -590,9 +576,7 @@ def _logged(
 ) -> DayCorrection:
     """The correction's log line: what it was, what it became (None: removed), who, why."""
     return DayCorrection.objects.create(
-        session=place.session,
-        position=place.position,
-        table=place.table.table,
+        **place.where,
         deal=deal,
         before=before,
         after=after,
@@ -643,9 +627,7 @@ def deal_correct(
             after = {"line": canonical, "marks": marks}
             if existing is None:
                 DealRecord.objects.create(
-                    session=place.session,
-                    position=place.position,
-                    table=place.table.table,
+                    **place.where,
                     deal=deal,
                     line=canonical,
                     marks=marks,
@@ -685,13 +667,12 @@ def totals_correct(
             code="day_totals_not_allowed",
         )
     checked = None if totals is None else _checked_totals(totals, place.table)
-    where = {"session": place.session, "position": place.position, "table": place.table.table}
     with transaction.atomic():
         _lock_table(place.session, place.position, place.table.table)
-        existing = TableTotals.objects.filter(**where).first()
+        existing = TableTotals.objects.filter(**place.where).first()
         if existing is None and checked is None:
             raise NotFound("This table's totals are not kept.", code="day_totals_not_kept")
-        if existing is None and DealRecord.objects.filter(**where).exists():
+        if existing is None and DealRecord.objects.filter(**place.where).exists():
             raise Conflict(
                 "This table has deals kept at this position: remove them first.",
                 code="day_totals_beside_deals",
@@ -701,7 +682,7 @@ def totals_correct(
         now = timezone.now()
         if existing is None:
             TableTotals.objects.create(
-                **where, totals=checked, provenance=Provenance.ARBITER, entered_by=user
+                **place.where, totals=checked, provenance=Provenance.ARBITER, entered_by=user
             )
         elif checked is None:
             existing.delete()
@@ -751,9 +732,7 @@ def table_sheet(
         for seat in SHEET_ORDER
         if (number := place.table.seats.get(seat)) is not None
     )
-    totals_row = TableTotals.objects.filter(
-        session=place.session, position=place.position, table=place.table.table
-    ).first()
+    totals_row = TableTotals.objects.filter(**place.where).first()
     return TableSheet(
         tournament=place.tournament,
         session=place.session,

@@ -67,6 +67,12 @@ class TablePlace:
     """The table's deals at the position, in order, read with it; None: not read."""
 
     @property
+    def where(self) -> dict[str, Any]:
+        """The fields naming this table at this position on the day's rows (deals, totals,
+        corrections)."""
+        return {"session": self.session, "position": self.position, "table": self.table.table}
+
+    @property
     def key(self) -> str:
         """The scope as text (one per table and position): what throttles count by."""
         return f"{self.tournament.pk}.{self.session.number}.{self.position}.{self.table.table}"
