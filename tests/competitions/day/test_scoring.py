@@ -249,6 +249,24 @@ def test_position_totals_are_corrected_only_where_the_tournament_allows_them(ses
     assert not DayCorrection.objects.exists()
 
 
+def test_a_deal_is_scored_under_the_rulebook_staff_just_published(session, registry):
+    """The rulebook is parsed once per process per version: a new version is read at the
+    next deal, never an older one kept in memory."""
+    from competitions.rulebooks import rulebook_update
+    from competitions.rules.rulebook import Rulebook
+
+    failed_chelem = {"contract": "garde", "taker": "N", "oudlers": 0, "attack_points": 5,
+                     "chelem_announced": True, "chelem_made_by": "defence"}  # fmt: skip
+    before = enter(session, 1, failed_chelem, table=1)  # both count (« add »), the default
+    data = Rulebook.default().to_dict()
+    data["scoring"] = {**(data["scoring"] or {}),
+                       "defence_chelem_after_announced_chelem": "replace"}  # fmt: skip
+    rulebook_update(season=session.tournament.season, data=data,
+                    by=registry.users["federation_staff"])  # fmt: skip
+    after = enter(session, 1, failed_chelem, table=2)
+    assert after.marks["N"] - before.marks["N"] == 3 * 200  # the failed announcement dropped
+
+
 def test_the_sheet_gives_seats_names_and_running_totals(session):
     enter(session, 1, GARDE_N)
     enter(session, 2, PRISE_E_LOST, key="2")
