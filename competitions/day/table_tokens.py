@@ -16,10 +16,9 @@ closed table says that entry at the table is closed (403).
 Every request of a table's phone starts here, fifty tables at once in a full room: the
 session, its tournament and the key of the season's rulebook in force are read in one
 statement with the table's deals at its position (no ORM query to build), the columns the
-day's writes need only; the session's
-layout is parsed once per process for each distinct plan (keyed on the plan's own text, so a
-session drawn again is parsed again). Any other column of the tournament or the session is
-loaded if asked (Django's deferred fields).
+day's writes need only; the session's layout is parsed once per process for each distinct
+plan (keyed on the plan's own text, so a session drawn again is parsed again). Any other
+column of the tournament or the session is loaded if asked (Django's deferred fields).
 """
 
 from __future__ import annotations
