@@ -35,10 +35,10 @@ from reportlab.platypus import (
 )
 
 from competitions.day import room, table_tokens
+from competitions.day.qr_codes import qr_modules
 from competitions.models import PlayedSession
 from competitions.rules.day.layout import TableAt
 from core.pdf_fonts import pdf_fonts
-from core.qr_codes import qr_modules
 
 SEATS = {"N": "Nord", "S": "Sud", "E": "Est", "W": "Ouest", "5": "5e joueur"}
 
@@ -90,7 +90,7 @@ QUIET_ZONE = 2
 
 @functools.lru_cache(maxsize=2048)
 def _qr_path(url: str) -> _QrPath:
-    """The path of ``url``'s QR code (:func:`core.qr_codes.qr_modules`), computed once a
+    """The path of ``url``'s QR code (:func:`competitions.day.qr_codes.qr_modules`), computed once a
     process (a table's token never changes: reprinting a session's cards, or one position's,
     encodes nothing again)."""
     rows = qr_modules(url, error="m")

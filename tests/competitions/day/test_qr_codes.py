@@ -8,7 +8,7 @@ import string
 
 import segno
 
-from core.qr_codes import qr_modules
+from competitions.day.qr_codes import qr_modules
 
 ALPHABET = string.ascii_letters + string.digits + "-_:."
 

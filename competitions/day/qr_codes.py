@@ -8,7 +8,7 @@ made with mask 0 (about 1 ms): the data modules without a mask are that code's X
 each mask's matrix is scored as segno scores it (format and version areas light; the four
 penalties N1 to N4 with segno's exact rules, on rows as bytes and integers); then the data
 modules are masked with the chosen mask and segno writes the format information that
-names it. ``tests/core/test_qr_codes.py`` checks, over many addresses, that the modules
+names it. ``tests/competitions/day/test_qr_codes.py`` checks, over many addresses, that the modules
 are segno's own.
 """
 
