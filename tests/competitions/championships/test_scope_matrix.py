@@ -136,6 +136,7 @@ def path_values(world, registry, path: str, name: str) -> list:
             "/api/championships/regionals/": world["regionals"],
             "/api/championships/stages/": world["stages"],
             "/api/tournaments/": world["tournaments"],
+            "/api/day/tournaments/": world["tournaments"],
             "/api/public/tournaments/": world["tournaments"],
             "/api/federation/committees/": [c.pk for c in registry.committees.values()],
             "/api/federation/zones/": [z.pk for z in registry.zones.values()],
