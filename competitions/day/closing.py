@@ -36,6 +36,7 @@ from competitions.rulebooks import rulebook_in_force
 from competitions.rules.championships.stage_compliance import bracket_for
 from competitions.rules.day.layout import layout_from_json, seating_from_json
 from competitions.rules.day.results_document import (
+    Cut,
     DayDeal,
     DayEntry,
     DayMember,
@@ -47,8 +48,15 @@ from competitions.rules.day.results_document import (
 from competitions.rules.day.results_document import (
     DayPenalty as PurePenalty,
 )
-from competitions.rules.day.standings import Cut, Standings, played_rounds, standings_after
+from competitions.rules.day.standings import (
+    Standings,
+    played_rounds,
+    standings_after,
+    still_in,
+)
+from competitions.rules.engine.eliminations import EliminatedOrder, HalvingRounding
 from competitions.rules.engine.penalties import PenaltyKind
+from competitions.rules.engine.scoring import ScoringRules
 from competitions.rules.engine.standings import RankingMode
 from competitions.tournaments import access
 from competitions.tournaments.preview import Preview
@@ -158,17 +166,62 @@ def ranking_mode(tournament: Tournament) -> RankingMode:
 
 
 def stage_cuts(tournament: Tournament, field: int) -> tuple[Cut, ...]:
-    """The cuts between sessions that the committee's table asks for this field (the
-    entries at the first session): none outside a championship stage."""
+    """The cuts the committee's table asks for this field (the entries at the first
+    session): before a session, and between two positions of a session (chapter 3, arts.
+    3, 9 and 15: « la division ou non des points entre chaque séance ou position »); none
+    outside a championship stage."""
     stage = stage_of(tournament)
     plan = published_plan(stage) if stage is not None else None
     bracket = bracket_for(plan, field) if plan is not None else None
     if bracket is None:
         return ()
-    return tuple(
-        Cut(k + 1, session.entries, max(1, int(session.points_divisor)))
-        for k, session in enumerate(bracket.sessions)
-        if k and (session.entries is not None or session.points_divisor != 1)
+    cuts: list[Cut] = []
+    for k, session in enumerate(bracket.sessions):
+        if k and (session.entries is not None or session.points_divisor != 1):
+            cuts.append(Cut(k + 1, session.entries, max(1, int(session.points_divisor))))
+        cuts += [
+            Cut(k + 1, cut.entries, max(1, int(cut.points_divisor)), cut.after_position)
+            for cut in session.position_cuts
+        ]
+    return tuple(cuts)
+
+
+def day_cuts(tournament: Tournament, day: DayResults) -> tuple[Cut, ...]:
+    """The stage's cuts for the field of the day's first session (its entries present
+    when it is not drawn yet)."""
+    return stage_cuts(tournament, first_session_field(day))
+
+
+@dataclass(frozen=True)
+class DayRules:
+    """How the day ranks: article 29 or not, the cuts, the season's rounding of divided
+    scores and order of the eliminated, the scoring rules."""
+
+    mode: RankingMode
+    cuts: tuple[Cut, ...]
+    rounding: HalvingRounding
+    eliminated_order: EliminatedOrder
+    rules: ScoringRules
+
+
+def day_rules(tournament: Tournament, day: DayResults) -> DayRules:
+    _, rulebook = rulebook_in_force(season=tournament.season)
+    return DayRules(
+        ranking_mode(tournament),
+        day_cuts(tournament, day),
+        rulebook.eliminations.halving_rounding,
+        rulebook.eliminations.eliminated_order,
+        rulebook.scoring.rules(),
+    )
+
+
+def entries_still_in(tournament: Tournament, day: DayResults, start: tuple[int, int]) -> set[int]:
+    """The entries that play from (session, position) ``start``: the stage's cuts before it
+    applied from the standings at each cut (article 29 on a tie in a championship), those
+    who abandoned before it left out (the draw of a session or of a phase after a cut)."""
+    how = day_rules(tournament, day)
+    return set(
+        still_in(day, start, cuts=how.cuts, mode=how.mode, rounding=how.rounding, rules=how.rules)
     )
 
 
@@ -207,9 +260,7 @@ def standings_view(
     rounds = played_rounds(day)
     if after is not None and after not in rounds:
         after = None
-    cuts = stage_cuts(tournament, first_session_field(day))
-    _, rulebook = rulebook_in_force(season=tournament.season)
-    mode = ranking_mode(tournament)
+    how = day_rules(tournament, day)
     last = after or (rounds[-1] if rounds else None)
     session_over = last is not None and any(
         s.number == last[0] and len(s.layout.positions) == last[1] for s in day.sessions
@@ -218,34 +269,28 @@ def standings_view(
         day,
         after=after,
         # Article 29: « en cas d'égalité après chaque séance ».
-        mode=mode if session_over else RankingMode.PLAIN,
-        cuts=cuts,
-        rounding=rulebook.eliminations.halving_rounding,
-        eliminated_order=rulebook.eliminations.eliminated_order,
-        rules=rulebook.scoring.rules(),
+        mode=how.mode if session_over else RankingMode.PLAIN,
+        cuts=how.cuts,
+        rounding=how.rounding,
+        eliminated_order=how.eliminated_order,
+        rules=how.rules,
+        cut_mode=how.mode,
     )
     names = {e.number: " – ".join(m.name for m in e.members) for e in day.entries}
-    return StandingsView(standings, names, cuts, rounds)
+    return StandingsView(standings, names, how.cuts, rounds)
 
 
 def closing_document(*, tournament: Tournament, by: Actor) -> dict[str, Any]:
-    """The day's results as a score-sheets document, for those who run the day; refused
-    when nothing was entered, or when the stage eliminates between sessions (the score
-    sheets carry no session lists: such a stage sends its results as a file)."""
+    """The day's results as a score-sheets document, for those who run the day, with the
+    stage's cuts (``docs/results-format.md``, « Score sheets with eliminations »); refused
+    when nothing was entered."""
     require_runner(tournament, by)
     day = day_results(tournament=tournament)
     if not day.deals and not day.totals:
         raise RuleViolation.single(
             "score_sheets", "day_nothing_entered", "No deal was entered: there are no results."
         )
-    if stage_cuts(tournament, first_session_field(day)):
-        raise RuleViolation.single(
-            "sessions",
-            "day_eliminations_need_a_file",
-            "This stage eliminates entries between sessions; score sheets do not carry "
-            "the sessions' lists of entries: send the results as a JSON file.",
-        )
-    return score_sheets_document(day)
+    return score_sheets_document(day, day_cuts(tournament, day))
 
 
 def document_digest(document: dict[str, Any]) -> str:

@@ -84,7 +84,13 @@ def _lines(view: closing.StandingsView, names: dict[int, str]) -> list[dict]:
             "penalty_points": line.penalty_points,
             "total": line.total,
             "abandoned": line.abandoned,
-            "eliminated_before": line.eliminated_before,
+            # The first session not played, or the last position played before the cut.
+            "eliminated_before": line.eliminated_at[0]
+            if line.eliminated_at is not None and line.eliminated_at[1] == 1
+            else None,
+            "eliminated_after": (line.eliminated_at[0], line.eliminated_at[1] - 1)
+            if line.eliminated_at is not None and line.eliminated_at[1] > 1
+            else None,
         }
         for line in view.standings.lines
     ]

@@ -1,6 +1,8 @@
 """The room on the day: check-in (who is present, late arrivals, no-shows withdrawn) and the
 draw of each session (the engine's movement for the field present, its seating, stored as a
-:class:`~competitions.models.PlayedSession`).
+:class:`~competitions.models.PlayedSession`), and in a championship stage whose committee's
+table eliminates, the draw after each cut for the entries kept (:func:`phase_draw` for the
+rest of a session after a cut between positions).
 
 Every service is keyword-only, one transaction on the tournament's locked row, and asks
 itself whether ``by`` runs the day (:func:`competitions.day.access.may_run_day`). Refusals are
@@ -14,7 +16,6 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -23,6 +24,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from competitions.day import closing, scoring
 from competitions.day.access import author, locked, may_run_day
 from competitions.models import (
     DealRecord,
@@ -35,6 +37,7 @@ from competitions.models import (
 )
 from competitions.rulebooks import rulebook_in_force
 from competitions.rules.day.layout import (
+    MOVEMENT_FROM,
     Holder,
     SessionLayout,
     layout_from_json,
@@ -42,7 +45,10 @@ from competitions.rules.day.layout import (
     layout_to_json,
     seating_from_json,
     seating_to_json,
+    single_position_plan,
+    with_phase,
 )
+from competitions.rules.day.results_document import Cut, DayResults
 from competitions.rules.engine.movements.formulas import DealFormula, formula_problems
 from competitions.rules.engine.movements.plan import MovementPlan
 from competitions.rules.engine.movements.planning import max_positions, plan_movement
@@ -298,8 +304,21 @@ def _active(entry: TournamentEntry) -> list[EntryMember]:
     return [m for m in entry.members.all() if m.active]
 
 
+def session_entries(tournament: Tournament, day: DayResults, number: int) -> list[TournamentEntry]:
+    """The entries session ``number`` seats: those present and, from session 2 on, still
+    in (neither eliminated by a cut before it nor abandoned: :func:`closing.entries_still_in`)."""
+    entries = present_entries(tournament)
+    if number > 1:
+        still = closing.entries_still_in(tournament, day, (number, 1))
+        entries = [e for e in entries if e.number in still]
+    return entries
+
+
 def players_present(tournament: Tournament) -> int:
-    return sum(len(_active(e)) for e in present_entries(tournament))
+    """The players the next session seats."""
+    day = closing.day_results(tournament=tournament)
+    number = max((s.number for s in day.sessions), default=0) + 1
+    return sum(len(_active(e)) for e in session_entries(tournament, day, number))
 
 
 def proposed_formula(tournament: Tournament) -> DealFormula:
@@ -359,25 +378,11 @@ def _holder(player: str) -> Holder:
     return Holder(int(entry), int(member or 1))
 
 
-def standings_order(tournament: Tournament, before: int) -> list[int]:
-    """Entry numbers, best first, by their marks over the sessions before ``before`` (deals
-    and position totals entered); ties by entry number."""
-    totals: dict[int, int] = defaultdict(int)
-    sessions = tournament.played_sessions.filter(number__lt=before)
-    for session in sessions:
-        layout = layout_from_json(session.plan)
-        seating = seating_from_json(session.seating)
-        rows = [(r.position, r.table, r.marks) for r in DealRecord.objects.filter(session=session)]
-        rows += [
-            (t.position, t.table, t.totals) for t in TableTotals.objects.filter(session=session)
-        ]
-        for position, table, marks in rows:
-            seats = layout.table(position, table).seats
-            for seat, points in (marks or {}).items():
-                number = seats.get(Orientation(seat))
-                if number in seating:
-                    totals[seating[number].entry] += int(points)
-    return sorted(totals, key=lambda e: (-totals[e], e))
+def standings_order(tournament: Tournament) -> list[int]:
+    """Entry numbers, best first, as the day's standings rank them now (the closing's:
+    penalties, abandons and cuts count as they do there)."""
+    view = closing.standings_view(tournament, closing.day_results(tournament=tournament), None)
+    return [line.entry for line in view.standings.lines]
 
 
 def _champion_entrant(tournament: Tournament, entries: list[TournamentEntry]) -> str | None:
@@ -410,10 +415,10 @@ def _seating(
             plan, entrants, rng, champion=_champion_entrant(tournament, entries)
         )
     if placement is Placement.BEST_AGAINST_BEST:
-        ranked = standings_order(tournament, session_number)
+        ranked = standings_order(tournament)
         present = {int(e.id) for e in entrants}
         order = [n for n in ranked if n in present]
-        order += sorted(present - set(order))  # those with no mark yet come last
+        order += sorted(present - set(order))  # those not in the standings come last
         return best_against_best_seating(plan, [str(n) for n in order])
     return random_seating(plan, entrants, rng)
 
@@ -491,28 +496,25 @@ def session_draw(
         )
     assert chosen is not None
     entries = present_entries(tournament)
-    players = sum(len(_active(e)) for e in entries)
-    format = Format(tournament.format)
-    settings = movement_settings(tournament)
     if not entries:
         raise RuleViolation.single(
             "entries", "day_room_nobody_present", "Nobody is marked present.", {}
         )
-    problems = _deals_problems(deals_per_position) or formula_problems(
-        DealFormula(positions, deals_per_position), players, format, settings
+    day = closing.day_results(tournament=tournament)
+    cuts = _cuts(tournament, day, len(entries))
+    if number > 1:
+        _require_phase_over(tournament, by, day, cuts, number)
+        entries = session_entries(tournament, day, number)
+    _require_positions_to_cut(cuts, number, 0, positions)
+    layout, holders, seed = _draw(
+        tournament, entries, positions, deals_per_position, chosen, number, seed
     )
-    if problems:
-        raise RuleViolation(problems)
-    plan = plan_movement(players, positions, format, settings)
-    seed = secrets.randbits(62) if seed is None else int(seed)
-    seating = _seating(tournament, plan, entries, chosen, number, random.Random(seed))
-    holders = {a.number: _holder(a.player) for a in seating.assignments}
     fields = {
         "positions": positions,
         "deals_per_position": deals_per_position,
         "placement": chosen.value,
         "seed": seed,
-        "plan": layout_to_json(layout_of(plan, deals_per_position)),
+        "plan": layout_to_json(layout),
         "seating": seating_to_json(holders),
         "drawn_by": author(by),
         "drawn_at": timezone.now(),
@@ -523,6 +525,286 @@ def session_draw(
         existing.save()
         return existing
     return PlayedSession.objects.create(tournament=tournament, number=number, **fields)
+
+
+def _draw(
+    tournament: Tournament,
+    entries: list[TournamentEntry],
+    positions: int,
+    deals_per_position: int,
+    placement: Placement,
+    number: int,
+    seed: int | None,
+) -> tuple[SessionLayout, dict[int, Holder], int]:
+    """The movement for ``entries``, checked, and its seating by ``placement``: the layout,
+    who holds each starting number, and the seed drawn with."""
+    players = sum(len(_active(e)) for e in entries)
+    format = Format(tournament.format)
+    settings = movement_settings(tournament)
+    single = (
+        single_position_plan(players)
+        if positions == 1 and players < MOVEMENT_FROM and format is Format.INDIVIDUAL
+        else None
+    )
+    problems = _deals_problems(deals_per_position) or (
+        []
+        if single is not None
+        else formula_problems(DealFormula(positions, deals_per_position), players, format, settings)
+    )
+    if problems:
+        raise RuleViolation(problems)
+    plan = single or plan_movement(players, positions, format, settings)
+    seed = secrets.randbits(62) if seed is None else int(seed)
+    seating = _seating(tournament, plan, entries, placement, number, random.Random(seed))
+    holders = {a.number: _holder(a.player) for a in seating.assignments}
+    return layout_of(plan, deals_per_position), holders, seed
+
+
+# --- cuts: who plays on -------------------------------------------------------------------
+
+
+def _cuts(tournament: Tournament, day: DayResults, present: int) -> tuple[Cut, ...]:
+    """The stage's cuts (the committee's table for the field at the first session: the
+    entries present while it is not drawn)."""
+    if not day.sessions:
+        return closing.stage_cuts(tournament, present)
+    return closing.day_cuts(tournament, day)
+
+
+def position_complete(tournament: Tournament, by: Actor, session: int, position: int) -> bool:
+    """Has every table of ``position`` of ``session`` entered all its deals (or its
+    position totals)? What the score entry's grid says."""
+    for found in scoring.scores_grid(by=by, tournament=tournament):
+        if found.session.number == session:
+            if not 1 <= position <= len(found.positions):
+                return False
+            return all(cell.complete for cell in found.positions[position - 1])
+    return False
+
+
+def _require_cut_reached(tournament: Tournament, by: Actor, session: int, position: int) -> None:
+    if not position_complete(tournament, by, session, position):
+        raise RuleViolation.single(
+            "after_position",
+            "day_room_cut_position_incomplete",
+            f"Position {position} of session {session} is not complete: who plays on past "
+            "the cut is decided once every table has entered it.",
+            {"session": session, "position": position},
+        )
+
+
+def _require_phase_over(
+    tournament: Tournament,
+    by: Actor,
+    day: DayResults,
+    cuts: Sequence[Cut],
+    number: int,
+) -> None:
+    """Before drawing session ``number``: every phase of the session before it is drawn,
+    and, with a cut before it, that session's last position is complete."""
+    previous = next((s for s in day.sessions if s.number == number - 1), None)
+    if previous is None:
+        return
+    drawn = len(previous.layout.positions)
+    if any(c.session == previous.number and c.after_position >= drawn for c in cuts):
+        raise RuleViolation.single(
+            "session",
+            "day_room_phase_not_drawn",
+            f"Session {previous.number} has a cut after position {drawn}: draw the rest of "
+            "it first.",
+            {"session": previous.number, "position": drawn},
+        )
+    if any(c.starts == (number, 1) for c in cuts):
+        _require_cut_reached(tournament, by, previous.number, drawn)
+
+
+def _require_positions_to_cut(
+    cuts: Sequence[Cut], session: int, after_position: int, positions: int
+) -> None:
+    """A phase is drawn up to the session's next cut (the committee's table)."""
+    following = [
+        c.after_position for c in cuts if c.session == session and c.after_position > after_position
+    ]
+    if following and positions != min(following) - after_position:
+        raise RuleViolation.single(
+            "positions",
+            "day_room_positions_to_cut",
+            f"Session {session} has a cut after position {min(following)}: draw "
+            f"{min(following) - after_position} positions.",
+            {
+                "session": session,
+                "position": min(following),
+                "positions": min(following) - after_position,
+            },
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PendingCut:
+    """A cut between two positions of a drawn session whose rest is not drawn yet."""
+
+    session: int
+    after_position: int
+    entries: int | None
+    divisor: int
+    positions: int | None
+    """The positions to draw up to the session's next cut (None: the arbiter chooses)."""
+    ready: bool
+    """The position before the cut is complete: the rest may be drawn."""
+
+
+def pending_cuts(*, tournament: Tournament, by: Actor) -> list[PendingCut]:
+    """The cuts between positions whose phase can be drawn now or next (the draw page), for
+    those who see the day."""
+    closing.require_reader(tournament, by)
+    day = closing.day_results(tournament=tournament)
+    cuts = closing.day_cuts(tournament, day)
+    pending = []
+    for session in day.sessions:
+        drawn = len(session.layout.positions)
+        for cut in cuts:
+            if cut.session != session.number or cut.after_position != drawn:
+                continue
+            following = [
+                c.after_position
+                for c in cuts
+                if c.session == session.number and c.after_position > drawn
+            ]
+            pending.append(
+                PendingCut(
+                    session.number,
+                    drawn,
+                    cut.entries,
+                    cut.divisor,
+                    min(following) - drawn if following else None,
+                    position_complete(tournament, by, session.number, drawn),
+                )
+            )
+    return pending
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseField:
+    """Who plays on past a cut, and who was eliminated there (the draw and room pages)."""
+
+    session: int
+    after_position: int
+    playing: tuple[int, ...]
+    eliminated: tuple[int, ...]
+
+
+def phase_fields(*, tournament: Tournament, by: Actor) -> list[PhaseField]:
+    """For every cut whose phase is drawn: who plays on and who was eliminated there, by
+    entry number, for those who see the day."""
+    closing.require_reader(tournament, by)
+    day = closing.day_results(tournament=tournament)
+    cuts = closing.day_cuts(tournament, day)
+    drawn = {(s.number, p + 1) for s in day.sessions for p in range(len(s.layout.positions))}
+    fields = []
+    for cut in sorted(cuts, key=lambda c: c.starts):
+        if cut.starts not in drawn:
+            continue
+        previous = max((r for r in drawn if r < cut.starts), default=(1, 1))
+        before = closing.entries_still_in(tournament, day, previous)
+        still = closing.entries_still_in(tournament, day, cut.starts)
+        out = sorted(
+            n for n in before - still if (e := day.entry(n)) is not None and e.plays(*cut.starts)
+        )
+        fields.append(PhaseField(cut.session, cut.after_position, tuple(sorted(still)), tuple(out)))
+    return fields
+
+
+@transaction.atomic
+def phase_draw(
+    *,
+    tournament: Tournament,
+    session_number: int,
+    after_position: int,
+    positions: int,
+    placement: str = Placement.RANDOM,
+    seed: int | None = None,
+    by: Actor,
+) -> PlayedSession:
+    """Draw the rest of session ``session_number`` after its cut after ``after_position``
+    (the committee's table): once that position is complete, the entries that play on (the
+    standings at the cut decide: :func:`closing.entries_still_in`) are seated on a movement
+    of their own for ``positions`` positions (up to the session's next cut), appended to the
+    session's layout with starting numbers of their own (after the session's), so that the
+    score entry, the table cards and « mes places » read the session as before. Drawn again
+    while nothing is entered past the cut."""
+    tournament = locked(tournament)
+    _require_runner(tournament, by)
+    session = tournament.played_sessions.select_for_update().filter(number=session_number).first()
+    if session is None:
+        raise RuleViolation.single(
+            "session",
+            "day_room_session_not_drawn",
+            f"Session {session_number} is not drawn.",
+            {"session": session_number},
+        )
+    day = closing.day_results(tournament=tournament)
+    cuts = closing.day_cuts(tournament, day)
+    cut = next(
+        (c for c in cuts if c.session == session_number and c.after_position == after_position),
+        None,
+    )
+    if cut is None or after_position < 1:
+        raise RuleViolation.single(
+            "after_position",
+            "day_room_no_cut",
+            f"The committee's table has no cut after position {after_position} of session "
+            f"{session_number}.",
+            {"session": session_number, "position": after_position},
+        )
+    layout, seating = layout_and_seating(session)
+    if DealRecord.objects.filter(session=session, position__gt=after_position).exists() or (
+        TableTotals.objects.filter(session=session, position__gt=after_position).exists()
+    ):
+        raise Conflict(
+            f"Scores are entered past the cut after position {after_position}: the rest of "
+            "the session can no longer be redrawn.",
+            code="day_room_phase_scores_exist",
+            params={"session": session_number, "position": after_position},
+        )
+    _require_cut_reached(tournament, by, session_number, after_position)
+    try:
+        chosen = Placement(placement)
+    except ValueError:
+        chosen = None
+    allowed = placements_for(tournament, max(2, session_number))
+    if chosen not in allowed:
+        raise RuleViolation.single(
+            "placement",
+            "day_room_placement_not_allowed",
+            f"Session {session_number} cannot use placement {placement!r}.",
+            {
+                "session": session_number,
+                "allowed": ", ".join(_PLACEMENT_WORDS[p] for p in allowed),
+            },
+        )
+    assert chosen is not None
+    _require_positions_to_cut(cuts, session_number, after_position, positions)
+    still = closing.entries_still_in(tournament, day, cut.starts)
+    entries = [e for e in present_entries(tournament) if e.number in still]
+    if not entries:
+        raise RuleViolation.single(
+            "entries", "day_room_nobody_present", "Nobody is marked present.", {}
+        )
+    phase, holders, seed = _draw(
+        tournament, entries, positions, session.deals_per_position, chosen, session_number, seed
+    )
+    layout, seating = with_phase(layout, seating, after_position, phase, holders)
+    plan = layout_to_json(layout)
+    phases = [p for p in session.plan.get("phases", []) if p["after_position"] < after_position]
+    plan["phases"] = [
+        *phases,
+        {"after_position": after_position, "placement": chosen.value, "seed": seed},
+    ]
+    session.plan = plan
+    session.seating = seating_to_json(seating)
+    session.positions = after_position + positions
+    session.save(update_fields=["plan", "seating", "positions"])
+    return session
 
 
 _PLACEMENT_WORDS = {
@@ -593,10 +875,11 @@ def seats_of(tournament: Tournament, entry: int, member: int) -> list[SeatAt]:
         numbers = [n for n, h in seating.items() if h == Holder(entry, member)]
         if not numbers:
             continue
+        # After a cut between positions a player holds a starting number per phase.
         for index in range(1, len(layout.positions) + 1):
-            table = layout.seat_of(numbers[0], index)
-            if table is None:
-                continue
-            seat = next(o for o, n in table.seats.items() if n == numbers[0])
-            seats.append(SeatAt(session.number, index, table.table, seat, table.size))
+            for number in numbers:
+                table = layout.seat_of(number, index)
+                if table is not None:
+                    seat = next(o for o, n in table.seats.items() if n == number)
+                    seats.append(SeatAt(session.number, index, table.table, seat, table.size))
     return seats

@@ -253,7 +253,77 @@ class DrawForm(_Located):
         choice.choices = [(p.value, PLACEMENT_LABELS[p]) for p in placements]
 
 
+class PhaseForm(_Located):
+    """The rest of a session after a cut between positions."""
+
+    session = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    after_position = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    positions = forms.IntegerField(label=gettext_lazy("Positions"), min_value=1, max_value=20)
+    placement = forms.ChoiceField(label=gettext_lazy("Seating"))
+    seed = forms.IntegerField(
+        label=gettext_lazy("Seed of the draw"),
+        required=False,
+        min_value=0,
+        max_value=2**62,
+        help_text=gettext_lazy("Empty: drawn now and recorded."),
+    )
+
+    def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        choice = self.fields["placement"]
+        assert isinstance(choice, forms.ChoiceField)
+        choice.choices = [
+            (p.value, PLACEMENT_LABELS[p]) for p in room.placements_for(tournament, 2)
+        ]
+
+
+def _entry_names(tournament: Tournament) -> dict[int, str]:
+    names: dict[int, list[str]] = {}
+    for (entry, _member), name in sorted(room.member_names(tournament).items()):
+        names.setdefault(entry, []).append(name)
+    return {entry: " – ".join(found) for entry, found in names.items()}
+
+
+def _cuts_context(request, tournament: Tournament, phase_form: PhaseForm | None = None) -> dict:
+    """Who played on and who was eliminated at each cut drawn, and the cuts whose rest of
+    session is to draw (with its form, once the position before it is complete)."""
+    names = _entry_names(tournament)
+    fields = [
+        {
+            "session": f.session,
+            "after_position": f.after_position,
+            "playing": [(n, names.get(n, "")) for n in f.playing],
+            "eliminated": [(n, names.get(n, "")) for n in f.eliminated],
+        }
+        for f in room.phase_fields(tournament=tournament, by=request.user)
+    ]
+    pending = []
+    for cut in room.pending_cuts(tournament=tournament, by=request.user):
+        mine = (
+            phase_form is not None
+            and phase_form.data.get("session") == str(cut.session)
+            and phase_form.data.get("after_position") == str(cut.after_position)
+        )
+        pending.append(
+            {
+                "cut": cut,
+                "form": phase_form
+                if mine
+                else PhaseForm(
+                    initial={
+                        "session": cut.session,
+                        "after_position": cut.after_position,
+                        "positions": cut.positions or 1,
+                    },
+                    tournament=tournament,
+                ),
+            }
+        )
+    return {"cut_fields": fields, "pending_cuts": pending}
+
+
 def _draw_page(request, tournament: Tournament, *, status: int = 200, **context):
+    context.update(_cuts_context(request, tournament, context.pop("phase_form", None)))
     sessions = list(tournament.played_sessions.order_by("number"))
     scored = {s.pk for s in sessions if room.scores_exist(s)}
     next_number = (sessions[-1].number + 1) if sessions else 1
@@ -323,6 +393,44 @@ def draw(request, pk: int):
     return redirect("day-room-plan", pk=pk, number=session.number)
 
 
+@require_POST
+@login_required
+def draw_phase(request, pk: int):
+    """The rest of a session after a cut between positions (:func:`room.phase_draw`)."""
+    tournament = day_tournament(request, pk, run=True)
+    form = PhaseForm(request.POST, tournament=tournament)
+    if not form.is_valid():
+        return _draw_page(request, tournament, status=400, phase_form=form)
+    data = form.cleaned_data
+    try:
+        session = room.phase_draw(
+            tournament=tournament,
+            session_number=data["session"],
+            after_position=data["after_position"],
+            positions=data["positions"],
+            placement=data["placement"],
+            seed=data["seed"],
+            by=request.user,
+        )
+    except RuleViolation as refusal:
+        form.locate(refusal.problems)
+        return _draw_page(request, tournament, status=400, phase_form=form)
+    except ServiceError as refusal:
+        return _draw_page(
+            request, tournament, status=_status(refusal), refusal=_refusal(refusal),
+            phase_form=form,
+        )  # fmt: skip
+    messages.success(
+        request,
+        _("Session %(number)s drawn on after position %(position)s.")
+        % {"number": session.number, "position": data["after_position"]},
+    )
+    return redirect(
+        reverse("day-room-plan", args=[pk, session.number])
+        + f"?position={data['after_position'] + 1}"
+    )
+
+
 # --- the room plan and the printouts -----------------------------------------------------
 
 
@@ -365,7 +473,9 @@ def room_plan(request, pk: int, number: int):
         "positions": range(1, len(layout.positions) + 1),
         "tables": tables,
         "may_run": may_run_day(request.user, tournament),
+        **_cuts_context(request, tournament),
     }
+    context["cut_fields"] = [f for f in context["cut_fields"] if f["session"] == number]
     return render(request, "day/room_plan.html", context)
 
 

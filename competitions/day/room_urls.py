@@ -19,6 +19,7 @@ urlpatterns = [
     ),
     path("tournois/<int:pk>/jour/accueil/forfaits/", room_pages.no_shows, name="day-no-shows"),
     path("tournois/<int:pk>/jour/tirage/", room_pages.draw, name="day-draw"),
+    path("tournois/<int:pk>/jour/tirage/suite/", room_pages.draw_phase, name="day-draw-phase"),
     path(
         "tournois/<int:pk>/jour/seances/<int:number>/",
         room_pages.room_plan,

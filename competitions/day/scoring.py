@@ -249,7 +249,8 @@ def _canonical(raw: Mapping[str, Any]) -> dict[str, Any]:
     line: dict[str, Any] = {}
     for key in sorted(raw):
         value = raw[key]
-        if key == "contract" or value not in (None, False, [], {}):
+        # ``is``/``==`` apart: 0 oudlers or 0 points is a value (0 == False in Python).
+        if key == "contract" or not (value is None or value is False or value in ([], {})):
             line[key] = value
     if isinstance(line.get("poignees"), list):
         line["poignees"] = sorted(line["poignees"], key=lambda p: json.dumps(p, sort_keys=True))

@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from competitions.rules.engine.movements.plan import MovementPlan
-from competitions.rules.engine.movements.printed import SEAT_ORDER
+from competitions.rules.engine.movements.plan import MovementPlan, PositionSeats, TableSeats
+from competitions.rules.engine.movements.printed import SEAT_ORDER, MovementKind, tables_for
+from competitions.rules.engine.movements.settings import ShortTableRule
 from competitions.rules.engine.tables import Orientation
 from core.problems import RuleViolation
 from core.vocabulary import Format
@@ -99,6 +100,45 @@ def layout_of(plan: MovementPlan, deals_per_position: int) -> SessionLayout:
     return SessionLayout(Format(plan.format), deals_per_position, tuple(positions))
 
 
+MOVEMENT_FROM = 9
+"""The regulations' movements start at 3 tables (9 players)."""
+
+
+def single_position_plan(players: int) -> MovementPlan | None:
+    """One position of an individual tournament seated without a movement, for a field
+    too small for one (a phase of one position after a cut: the « dernière position jouée
+    à 4 joueurs » of chapter 3, art. 3): tables of 4, the last ``4 − players mod 4`` at 3
+    with their North seat removed, as the FFT movement removes them; None when the field
+    cannot be seated so (fewer than 3 players, or 5)."""
+    tables = tables_for(players)
+    short = 4 * tables - players
+    if players < 3 or short > tables:
+        return None
+    vacant = tuple(4 * (t - 1) + 1 for t in range(tables - short + 1, tables + 1))
+    seats = tuple(
+        TableSeats(
+            t,
+            None if 4 * (t - 1) + 1 in vacant else 4 * (t - 1) + 1,
+            4 * (t - 1) + 2,
+            4 * (t - 1) + 3,
+            4 * (t - 1) + 4,
+        )
+        for t in range(1, tables + 1)
+    )
+    return MovementPlan(
+        format=Format.INDIVIDUAL,
+        kind=MovementKind.HOWELL,
+        tables=tables,
+        players=players,
+        vacant=vacant,
+        teams=(),
+        repeats_allowed=False,
+        short_table_rule=ShortTableRule.BEST_EFFORT,
+        positions=(PositionSeats(1, 1, None, seats),),
+        repeats=(),
+    )
+
+
 def layout_to_json(layout: SessionLayout) -> dict[str, Any]:
     return {
         "format": layout.format.value,
@@ -124,6 +164,35 @@ def layout_from_json(data: Mapping[str, Any]) -> SessionLayout:
         for index, tables in enumerate(data["positions"], start=1)
     )
     return SessionLayout(Format(data["format"]), int(data["deals_per_position"]), positions)
+
+
+def with_phase(
+    layout: SessionLayout,
+    seating: Mapping[int, Holder],
+    after_position: int,
+    phase: SessionLayout,
+    holders: Mapping[int, Holder],
+) -> tuple[SessionLayout, dict[int, Holder]]:
+    """A session's layout and seating with ``phase`` (the rest of the session after a cut
+    between positions, drawn for the entries that play on) in place of whatever followed
+    position ``after_position``: its positions numbered on from it, its starting numbers
+    after those of the positions kept (so that a player holds one number per phase)."""
+    before = layout.positions[:after_position]
+    offset = max((n for tables in before for t in tables for n in t.seats.values()), default=0)
+    appended = tuple(
+        tuple(
+            TableAt(
+                after_position + t.position, t.table, {o: n + offset for o, n in t.seats.items()}
+            )
+            for t in tables
+        )
+        for tables in phase.positions
+    )
+    kept = {n: h for n, h in seating.items() if n <= offset}
+    return (
+        SessionLayout(layout.format, layout.deals_per_position, (*before, *appended)),
+        kept | {n + offset: h for n, h in holders.items()},
+    )
 
 
 def seating_to_json(seating: Mapping[int, Holder]) -> dict[str, dict[str, int]]:

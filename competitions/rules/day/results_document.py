@@ -15,7 +15,10 @@ them, the penalties and the abandons:
 - an entry that abandoned is ``abandoned`` (article 27: « le joueur défaillant est classé
   dernier de l'épreuve », with or without the arbiter's accord: the accord spares the
   sanction, not the place);
-- the penalties, each on a licence number (the results register penalties by licence).
+- the penalties, each on a licence number (the results register penalties by licence);
+- a championship stage's cuts (eliminations between sessions or positions: the committee's
+  table), each with its divisor; the sheets of each phase seat only the entries that play
+  it, which is how the document says who played on.
 
 Pure: no Django.
 """
@@ -23,7 +26,7 @@ Pure: no Django.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +37,26 @@ from competitions.rules.results.document import FORMAT_VERSION
 
 PlayerKey = int | str
 """How a score sheet names a player: a licence number, or a non-licensee's name."""
+
+Round = tuple[int, int]
+"""(session, position)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """Before session ``session`` (``after_position`` 0) or after position
+    ``after_position`` of it: the best ``entries`` play on (None: every entry still in),
+    their scores divided by ``divisor`` (the committee's table for the field present)."""
+
+    session: int
+    entries: int | None
+    divisor: int = 1
+    after_position: int = 0
+
+    @property
+    def starts(self) -> Round:
+        """The first (session, position) played after the cut."""
+        return (self.session, self.after_position + 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,8 +233,10 @@ def _totals_lines(totals: DayTotals, deals: int) -> list[Mapping[str, Any]]:
     return [first, *rest]
 
 
-def score_sheets_document(day: DayResults) -> dict[str, Any]:
-    """The day's results as a score-sheets document (JSON-able)."""
+def score_sheets_document(day: DayResults, cuts: Sequence[Cut] = ()) -> dict[str, Any]:
+    """The day's results as a score-sheets document (JSON-able); ``cuts``: the stage's
+    eliminations (the committee's table), written as the document's ``cuts`` (the sheets
+    say who played each phase)."""
     sheets = table_sheets(day)
     seated = {key for sheet in sheets for key in sheet.players.values()}
     entries = []
@@ -226,7 +251,7 @@ def score_sheets_document(day: DayResults) -> dict[str, Any]:
                 "abandoned": entry.abandoned_after is not None,
             }
         )
-    return {
+    document: dict[str, Any] = {
         "format_version": FORMAT_VERSION,
         "entries": entries,
         "score_sheets": [sheet.to_json() for sheet in sheets],
@@ -240,3 +265,10 @@ def score_sheets_document(day: DayResults) -> dict[str, Any]:
             for p in day.penalties
         ],
     }
+    if cuts:
+        document["cuts"] = [
+            {"session": c.session, "points_divisor": c.divisor}
+            | ({"after_position": c.after_position} if c.after_position else {})
+            for c in sorted(cuts, key=lambda c: c.starts)
+        ]
+    return document

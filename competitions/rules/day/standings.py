@@ -12,13 +12,16 @@ its players' tables entered, less its penalties, ranked by the engine
 - **Article 29** (ex-æquo, « en cas d'égalité après chaque séance ») separates level entries
   where ``mode`` is the championship's; where an entry lacks its figures (a table entered
   totals only), level entries share their place.
-- **Eliminations** (chapter 3, art. 3; the committee's table): before a session with a
-  :class:`Cut`, the entries still in are ordered by their score (article 29 on a tie, in a
-  championship), the best ``entries`` play on with their score divided by ``divisor``
-  (rounded as the season's rulebook says: :func:`competitions.rules.engine.eliminations.divided`);
-  the others keep their score and place after every entry that played on, those eliminated
-  later ahead of those eliminated earlier, and among themselves as the rulebook's
-  ``eliminated_order`` says.
+- **Eliminations** (chapter 3, arts. 3, 9 and 15; the committee's table): at a
+  :class:`Cut`, before a session or between two positions of one, the entries still in are
+  ordered by their score there (article 29 on a tie, in a championship, on the figures up
+  to the cut), the best ``entries`` play on with their score divided by ``divisor``
+  (rounded as the season's rulebook says:
+  :func:`competitions.rules.engine.eliminations.divided`); the others keep their score and
+  place after every entry that played on, those eliminated later ahead of those eliminated
+  earlier, and among themselves as the rulebook's ``eliminated_order`` says. A cut counts
+  from its phase's first position entered; :func:`still_in` tells the draw who plays a
+  phase not yet begun.
 
 Pure: no Django.
 """
@@ -32,10 +35,12 @@ from fractions import Fraction
 from typing import Any
 
 from competitions.rules.day.results_document import (
+    Cut,
     DayDeal,
     DayEntry,
     DayResults,
     PlayerKey,
+    Round,
     seated_players,
 )
 from competitions.rules.engine.eliminations import EliminatedOrder, HalvingRounding, divided
@@ -49,19 +54,6 @@ from competitions.rules.engine.standings import (
 )
 from core.problems import RuleViolation
 
-Round = tuple[int, int]
-"""(session, position)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Cut:
-    """Before session ``session``: the best ``entries`` play on, their scores divided by
-    ``divisor`` (the committee's table for the field present)."""
-
-    session: int
-    entries: int | None
-    divisor: int = 1
-
 
 @dataclass(frozen=True, slots=True)
 class StandingLine:
@@ -74,8 +66,8 @@ class StandingLine:
     positions: int
     """Positions played (with something entered)."""
     abandoned: bool
-    eliminated_before: int | None
-    """The first session the entry did not play because of a cut, if any."""
+    eliminated_at: Round | None
+    """The first (session, position) the entry did not play because of a cut, if any."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +80,8 @@ class Standings:
 @dataclass(slots=True)
 class _Player:
     by_round: dict[Round, int]
-    contracts: dict[str, int]
+    contracts: dict[Round, dict[str, int]]
+    """Contracts made (article 29) at each round."""
 
 
 def played_rounds(day: DayResults) -> tuple[Round, ...]:
@@ -107,7 +100,9 @@ def _players(day: DayResults, upto: Round | None, rules: ScoringRules) -> dict[o
             for table in tables:
                 for seat, key in seated_players(day, session, table, entries).items():
                     keys[(session.number, table.position, table.table, seat)] = key
-    players: dict[object, _Player] = defaultdict(lambda: _Player(defaultdict(int), {}))
+    players: dict[object, _Player] = defaultdict(
+        lambda: _Player(defaultdict(int), defaultdict(dict))
+    )
     with_deals = {(d.session, d.position, d.table) for d in day.deals}
     for deal in day.deals:
         round_ = (deal.session, deal.position)
@@ -152,7 +147,7 @@ def _count_contract(
     if Fraction(str(points)) >= rules.points_needed[oudlers]:
         key = keys.get((deal.session, deal.position, deal.table, taker))
         if key is not None:
-            made = players[key].contracts
+            made = players[key].contracts[(deal.session, deal.position)]
             made[contract] = made.get(contract, 0) + 1
 
 
@@ -165,6 +160,70 @@ def _facts_everywhere(day: DayResults, upto: Round | None) -> bool:
     )
 
 
+@dataclass(slots=True)
+class _Run:
+    """The tournament played up to a round: each entry's running score (carried past the
+    cuts), who was eliminated where, who is still in, and who played on at each cut."""
+
+    score: dict[int, int]
+    eliminated: dict[int, Round]
+    in_play: list[DayEntry]
+    kept: dict[Round, tuple[int, ...]]
+
+
+def _run(
+    day: DayResults,
+    players: Mapping[object, _Player],
+    cuts: Sequence[Cut],
+    *,
+    upto: Round | None,
+    cuts_through: Round | None,
+    mode: RankingMode,
+    rounding: HalvingRounding,
+) -> _Run:
+    """Play the rounds up to ``upto`` (None: every round), applying each cut that starts at
+    or before ``cuts_through`` when its phase begins: the entries still in are ranked by
+    their score at the cut (article 29 on a tie, in a championship, on the figures up to
+    the cut), the best ``entries`` of those still playing carry their score divided, the
+    other players are eliminated there."""
+    rounds = [r for r in played_rounds(day) if upto is None or r <= upto]
+    pending = sorted(
+        (
+            c
+            for c in cuts
+            if c.starts > (1, 1) and (cuts_through is None or c.starts <= cuts_through)
+        ),
+        key=lambda c: c.starts,
+    )
+    run = _Run({e.number: 0 for e in day.entries}, {}, list(day.entries), {})
+
+    def cut_at(cut: Cut) -> None:
+        before = max((r for r in rounds if r < cut.starts), default=None)
+        ordered = _ranked(
+            run.in_play, run.score, players, {}, _facts_everywhere(day, before), mode, before
+        )
+        playing = [e for e, _ in ordered if e.plays(*cut.starts)]
+        kept = playing if cut.entries is None else playing[: cut.entries]
+        run.kept[cut.starts] = tuple(e.number for e in kept)
+        for entry in run.in_play:
+            if entry in kept:
+                run.score[entry.number] = divided(run.score[entry.number], cut.divisor, rounding)
+            elif entry in playing:
+                run.eliminated[entry.number] = cut.starts
+        run.in_play = [e for e in run.in_play if e.number not in run.eliminated]
+
+    for round_ in rounds:
+        while pending and pending[0].starts <= round_:
+            cut_at(pending.pop(0))
+        for entry in run.in_play:
+            run.score[entry.number] += sum(
+                players[m.key].by_round.get(round_, 0) for m in entry.members if m.key in players
+            )
+    for cut in pending:
+        cut_at(cut)
+    return run
+
+
 def standings_after(
     day: DayResults,
     *,
@@ -174,9 +233,13 @@ def standings_after(
     rounding: HalvingRounding = HalvingRounding.HALF_AWAY_FROM_ZERO,
     eliminated_order: EliminatedOrder = EliminatedOrder.SCORE_THEN_ARTICLE_29,
     rules: ScoringRules = DEFAULT_SCORING_RULES,
+    cut_mode: RankingMode | None = None,
 ) -> Standings:
     """The standings after (session, position) ``after`` (None: after the last position
-    something was entered at)."""
+    something was entered at); the cuts whose phase has begun by then are applied, ties at
+    a cut ordered by ``cut_mode`` (default ``mode``: a championship's standings in the
+    middle of a session share level places, but its cuts are still decided by article 29,
+    as the draw decided them)."""
     rounds = played_rounds(day)
     if after is None and rounds:
         after = rounds[-1]
@@ -186,46 +249,22 @@ def standings_after(
     for p in day.penalties:
         if p.after is None or after is None or p.after <= after:
             penalties[p.licence_number] += p.points
-    cut_at = {c.session: c for c in cuts}
-
-    def session_score(entry: DayEntry, session: int) -> int:
-        return sum(
-            score
-            for m in entry.members
-            for (s, _), score in players[m.key].by_round.items()
-            if s == session
-        )
-
-    sessions = sorted({s for s, _ in rounds if after is None or (s, 1) <= after})
-    carried: dict[int, int] = {e.number: 0 for e in day.entries}
-    score: dict[int, int] = dict(carried)
-    eliminated: dict[int, int] = {}
-    in_play = list(day.entries)
-    for session in sessions:
-        cut = cut_at.get(session)
-        if cut is not None and session > 1:
-            ordered = _ranked(in_play, score, players, {}, facts, mode, after)
-            keep = len(ordered) if cut.entries is None else cut.entries
-            kept = [e for e, _ in ordered if not e.abandoned_after][:keep]
-            for entry in in_play:
-                if entry in kept:
-                    carried[entry.number] = divided(score[entry.number], cut.divisor, rounding)
-                elif entry.abandoned_after is None:
-                    eliminated[entry.number] = session
-                else:
-                    carried[entry.number] = score[entry.number]
-            in_play = [e for e in in_play if e.number not in eliminated]
-        else:
-            carried = dict(score)
-        for entry in in_play:
-            score[entry.number] = carried[entry.number] + session_score(entry, session)
-
+    run = _run(
+        day,
+        players,
+        cuts,
+        upto=after,
+        cuts_through=after,
+        mode=mode if cut_mode is None else cut_mode,
+        rounding=rounding,
+    )
+    score, eliminated, in_play = run.score, run.eliminated, run.in_play
     positions = {
         e.number: len({r for m in e.members for r in players[m.key].by_round}) for e in day.entries
     }
     groups: list[list[DayEntry]] = [[e for e in in_play if e.abandoned_after is None]]
-    for session in sorted(set(eliminated.values()), reverse=True):
-        groups.append([e for e in day.entries if eliminated.get(e.number) == session])
+    for start in sorted(set(eliminated.values()), reverse=True):
+        groups.append([e for e in day.entries if eliminated.get(e.number) == start])
     groups.append([e for e in in_play if e.abandoned_after is not None])
     lines: list[StandingLine] = []
     for k, group in enumerate(groups):
@@ -245,10 +284,27 @@ def standings_after(
                     total=score[entry.number] - points,
                     positions=positions[entry.number],
                     abandoned=entry.abandoned_after is not None,
-                    eliminated_before=eliminated.get(entry.number),
+                    eliminated_at=eliminated.get(entry.number),
                 )
             )
     return Standings(after, tuple(lines))
+
+
+def still_in(
+    day: DayResults,
+    start: Round,
+    *,
+    cuts: Sequence[Cut] = (),
+    mode: RankingMode = RankingMode.PLAIN,
+    rounding: HalvingRounding = HalvingRounding.HALF_AWAY_FROM_ZERO,
+    rules: ScoringRules = DEFAULT_SCORING_RULES,
+) -> tuple[int, ...]:
+    """The entries that play from round ``start`` on: those neither eliminated by a cut
+    starting at or before it (from the standings at each cut) nor abandoned before it."""
+    before = max((r for r in played_rounds(day) if r < start), default=None)
+    players = _players(day, before, rules)
+    run = _run(day, players, cuts, upto=before, cuts_through=start, mode=mode, rounding=rounding)
+    return tuple(sorted(e.number for e in run.in_play if e.plays(*start)))
 
 
 def _ranked(
@@ -275,9 +331,12 @@ def _ranked(
                 made: dict[str, int] = defaultdict(int)
                 for m in entry.members:
                     for r, s in players[m.key].by_round.items():
-                        by_round[r] += s
-                    for c, n in players[m.key].contracts.items():
-                        made[c] += n
+                        if after is None or r <= after:
+                            by_round[r] += s
+                    for r, counts in players[m.key].contracts.items():
+                        for c, n in counts.items():
+                            if after is None or r <= after:
+                                made[c] += n
                 figures = TieBreakData(
                     position_scores=tuple(v for _, v in sorted(by_round.items())) or (0,),
                     contracts_made=dict(made),

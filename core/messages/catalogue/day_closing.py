@@ -19,6 +19,5 @@ FRENCH: dict[str, str] = {
     "day_abandon_already": "L’inscription n° {number} a déjà abandonné (séance {session}, après la position {position}).",
     "day_abandon_unknown": "L’inscription n° {number} n’a pas abandonné.",
     "day_nothing_entered": "Aucune donne n’a été saisie\xa0: il n’y a pas encore de résultats.",
-    "day_eliminations_need_a_file": "Ce stade élimine des joueurs entre les séances\xa0; les feuilles de marque ne portent pas les listes de chaque séance\xa0: envoyez les résultats par un fichier JSON.",
     "day_changed_since_preview": "Les scores ont changé depuis l’aperçu\xa0: vérifiez le nouvel aperçu avant d’envoyer.",
 }

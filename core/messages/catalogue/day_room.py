@@ -16,4 +16,10 @@ FRENCH: dict[str, str] = {
     "day_room_placement_not_allowed": "La séance {session} ne peut pas utiliser ce placement ; placements possibles : {allowed}.",
     "day_room_nobody_present": "Personne n’est marqué présent : pointez les joueurs avant le tirage.",
     "day_room_deals_range": "Une position compte de 1 à {max} donnes.",
+    "day_room_session_not_drawn": "La séance {session} n’est pas tirée.",
+    "day_room_no_cut": "La table du comité ne prévoit pas d’élimination après la position {position} de la séance {session}.",
+    "day_room_cut_position_incomplete": "La position {position} de la séance {session} n’est pas complète : qui continue après l’élimination se décide quand toutes les tables l’ont saisie.",
+    "day_room_phase_not_drawn": "La séance {session} a une élimination après la position {position} : tirez d’abord la suite de cette séance.",
+    "day_room_positions_to_cut": "La séance {session} a une élimination après la position {position} : tirez {positions} position(s).",
+    "day_room_phase_scores_exist": "Des scores sont saisis après l’élimination de la position {position} de la séance {session} : la suite ne peut plus être tirée à nouveau.",
 }

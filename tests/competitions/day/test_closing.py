@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from competitions import homologation
-from competitions.day import closing, penalties
+from competitions.day import closing, penalties, scoring
 from competitions.models import (
     Allocation,
     DayPenalty,
@@ -383,3 +383,17 @@ def test_who_may_do_what_inside_and_outside_scope(registry, players, role):
         else:
             with pytest.raises(PermissionDenied):
                 penalties.penalty_remove(penalty=first, reason="erreur", by=user)
+
+
+def test_a_deal_without_oudler_keeps_its_zero_to_the_results(registry, day_field):
+    """0 oudlers is a fact of the deal, not a default left out: the results
+    read it back (a line without ``oudlers`` would be refused at the end)."""
+    arbiter = registry.users["arbiter"]
+    table = day_field.session.plan["positions"][0][0]
+    line = {"contract": "prise", "taker": "E", "oudlers": 0, "attack_points": 40}
+    scoring.deal_enter(
+        by=arbiter, session=day_field.session, position=1, table=table["table"], deal=1,
+        line=line,
+    )  # fmt: skip
+    document = closing.closing_document(tournament=day_field.tournament, by=arbiter)
+    assert document["score_sheets"][0]["deals"][0] == line

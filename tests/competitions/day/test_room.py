@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from competitions.day import room
+from competitions.day import penalties, room
 from competitions.models import DealRecord, EntryMember, EntryState, Provenance
 from competitions.rules.day.layout import layout_from_json, seating_from_json
 from competitions.rules.engine.movements.planning import max_positions
@@ -273,6 +273,43 @@ def test_a_later_session_seats_best_against_best(registry, day_field):
     )
     assert second.number == 2
     assert seating_from_json(second.seating)[1].entry == best  # N at table 1
+
+
+def test_best_against_best_follows_the_standings_penalties_and_abandons_included(
+    registry, day_field
+):
+    """The order is the day's standings (the closing's): a penalty counts, and an entry
+    that abandoned is no longer seated."""
+    session = day_field.session
+    layout, seating = room.layout_and_seating(session)
+    table = layout.tables_at(1)[0]
+    top, runner_up = list(table.seats)[:2]
+    marks = {o.value: 0 for o in table.seats}
+    marks[top.value], marks[runner_up.value] = 30, 20
+    marks[list(table.seats)[2].value] = -50
+    DealRecord.objects.create(
+        session=session, position=1, table=table.table, deal=1, line={}, marks=marks,
+        provenance=Provenance.ARBITER,
+    )  # fmt: skip
+    best, second = seating[table.seats[top]].entry, seating[table.seats[runner_up]].entry
+    arbiter = registry.users["arbiter"]
+    member = EntryMember.objects.get(tournament=day_field.tournament, entry__number=best)
+    penalties.penalty_record(
+        tournament=day_field.tournament, member_id=member.pk, kind="slowness",
+        reason="Lenteur", session=1, position=1, by=arbiter,
+    )  # fmt: skip
+    quitter = next(n for n in range(1, 13) if n not in (best, second))
+    penalties.abandon_record(
+        tournament=day_field.tournament, entry_number=quitter, session=1, position=1,
+        agreed=True, by=arbiter,
+    )  # fmt: skip
+    drawn = room.session_draw(
+        tournament=day_field.tournament, positions=2, deals_per_position=4,
+        placement="best_against_best", by=arbiter,
+    )  # fmt: skip
+    holders = seating_from_json(drawn.seating)
+    assert holders[1].entry == second  # N at table 1: the best after the penalty
+    assert quitter not in {h.entry for h in holders.values()}
 
 
 def test_where_a_player_sits(day_field):

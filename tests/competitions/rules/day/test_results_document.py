@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from competitions.rules.day.layout import Holder, layout_of
 from competitions.rules.day.results_document import (
+    Cut,
     DayDeal,
     DayEntry,
     DayMember,
@@ -18,7 +19,7 @@ from competitions.rules.day.results_document import (
     score_sheets_document,
     table_sheets,
 )
-from competitions.rules.day.standings import Cut, standings_after
+from competitions.rules.day.standings import standings_after
 from competitions.rules.engine.eliminations import EliminatedOrder
 from competitions.rules.engine.movements.planning import plan_movement
 from competitions.rules.engine.penalties import PenaltyKind
@@ -36,6 +37,51 @@ def seats_of(size: int) -> tuple[Orientation, ...]:
 
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
+
+
+def table_deals(draw, session: int, table, deals_per_position: int) -> list[DayDeal]:
+    """Random deals of one table at one position, as the score entry keeps them (the line
+    and the engine's marks)."""
+    seats = seats_of(len(table.seats))
+    deals = []
+    for k in range(1, deals_per_position + 1):
+        contract = draw(st.sampled_from((None, *CONTRACTS)))
+        if contract is None:
+            line: dict = {"contract": None}
+            facts = Deal(table_size=len(seats), contract=None)
+        else:
+            taker = draw(st.sampled_from(seats))
+            oudlers = draw(st.integers(0, 3))
+            points = draw(st.integers(0, 91))
+            line = {
+                "contract": contract,
+                "taker": taker.value,
+                "oudlers": oudlers,
+                "attack_points": points,
+            }
+            facts = Deal(
+                table_size=len(seats),
+                contract=contract,
+                taker=taker,
+                oudlers=oudlers,
+                attack_points=points,
+            )
+        try:
+            scored = score_deal(facts)
+        except RuleViolation:
+            line = {"contract": None}
+            scored = score_deal(Deal(table_size=len(seats), contract=None))
+        deals.append(
+            DayDeal(
+                session,
+                table.position,
+                table.table,
+                k,
+                line,
+                {o.value: m for o, m in scored.marks.items()},
+            )
+        )
+    return deals
 
 
 @st.composite
@@ -84,43 +130,7 @@ def days(draw, *, sessions_max: int = 2, totals: bool = True, max_guests: int = 
                         DayTotals(session.number, table.position, table.table, marks)
                     )
                     continue
-                for k in range(1, deals_per_position + 1):
-                    contract = draw(st.sampled_from((None, *CONTRACTS)))
-                    if contract is None:
-                        line: dict = {"contract": None}
-                        facts = Deal(table_size=len(seats), contract=None)
-                    else:
-                        taker = draw(st.sampled_from(seats))
-                        oudlers = draw(st.integers(0, 3))
-                        points = draw(st.integers(0, 91))
-                        line = {
-                            "contract": contract,
-                            "taker": taker.value,
-                            "oudlers": oudlers,
-                            "attack_points": points,
-                        }
-                        facts = Deal(
-                            table_size=len(seats),
-                            contract=contract,
-                            taker=taker,
-                            oudlers=oudlers,
-                            attack_points=points,
-                        )
-                    try:
-                        scored = score_deal(facts)
-                    except RuleViolation:
-                        line = {"contract": None}
-                        scored = score_deal(Deal(table_size=len(seats), contract=None))
-                    deals.append(
-                        DayDeal(
-                            session.number,
-                            table.position,
-                            table.table,
-                            k,
-                            line,
-                            {o.value: m for o, m in scored.marks.items()},
-                        )
-                    )
+                deals += table_deals(draw, session.number, table, deals_per_position)
     licensed = [e for e in entries if e.members[0].licence_number is not None]
     penalties = tuple(
         DayPenalty(e.members[0].licence_number, PenaltyKind.SLOWNESS, 100, "Lenteur")
@@ -280,9 +290,9 @@ def test_a_cut_keeps_the_best_and_halves_their_scores():
     assert by_entry[1].score == 150 - 10
     assert by_entry[2].score == 38 + 20  # 75 / 2 rounded half away from zero
     assert by_entry[3].score == -38
-    assert by_entry[4].eliminated_before == 2
+    assert by_entry[4].eliminated_at == (2, 1)
     assert by_entry[4].score == -300
-    assert by_entry[6].eliminated_before == 2
+    assert by_entry[6].eliminated_at == (2, 1)
     assert [line.entry for line in standings.lines][-2:] == [6, 4]
     assert standings.lines[-1].place == 12
     shared = standings_after(
