@@ -39,9 +39,7 @@ def test_those_who_run_the_day_list_its_entries(
     assert member["name"] == f"{first.last_name.upper()} {first.first_name}"
 
 
-def test_entering_by_licence_by_name_then_the_waiting_list(
-    api, registry, open_de_lyon, day_player
-):
+def test_entering_by_licence_by_name_then_the_waiting_list(api, registry, open_de_lyon, day_player):
     api.force_authenticate(registry.users["club_manager"])
     player = day_player()
     entered = api.post(url(open_de_lyon.pk), {"licence_numbers": [player.licence_number]})
@@ -88,9 +86,11 @@ def test_nobody_else_reads_or_writes_and_learns_nothing(api, registry, open_de_l
         user = registry.users["player"]
     else:
         user = User.objects.create_user(username=role)
-        where = {"club": registry.clubs[201]} if role == "club_manager_2" else {
-            "committee": registry.committees[2]
-        }
+        where = (
+            {"club": registry.clubs[201]}
+            if role == "club_manager_2"
+            else {"committee": registry.committees[2]}
+        )
         kind = Role.CLUB_MANAGER if role == "club_manager_2" else Role.COMMITTEE_STAFF
         RoleAssignment.objects.create(user=user, role=kind, **where)
     api.force_authenticate(user)
