@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+import segno
 from django.conf import settings
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -35,7 +36,6 @@ from reportlab.platypus import (
 )
 
 from competitions.day import room, table_tokens
-from competitions.day.qr_codes import qr_modules
 from competitions.models import PlayedSession
 from competitions.rules.day.layout import TableAt
 from core.pdf_fonts import pdf_fonts
@@ -90,10 +90,10 @@ QUIET_ZONE = 2
 
 @functools.lru_cache(maxsize=2048)
 def _qr_path(url: str) -> _QrPath:
-    """The path of ``url``'s QR code (:func:`competitions.day.qr_codes.qr_modules`), computed once a
+    """The path of ``url``'s QR code (segno's, error level M), computed once a
     process (a table's token never changes: reprinting a session's cards, or one position's,
     encodes nothing again)."""
-    rows = qr_modules(url, error="m")
+    rows = segno.make(url, error="m", micro=False).matrix
     n = len(rows) + 2 * QUIET_ZONE
     runs = []
     for r, row in enumerate(rows):
