@@ -39,6 +39,7 @@ from competitions.models import (
     RulebookVersion,
     StagePenalty,
     StageSeating,
+    SuspensionProposal,
     TeamFlag,
     Tournament,
     TournamentStatus,
@@ -503,3 +504,15 @@ class AllocationAdmin(ReadOnlyAdmin):
     list_select_related = ["player", "tournament", "season"]
     search_fields = ["=player__licence_number", "player__last_name", "tournament__name"]
     show_full_result_count = False
+
+
+@admin.register(SuspensionProposal)
+class SuspensionProposalAdmin(ReadOnlyAdmin):
+    """Written by the homologation door, decided on the desk or the API (the services of
+    ``competitions.tournaments.suspension_proposals``): read here, never edited."""
+
+    list_display = ["player", "tournament", "entry_number", "status", "decided_by", "decided_at"]
+    list_filter = ["status"]
+    list_select_related = ["player", "tournament", "decided_by"]
+    search_fields = ["=player__licence_number", "player__last_name", "tournament__name"]
+    readonly_fields = [f.name for f in SuspensionProposal._meta.fields]

@@ -8,10 +8,17 @@ so a past season is always recomputed with its own rules.
 
 from __future__ import annotations
 
+from typing import Any
+
 from competitions.models import RulebookVersion
 from competitions.rules.rulebook import Movements, Rulebook
 from core.batch_memo import memoized
-from core.versioned_settings import SettingsKind, settings_in_force, settings_publish
+from core.versioned_settings import (
+    SettingsKind,
+    parsed_version,
+    settings_in_force,
+    settings_publish,
+)
 from federation.access import Actor, scope_of
 from federation.models import Season
 from federation.selectors import current_season
@@ -35,6 +42,14 @@ def rulebook_in_force(*, season: Season) -> tuple[RulebookVersion, Rulebook]:
         ("rulebook_in_force", season.pk),
         lambda: settings_in_force(RULEBOOKS, scope={"season": season}),  # type: ignore[return-value]
     )
+
+
+def rulebook_version(pk: int, created_at: Any) -> Rulebook:
+    """The rulebook of version ``pk`` (created at ``created_at``), whose key the caller read
+    in its own statement as its season's latest (``competitions.day.table_tokens``): parsed
+    once per process per version, never stale (staff's change adds a version, with a new
+    key)."""
+    return parsed_version(RULEBOOKS, pk, created_at)
 
 
 def movements_in_force() -> Movements:

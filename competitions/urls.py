@@ -1,6 +1,14 @@
 from django.urls import path
 
-from competitions.api import championships, dry_run, engine, results, results_schema, tournaments
+from competitions.api import (
+    championships,
+    dry_run,
+    engine,
+    results,
+    results_schema,
+    suspensions,
+    tournaments,
+)
 
 app_name = "competitions"
 
@@ -51,6 +59,20 @@ tournament_urlpatterns = [
     path("<int:pk>/homologate/", results.HomologateView.as_view(), name="tournament-homologate"),
     path("<int:pk>/refuse/", results.RefuseView.as_view(), name="tournament-refuse"),
     path("<int:pk>/corrections/", results.CorrectionView.as_view(), name="tournament-correct"),
+]
+
+suspension_urlpatterns = [
+    path("", suspensions.SuspensionProposalList.as_view(), name="suspension-proposal-list"),
+    path(
+        "<int:pk>/confirm/",
+        suspensions.SuspensionProposalConfirm.as_view(),
+        name="suspension-proposal-confirm",
+    ),
+    path(
+        "<int:pk>/dismiss/",
+        suspensions.SuspensionProposalDismiss.as_view(),
+        name="suspension-proposal-dismiss",
+    ),
 ]
 
 championship_urlpatterns = [

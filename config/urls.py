@@ -11,6 +11,7 @@ from competitions.public.urls import (
 from competitions.urls import (
     championship_urlpatterns,
     engine_urlpatterns,
+    suspension_urlpatterns,
     tournament_urlpatterns,
 )
 from config.health import health
@@ -44,6 +45,7 @@ urlpatterns = [
     path("comites/", include(committee_urlpatterns)),
     path("api/public/", include("competitions.api.public_urls")),
     path("api/championships/", include(championship_urlpatterns)),
+    path("api/suspension-proposals/", include(suspension_urlpatterns)),
 ]
 
 # A URL no route matches: the API's error shape under /api/ (core/http/api_errors.py).

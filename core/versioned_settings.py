@@ -120,6 +120,18 @@ def _parsed(kind: SettingsKind, version: SettingsVersion, created_at: Any) -> An
     return kind.read(version.data)
 
 
+def parsed_version(kind: SettingsKind[V, S], pk: int, created_at: Any) -> S:
+    """The settings of version ``pk`` (created at ``created_at``), read and parsed once per
+    process: a version is never edited, and a new one has a new key, so a caller that read
+    the key of the latest version with its own query is never served a stale document."""
+    return _parsed_by_key(kind, pk, created_at)
+
+
+@lru_cache(maxsize=256)
+def _parsed_by_key(kind: SettingsKind, pk: int, created_at: Any) -> Any:
+    return parsed(kind, kind.model._default_manager.get(pk=pk))
+
+
 def may_publish(kind: SettingsKind, *, scope: Scope, by) -> None:
     """Raise :class:`PermissionDenied` unless ``by`` may publish a version for ``scope``."""
     if not kind.may_publish(by, scope):

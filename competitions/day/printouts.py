@@ -10,8 +10,10 @@
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Iterator
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 import segno
@@ -70,26 +72,55 @@ class _Names:
             yield orientation.value, number, self.at(number)
 
 
-def _qr(canvas: Canvas, url: str, x: float, y: float, size: float) -> None:
-    """The QR code of ``url``, ``size`` wide, its lower left corner at (x, y): each row's
-    runs of dark modules one rectangle, the whole code one filled path."""
-    code = segno.make(url, error="m")
-    rows = list(code.matrix_iter(border=2))
-    cell = size / len(rows)
-    canvas.setFillColor(colors.white)
-    canvas.rect(x, y, size, size, stroke=0, fill=1)
-    canvas.setFillColor(colors.black)
-    path = canvas.beginPath()
+@dataclass(frozen=True)
+class _QrPath:
+    """A QR code as PDF path operators in module units: one ``re`` per run of dark modules
+    in a row, (0, 0) its lower left corner, ``modules`` wide (the quiet zone included)."""
+
+    modules: int
+    code: str
+
+    def getCode(self) -> str:  # what reportlab's Canvas.drawPath reads
+        return self.code
+
+
+QUIET_ZONE = 2
+"""Light modules around a code (segno's ``border=2``, as the cards always had)."""
+
+
+@functools.lru_cache(maxsize=2048)
+def _qr_path(url: str) -> _QrPath:
+    """The path of ``url``'s QR code (segno's, error level M), computed once a
+    process (a table's token never changes: reprinting a session's cards, or one position's,
+    encodes nothing again)."""
+    rows = segno.make(url, error="m", micro=False).matrix
+    n = len(rows) + 2 * QUIET_ZONE
+    runs = []
     for r, row in enumerate(rows):
-        top = y + size - (r + 1) * cell
+        y = n - 1 - QUIET_ZONE - r
         start = None
         for c, dark in enumerate([*row, 0]):
             if dark and start is None:
                 start = c
             elif not dark and start is not None:
-                path.rect(x + start * cell, top, (c - start) * cell, cell)
+                runs.append(f"{QUIET_ZONE + start} {y} {c - start} 1 re")
                 start = None
-    canvas.drawPath(path, stroke=0, fill=1)
+    return _QrPath(n, "\n".join(runs))
+
+
+def _qr(canvas: Canvas, url: str, x: float, y: float, size: float) -> None:
+    """The QR code of ``url``, ``size`` wide, its lower left corner at (x, y): each row's
+    runs of dark modules one rectangle, the whole code one filled path, written in module
+    units under a scale (integers: nothing to format per rectangle)."""
+    qr = _qr_path(url)
+    canvas.setFillColor(colors.white)
+    canvas.rect(x, y, size, size, stroke=0, fill=1)
+    canvas.setFillColor(colors.black)
+    canvas.saveState()
+    canvas.translate(x, y)
+    canvas.scale(size / qr.modules, size / qr.modules)
+    canvas.drawPath(qr, stroke=0, fill=1)
+    canvas.restoreState()
 
 
 def table_cards_pdf(session: PlayedSession, position: int | None = None) -> bytes:

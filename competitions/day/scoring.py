@@ -40,10 +40,11 @@ import datetime as dt
 import json
 import zlib
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
@@ -59,11 +60,12 @@ from competitions.models import (
     Tournament,
     TournamentStatus,
 )
-from competitions.rulebooks import rulebook_in_force
+from competitions.rulebooks import rulebook_in_force, rulebook_version
 from competitions.rules.day.layout import SHEET_ORDER, TableAt, layout_from_json, seating_from_json
 from competitions.rules.engine.scoring import ScoringRules
 from competitions.rules.engine.sheets import DealLine, ScoreSheet, total_sheet
 from competitions.rules.results.score_sheets import read_deal_line
+from core import bulk_rows
 from core.errors import Conflict, NotFound, PermissionDenied
 from core.problems import Problem, RuleViolation
 from federation.access import Actor
@@ -218,8 +220,12 @@ def _lock_table(session: PlayedSession, position: int, table: int) -> None:
 # ----------------------------------------------------------------------------- checks
 
 
-def _rules(tournament: Tournament) -> ScoringRules:
-    return rulebook_in_force(season=tournament.season)[1].scoring.rules()
+def _rules(place: TablePlace) -> ScoringRules:
+    if place.rulebook is None:  # not read with the place (a runner's), or none stored yet
+        rulebook = rulebook_in_force(season=place.tournament.season)[1]
+    else:
+        rulebook = rulebook_version(*place.rulebook)
+    return rulebook.scoring.rules()
 
 
 def _players(table: TableAt) -> dict[Any, str]:
@@ -326,12 +332,12 @@ def _running(rows: Sequence[DealRecord], table: TableAt) -> dict[str, int]:
     return totals
 
 
-def _table_rows(place: TablePlace) -> list[DealRecord]:
-    return list(
-        DealRecord.objects.filter(
-            session=place.session, position=place.position, table=place.table.table
-        ).order_by("deal")
-    )
+def _table_rows(place: TablePlace, *, again: bool = True) -> list[DealRecord]:
+    """The table's deals at its position, in order: those read with the place (a table's
+    token, ``table_tokens``) unless asked ``again`` (under the table's lock)."""
+    if not again and place.deals is not None:
+        return list(place.deals)
+    return list(DealRecord.objects.filter(**place.where).order_by("deal"))
 
 
 # ----------------------------------------------------------------------------- writes
@@ -356,56 +362,76 @@ def deal_enter(
     parsed, canonical = _read_line(line, place.table, deal)
     client_key = str(client_key or "")[:64]
     # Sent again (the phone did not see the acknowledgement): answered without a write.
-    rows = _table_rows(place)
+    rows = _table_rows(place, again=False)
     known = _known(rows, deal, canonical, place.table)
     if known is not None:
         return known
-    rules = _rules(place.tournament)
+    rules = _rules(place)
     guarded = place.table.size == 5 or place.tournament.position_totals
-    try:
-        with transaction.atomic():
-            if guarded:
-                # Other rows of the table decide (the mort's rotation, totals or deals):
-                # read them again under the table's lock.
-                _lock_table(place.session, place.position, place.table.table)
-                if (
-                    place.tournament.position_totals
-                    and TableTotals.objects.filter(
-                        session=place.session, position=place.position, table=place.table.table
-                    ).exists()
-                ):
-                    raise Conflict(
-                        "This table entered its position totals: ask the arbiter.",
-                        code="day_totals_already_entered",
-                    )
-                rows = _table_rows(place)
-                known = _known(rows, deal, canonical, place.table)
-                if known is not None:
-                    return known
-            kept = _kept_lines(rows, place.table.size) if place.table.size == 5 else {}
-            marks = _check_run(place, deal, parsed, kept, rules)
-            now = timezone.now()
-            record = DealRecord.objects.create(
-                session=place.session,
-                position=place.position,
-                table=place.table.table,
-                deal=deal,
-                line=canonical,
-                marks=marks,
-                client_key=client_key,
-                provenance=writer.provenance,
-                entered_by=writer.user,
-                entered_at=now,
-                changed_at=now,
-            )
-    except IntegrityError:
-        # The same deal kept meanwhile by another phone of the table (one row per deal):
-        # the same content is acknowledged, other content refused, as above.
-        known = _known(_table_rows(place), deal, canonical, place.table)
-        assert known is not None
-        return known
+    # A plain table's deal is one statement, its own transaction; a guarded one is written
+    # under the table's lock.
+    with transaction.atomic() if guarded else nullcontext():
+        if guarded:
+            # Other rows of the table decide (the mort's rotation, totals or deals): read
+            # them again under the table's lock.
+            _lock_table(place.session, place.position, place.table.table)
+            if (
+                place.tournament.position_totals
+                and TableTotals.objects.filter(**place.where).exists()
+            ):
+                raise Conflict(
+                    "This table entered its position totals: ask the arbiter.",
+                    code="day_totals_already_entered",
+                )
+            rows = _table_rows(place)
+            known = _known(rows, deal, canonical, place.table)
+            if known is not None:
+                return known
+        kept = _kept_lines(rows, place.table.size) if place.table.size == 5 else {}
+        marks = _check_run(place, deal, parsed, kept, rules)
+        now = timezone.now()
+        record = DealRecord(
+            **place.where,
+            deal=deal,
+            line=canonical,
+            marks=marks,
+            client_key=client_key,
+            provenance=writer.provenance,
+            entered_by=writer.user,
+            entered_at=now,
+            changed_at=now,
+        )
+        if not _insert_once(record):
+            # The same deal kept meanwhile by another phone of the table (one row per
+            # deal): the same content is acknowledged, other content refused, as above.
+            known = _known(_table_rows(place), deal, canonical, place.table)
+            assert known is not None
+            return known
     rows = sorted([*rows, record], key=lambda r: r.deal)
     return DealAck(deal, marks, True, _running(rows, place.table), tuple(r.deal for r in rows))
+
+
+def _insert_once(record: DealRecord) -> bool:
+    """Insert ``record`` unless its deal is kept already, in one statement (``INSERT … ON
+    CONFLICT DO NOTHING RETURNING``: no round trip to open or close a transaction of its
+    own); whether it was inserted."""
+    fields = [field for field in DealRecord._meta.concrete_fields if not field.primary_key]
+    columns = bulk_rows.columns(DealRecord, [field.attname for field in fields])
+    sql = (
+        f"INSERT INTO {connection.ops.quote_name(DealRecord._meta.db_table)} ({columns}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))}) "
+        f"ON CONFLICT DO NOTHING RETURNING {bulk_rows.columns(DealRecord, ['id'])}"
+    )
+    values = [field.get_db_prep_save(field.pre_save(record, True), connection) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        inserted = cursor.fetchone()
+    if inserted is None:
+        return False
+    record.pk = inserted[0]
+    record._state.adding = False
+    record._state.db = connection.alias
+    return True
 
 
 def _known(
@@ -448,16 +474,12 @@ def totals_enter(
     checked = _checked_totals(totals, place.table)
     with transaction.atomic():
         _lock_table(place.session, place.position, place.table.table)
-        if DealRecord.objects.filter(
-            session=place.session, position=place.position, table=place.table.table
-        ).exists():
+        if DealRecord.objects.filter(**place.where).exists():
             raise Conflict(
                 "This table has entered deals at this position: ask the arbiter.",
                 code="day_deals_already_entered",
             )
-        existing = TableTotals.objects.filter(
-            session=place.session, position=place.position, table=place.table.table
-        ).first()
+        existing = TableTotals.objects.filter(**place.where).first()
         if existing is not None:
             if existing.totals == checked:
                 return dict(existing.totals)
@@ -467,9 +489,7 @@ def totals_enter(
                 code="day_totals_already_kept",
             )
         TableTotals.objects.create(
-            session=place.session,
-            position=place.position,
-            table=place.table.table,
+            **place.where,
             totals=checked,
             client_key=str(client_key or "")[:64],
             provenance=writer.provenance,
@@ -524,6 +544,49 @@ def _checked_totals(totals: object, table: TableAt) -> dict[str, int]:
     return checked
 
 
+def _correcting(
+    by: Actor, session: PlayedSession, position: int, table: int, reason: str
+) -> tuple[TablePlace, User | None, str]:
+    """What every correction of the day starts with: the table a runner of the day may
+    write (else not found; refused once the results are sent), who corrects, and the
+    reason, required."""
+    place = _runner_place(by, session, position, table, write=True)
+    reason = (reason or "").strip()
+    if not reason:
+        raise RuleViolation.single(
+            "reason", "day_reason_required", "Say why this is corrected.", {}
+        )
+    if len(reason) > MAX_REASON:
+        raise RuleViolation.single(
+            "reason",
+            "day_correction_reason_too_long",
+            f"The reason is at most {MAX_REASON} characters.",
+            {"limit": MAX_REASON},
+        )
+    return place, author(by), reason
+
+
+def _logged(
+    place: TablePlace,
+    deal: int,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+    reason: str,
+    user: User | None,
+    now: dt.datetime,
+) -> DayCorrection:
+    """The correction's log line: what it was, what it became (None: removed), who, why."""
+    return DayCorrection.objects.create(
+        **place.where,
+        deal=deal,
+        before=before,
+        after=after,
+        reason=reason,
+        corrected_by=user,
+        corrected_at=now,
+    )
+
+
 def deal_correct(
     *,
     by: Actor,
@@ -536,25 +599,12 @@ def deal_correct(
 ) -> DayCorrection:
     """A runner of the day changes (or, with ``line`` None, removes) a kept deal, or enters
     a missing one, with a reason; the correction is logged with before, after and who."""
-    place = _runner_place(by, session, position, table, write=True)
-    user = author(by)
+    place, user, reason = _correcting(by, session, position, table, reason)
     deal = _check_deal_number(place, deal)
-    reason = (reason or "").strip()
-    if not reason:
-        raise RuleViolation.single(
-            "reason", "day_reason_required", "Say why the deal is corrected.", {}
-        )
-    if len(reason) > MAX_REASON:
-        raise RuleViolation.single(
-            "reason",
-            "day_correction_reason_too_long",
-            f"The reason is at most {MAX_REASON} characters.",
-            {"limit": MAX_REASON},
-        )
     parsed = canonical = None
     if line is not None:
         parsed, canonical = _read_line(line, place.table, deal)
-    rules = _rules(place.tournament)
+    rules = _rules(place)
     with transaction.atomic():
         _lock_table(place.session, place.position, place.table.table)
         rows = _table_rows(place)
@@ -578,9 +628,7 @@ def deal_correct(
             after = {"line": canonical, "marks": marks}
             if existing is None:
                 DealRecord.objects.create(
-                    session=place.session,
-                    position=place.position,
-                    table=place.table.table,
+                    **place.where,
                     deal=deal,
                     line=canonical,
                     marks=marks,
@@ -594,17 +642,55 @@ def deal_correct(
                 existing.marks = marks
                 existing.changed_at = now
                 existing.save(update_fields=["line", "marks", "changed_at"])
-        return DayCorrection.objects.create(
-            session=place.session,
-            position=place.position,
-            table=place.table.table,
-            deal=deal,
-            before=before,
-            after=after,
-            reason=reason,
-            corrected_by=user,
-            corrected_at=now,
+        return _logged(place, deal, before, after, reason, user, now)
+
+
+TOTALS_DEAL = 0
+"""The ``deal`` of a correction of a table's position totals (``DayCorrection``)."""
+
+
+def totals_correct(
+    *,
+    by: Actor,
+    session: PlayedSession,
+    position: int,
+    table: int,
+    totals: Mapping[str, Any] | None,
+    reason: str,
+) -> DayCorrection:
+    """A runner of the day changes (or, with ``totals`` None, removes) a table's position
+    totals, or enters missing ones, with a reason, where the tournament allows totals; the
+    correction is logged as deal 0 with before, after and who."""
+    place, user, reason = _correcting(by, session, position, table, reason)
+    if not place.tournament.position_totals:
+        raise Conflict(
+            "This tournament has every deal entered, not position totals.",
+            code="day_totals_not_allowed",
         )
+    checked = None if totals is None else _checked_totals(totals, place.table)
+    with transaction.atomic():
+        _lock_table(place.session, place.position, place.table.table)
+        existing = TableTotals.objects.filter(**place.where).first()
+        if existing is None and checked is None:
+            raise NotFound("This table's totals are not kept.", code="day_totals_not_kept")
+        if existing is None and DealRecord.objects.filter(**place.where).exists():
+            raise Conflict(
+                "This table has deals kept at this position: remove them first.",
+                code="day_totals_beside_deals",
+            )
+        before = None if existing is None else {"totals": existing.totals}
+        after = None if checked is None else {"totals": checked}
+        now = timezone.now()
+        if existing is None:
+            TableTotals.objects.create(
+                **place.where, totals=checked, provenance=Provenance.ARBITER, entered_by=user
+            )
+        elif checked is None:
+            existing.delete()
+        else:
+            existing.totals = checked
+            existing.save(update_fields=["totals"])
+        return _logged(place, TOTALS_DEAL, before, after, reason, user, now)
 
 
 # ----------------------------------------------------------------------------- reads
@@ -639,7 +725,7 @@ def table_sheet(
         token=token, by=by, session=session, position=position, table=table, write=False
     )
     place = writer.place
-    rows = _table_rows(place)
+    rows = _table_rows(place, again=False)
     numbers = [place.table.seats[seat] for seat in SHEET_ORDER if seat in place.table.seats]
     names = _names(place.tournament, place.session, numbers)
     seats = tuple(
@@ -647,9 +733,7 @@ def table_sheet(
         for seat in SHEET_ORDER
         if (number := place.table.seats.get(seat)) is not None
     )
-    totals_row = TableTotals.objects.filter(
-        session=place.session, position=place.position, table=place.table.table
-    ).first()
+    totals_row = TableTotals.objects.filter(**place.where).first()
     return TableSheet(
         tournament=place.tournament,
         session=place.session,

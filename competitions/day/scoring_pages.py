@@ -187,6 +187,37 @@ class DealForm(forms.Form):
             self.add_error(field, problem_message(problem))
 
 
+class TotalsForm(forms.Form):
+    """A table's position totals as the arbiter enters or corrects them (or removes them)."""
+
+    remove = forms.BooleanField(
+        label=pgettext_lazy("day scoring", "Remove these totals"), required=False
+    )
+    reason = forms.CharField(
+        label=pgettext_lazy("day scoring", "Reason"), max_length=300, required=False
+    )
+
+    def __init__(self, *args: Any, seats: tuple[str, ...], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        scores = {f"seat_{seat}": forms.IntegerField(label=seat, required=False) for seat in seats}
+        self.fields = {**scores, **self.fields}  # each seat's score first, in the sheet's order
+
+    def totals(self) -> dict[str, Any] | None:
+        if self.cleaned_data.get("remove"):
+            return None
+        return {seat: self.cleaned_data.get(f"seat_{seat}") for seat in self.seats}
+
+    def refused(self, violation: RuleViolation) -> None:
+        for problem in violation.problems:
+            field: str | None = problem.field
+            if field is not None and field.startswith("totals."):
+                field = f"seat_{field.removeprefix('totals.')}"
+            if field not in self.fields:
+                field = None
+            self.add_error(field, problem_message(problem))
+
+
 def _points(points: Decimal | None) -> int | float | None:
     if points is None:
         return None
@@ -259,7 +290,14 @@ def scores_table(request, pk: int, session: int, position: int, table: int):
     five = sheet.size == 5
     kept = {d.deal: d for d in sheet.deals}
     posted = None
-    if request.method == "POST":
+    totals_form = None
+    if request.method == "POST" and request.POST.get("totals"):
+        if not may_run or not sheet.totals_allowed:
+            raise Http404
+        totals_form = TotalsForm(request.POST, seats=seats, prefix="totals")
+        if _totals_posted(request, totals_form, sheet, played, position, table):
+            return redirect(request.path + "#bilans")
+    elif request.method == "POST":
         if not may_run:
             raise Http404
         deal = _deal_number(request.POST.get("deal"), sheet.deals_per_position)
@@ -303,14 +341,43 @@ def scores_table(request, pk: int, session: int, position: int, table: int):
             initial = initial_of(dict(entered.line)) if entered else {}
             form = DealForm(initial=initial, seats=seats, five=five, prefix=f"d{number}")
         deals.append({"number": number, "entered": entered, "form": form})
+    if totals_form is None and sheet.totals_allowed:
+        initial = {f"seat_{s}": v for s, v in (sheet.position_totals or {}).items()}
+        totals_form = TotalsForm(initial=initial, seats=seats, prefix="totals")
     context = {
         "tournament": tournament,
         "sheet": sheet,
         "deals": deals,
+        "totals_form": totals_form,
         "may_run": may_run,
         "table_link": table_url(played, position, table) if may_run else None,
     }
-    return render(request, "day/scores_table.html", context, status=400 if posted else 200)
+    failed = posted is not None or (totals_form is not None and totals_form.is_bound)
+    return render(request, "day/scores_table.html", context, status=400 if failed else 200)
+
+
+def _totals_posted(
+    request, form: TotalsForm, sheet: scoring.TableSheet, played, position: int, table: int
+) -> bool:
+    """Enter the table's missing position totals, or correct (or remove) them with a
+    reason; whether it was done (else the form holds why not)."""
+    if not form.is_valid():
+        return False
+    where = {"session": played, "position": position, "table": table}
+    totals = form.totals()
+    try:
+        if sheet.position_totals is None and totals is not None:
+            scoring.totals_enter(by=request.user, totals=totals, **where)
+        else:
+            scoring.totals_correct(
+                by=request.user, totals=totals, reason=form.cleaned_data["reason"], **where
+            )
+        return True
+    except RuleViolation as violation:
+        form.refused(violation)
+    except errors.ServiceError as refused:
+        form.add_error(None, error_message(refused))
+    return False
 
 
 def _deal_number(value: object, count: int) -> int:

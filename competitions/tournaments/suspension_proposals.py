@@ -11,7 +11,8 @@ et compétition) pour une durée de 12 mois »; docs/sanctions.md).
 - :func:`suspension_proposal_confirm`: federation staff turn a proposal into the suspension,
   with the text's 12 months, through :func:`federation.sanctions.sanction_record`.
 - :func:`suspension_proposal_dismiss`: federation staff dismiss it with a reason.
-- :func:`suspension_proposals_pending`: what the staff desk lists.
+- :func:`suspension_proposals_pending`: what the staff desk lists;
+  :func:`suspension_proposals_decided`: those decided (the API lists both).
 """
 
 from __future__ import annotations
@@ -96,11 +97,24 @@ def suspension_proposals_sync(*, tournament: Tournament) -> list[SuspensionPropo
     )
 
 
+DECIDED = (ProposalStatus.CONFIRMED, ProposalStatus.DISMISSED)
+
+
 def suspension_proposals_pending(*, by: Actor) -> QuerySet[SuspensionProposal]:
     """The proposals to decide, for federation staff (the CCN decides a suspension); none
     for anyone else."""
-    proposals = SuspensionProposal.objects.select_related("tournament", "player").filter(
-        status=ProposalStatus.PENDING
+    return _visible(by).filter(status=ProposalStatus.PENDING)
+
+
+def suspension_proposals_decided(*, by: Actor) -> QuerySet[SuspensionProposal]:
+    """The proposals federation staff confirmed or dismissed, latest decision first; none
+    for anyone else."""
+    return _visible(by).filter(status__in=DECIDED).order_by("-decided_at", "-pk")
+
+
+def _visible(by: Actor) -> QuerySet[SuspensionProposal]:
+    proposals = SuspensionProposal.objects.select_related(
+        "tournament", "player", "revision", "sanction", "decided_by"
     )
     return proposals if scope_of(by).national else proposals.none()
 

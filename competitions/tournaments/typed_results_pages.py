@@ -55,6 +55,9 @@ class TypedEntry:
     place: int | None = None
     """``None``: computed from the totals."""
     abandoned: bool = False
+    arbiter_accord: bool | None = None
+    """For an entry that abandoned: left with (``True``) or without (``False``) the arbiter's
+    accord; ``None``: not said (chapter 4: without it, a suspension is proposed)."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,10 @@ def typed_results_document(
                 "place": place,
                 "total": entry.total,
                 "abandoned": entry.abandoned,
+                # Only when said, as the canonical document writes it (its hash unchanged).
+                **(
+                    {} if entry.arbiter_accord is None else {"arbiter_accord": entry.arbiter_accord}
+                ),
                 "players": [
                     {"licence_number": player.licence_number, "name": player.name}
                     for player in entry.players
@@ -148,6 +155,24 @@ class SessionForm(forms.Form):
         return TypedSession(**data)
 
 
+ACCORD_CHOICES = [
+    ("", _("not said")),
+    ("oui", _("left with the arbiter's accord")),
+    ("non", _("left without the arbiter's accord")),
+]
+ACCORD_VALUES = {"": None, "oui": True, "non": False}
+"""The form's choice for ``arbiter_accord`` and the document's value (true, false, absent)."""
+ACCORD_CHOICE = {value: choice for choice, value in ACCORD_VALUES.items()}
+
+
+def accord_value(choice: str) -> bool | None:
+    """The document's ``arbiter_accord`` for the form's choice (a ``ValueError`` for any other
+    text: the field's "not a valid choice")."""
+    if choice not in ACCORD_VALUES:
+        raise ValueError(choice)
+    return ACCORD_VALUES[choice]
+
+
 PLAYER_FIELDS = ("licence", "not_licensed", "name")
 """Each player's fields in a row, ``<field>_<k>`` for the k-th player."""
 
@@ -159,6 +184,13 @@ class EntryForm(forms.Form):
     total = forms.IntegerField(label=_("Total"), required=False)
     place = forms.IntegerField(label=_("Place"), min_value=1, max_value=MAX_COUNT, required=False)
     abandoned = forms.BooleanField(label=_("Abandoned"), required=False)
+    arbiter_accord = forms.TypedChoiceField(
+        label=_("Arbiter's accord"),
+        choices=ACCORD_CHOICES,
+        coerce=accord_value,
+        empty_value=None,
+        required=False,
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -201,6 +233,14 @@ class EntryForm(forms.Form):
                     f"licence_{k}",
                     _("Give the licence number, or tick “not licensed” and give the name."),
                 )
+        if data.get("arbiter_accord") is not None and not data.get("abandoned"):
+            self.add_error(
+                "arbiter_accord",
+                _(
+                    "Only an entry that abandoned leaves with or without the arbiter's accord: "
+                    "tick “abandoned”, or leave the accord unsaid."
+                ),
+            )
         if data.get("total") is None and "total" not in self.errors:
             self.add_error("total", _("Give the entry's total."))
         return data
@@ -218,6 +258,7 @@ class EntryForm(forms.Form):
             total=data["total"],
             place=data["place"],
             abandoned=data["abandoned"],
+            arbiter_accord=data["arbiter_accord"],
         )
 
 
@@ -283,6 +324,7 @@ def kept_from_document(document: dict) -> Kept:
             "total": entry.get("total"),
             "place": entry.get("place"),
             "abandoned": entry.get("abandoned", False),
+            "arbiter_accord": ACCORD_CHOICE.get(entry.get("arbiter_accord"), ""),
         }
         for k, player in enumerate(entry.get("players", []), start=1):
             row[f"licence_{k}"] = player.get("licence_number")

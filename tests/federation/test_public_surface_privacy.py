@@ -248,7 +248,9 @@ NUMBER_RESOURCES = {
 }  # fmt: skip
 
 
-STAFF_ONLY = {"seances", "positions", "tables", "donnes", "suspensions"}
+STAFF_ONLY = {
+    "seances", "positions", "tables", "donnes", "suspensions", "suspension-proposals",
+}  # fmt: skip
 
 
 def path_values(route: Route, parameter: str, surface: Surface) -> list[str]:

@@ -20,6 +20,7 @@ FRENCH: dict[str, str] = {
     "day_stage_entry_by_licence": "Les inscriptions d’une épreuve de championnat sont des licenciés, inscrits par leur numéro de licence.",
     "day_entry_not_found": "Inscription introuvable.",
     "day_tournament_not_found": "Tournoi introuvable.",
+    "day_entries_not_runner": "Seuls les gestionnaires de l’organisateur et l’arbitre du tournoi gèrent ses inscriptions.",
     "day_entry_withdrawn_already": "L’inscription n° {entry} est déjà retirée.",
     "day_withdraw_too_late": "Le jour du tournoi est passé ou sa première séance est tirée : demandez à l’arbitre de vous retirer.",
 }

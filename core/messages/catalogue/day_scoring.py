@@ -41,9 +41,13 @@ FRENCH: dict[str, str] = {
     "day_totals_do_not_sum_to_zero": (
         "Les scores de la table totalisent {total}\xa0; ils doivent totaliser zéro."
     ),
-    "day_reason_required": "Indiquez pourquoi la donne est corrigée.",
+    "day_reason_required": "Indiquez pourquoi vous faites cette correction.",
     "day_correction_reason_too_long": "Le motif compte au plus {limit} caractères.",
     "day_deal_not_kept": "La donne {deal} de cette table n’est pas enregistrée.",
+    "day_totals_not_kept": "Les bilans de cette table ne sont pas enregistrés.",
+    "day_totals_beside_deals": (
+        "Cette table a des donnes enregistrées à cette position\xa0: retirez-les d’abord."
+    ),
     "too_many_requests_table": (
         "Trop de demandes pour cette table\xa0: réessayez dans {wait}\xa0secondes."
     ),

@@ -136,11 +136,13 @@ def path_values(world, registry, path: str, name: str) -> list:
             "/api/championships/regionals/": world["regionals"],
             "/api/championships/stages/": world["stages"],
             "/api/tournaments/": world["tournaments"],
+            "/api/day/tournaments/": world["tournaments"],
             "/api/public/tournaments/": world["tournaments"],
             "/api/federation/committees/": [c.pk for c in registry.committees.values()],
             "/api/federation/zones/": [z.pk for z in registry.zones.values()],
             "/api/federation/seasons/": [registry.season.pk],
             "/api/pcn/recomputes/": [1],
+            "/api/suspension-proposals/": [1],  # none exists: staff 404, anyone else 403
         }
         return by_owner[owner]
     return (

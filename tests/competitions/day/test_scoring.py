@@ -197,6 +197,76 @@ def test_the_arbiter_corrects_with_a_reason_and_the_correction_is_logged(session
     assert DayCorrection.objects.count() == 2
 
 
+def test_the_arbiter_corrects_position_totals_with_a_reason_and_it_is_logged(
+    tournament, session, arbiter
+):
+    tournament.position_totals = True
+    tournament.save()
+    where = {"session": session, "position": 1, "table": 2}
+    scoring.totals_enter(token=table_token(session, 1, 2), totals={"N": 10, "S": -10, "E": 5,
+                                                                   "W": -5})  # fmt: skip
+    with pytest.raises(RuleViolation) as refused:
+        scoring.totals_correct(by=arbiter, totals={"N": 0, "S": 0, "E": 0, "W": 0}, reason=" ",
+                               **where)  # fmt: skip
+    assert refused.value.problems[0].field == "reason"
+    with pytest.raises(RuleViolation) as refused:
+        scoring.totals_correct(by=arbiter, totals={"N": 1, "S": 0, "E": 0, "W": 0},
+                               reason="Erreur de report", **where)  # fmt: skip
+    assert refused.value.problems[0].code == "day_totals_do_not_sum_to_zero"
+    scoring.totals_correct(by=arbiter, totals={"N": 20, "S": -10, "E": 0, "W": -10},
+                           reason="Erreur de report", **where)  # fmt: skip
+    assert TableTotals.objects.get().totals == {"N": 20, "S": -10, "E": 0, "W": -10}
+    correction = DayCorrection.objects.get()
+    assert correction.deal == scoring.TOTALS_DEAL == 0
+    assert correction.before == {"totals": {"N": 10, "S": -10, "E": 5, "W": -5}}
+    assert correction.after == {"totals": {"N": 20, "S": -10, "E": 0, "W": -10}}
+    assert (correction.corrected_by, correction.reason) == (arbiter, "Erreur de report")
+    scoring.totals_correct(by=arbiter, totals=None, reason="Position rejouée", **where)
+    assert not TableTotals.objects.exists()
+    removal = DayCorrection.objects.latest("corrected_at")
+    assert removal.after is None
+    assert removal.before == {"totals": {"N": 20, "S": -10, "E": 0, "W": -10}}
+    with pytest.raises(NotFound) as refused:
+        scoring.totals_correct(by=arbiter, totals=None, reason="encore", **where)
+    assert refused.value.code == "day_totals_not_kept"
+    # Missing totals entered by the arbiter; a table of deals keeps its deals.
+    scoring.totals_correct(by=arbiter, totals={"N": 3, "S": -3, "E": 0, "W": 0},
+                           reason="Feuille papier", **where)  # fmt: skip
+    assert TableTotals.objects.get().provenance == "arbiter"
+    enter(session, 1, GARDE_N, table=1)
+    with pytest.raises(Conflict) as refused:
+        scoring.totals_correct(by=arbiter, totals={"N": 3, "S": -3, "E": 0, "W": 0},
+                               reason="x", session=session, position=1, table=1)  # fmt: skip
+    assert refused.value.code == "day_totals_beside_deals"
+    assert DayCorrection.objects.count() == 3
+
+
+def test_position_totals_are_corrected_only_where_the_tournament_allows_them(session, arbiter):
+    with pytest.raises(Conflict) as refused:
+        scoring.totals_correct(by=arbiter, session=session, position=1, table=1,
+                               totals={"N": 0, "S": 0, "E": 0, "W": 0}, reason="x")  # fmt: skip
+    assert refused.value.code == "day_totals_not_allowed"
+    assert not DayCorrection.objects.exists()
+
+
+def test_a_deal_is_scored_under_the_rulebook_staff_just_published(session, registry):
+    """The rulebook is parsed once per process per version: a new version is read at the
+    next deal, never an older one kept in memory."""
+    from competitions.rulebooks import rulebook_update
+    from competitions.rules.rulebook import Rulebook
+
+    failed_chelem = {"contract": "garde", "taker": "N", "oudlers": 0, "attack_points": 5,
+                     "chelem_announced": True, "chelem_made_by": "defence"}  # fmt: skip
+    before = enter(session, 1, failed_chelem, table=1)  # both count (« add »), the default
+    data = Rulebook.default().to_dict()
+    data["scoring"] = {**(data["scoring"] or {}),
+                       "defence_chelem_after_announced_chelem": "replace"}  # fmt: skip
+    rulebook_update(season=session.tournament.season, data=data,
+                    by=registry.users["federation_staff"])  # fmt: skip
+    after = enter(session, 1, failed_chelem, table=2)
+    assert after.marks["N"] - before.marks["N"] == 3 * 200  # the failed announcement dropped
+
+
 def test_the_sheet_gives_seats_names_and_running_totals(session):
     enter(session, 1, GARDE_N)
     enter(session, 2, PRISE_E_LOST, key="2")
@@ -313,6 +383,8 @@ def test_staff_of_another_club_or_committee_see_and_run_nothing_here(
     with pytest.raises(NotFound):
         scoring.deal_correct(by=other, deal=1, line=None, reason="x", **where)
     with pytest.raises(NotFound):
+        scoring.totals_correct(by=other, totals=None, reason="x", **where)
+    with pytest.raises(NotFound):
         scoring.table_sheet(by=other, **where)
     with pytest.raises(NotFound):
         scoring.scores_grid(by=other, tournament=tournament)
@@ -325,6 +397,41 @@ def test_a_runner_cannot_enter_once_results_are_sent(session, tournament, arbite
     with pytest.raises(Conflict):
         scoring.deal_enter(by=arbiter, session=session, position=1, table=1, deal=1,
                            line=GARDE_N)  # fmt: skip
+
+
+def test_a_runner_cannot_correct_totals_once_results_are_sent(session, tournament, arbiter):
+    tournament.position_totals = True
+    tournament.save()
+    scoring.totals_enter(token=table_token(session, 1, 1), totals={"N": 2, "S": -2, "E": 0,
+                                                                   "W": 0})  # fmt: skip
+    tournament.status = TournamentStatus.RESULTS_SUBMITTED
+    tournament.save()
+    with pytest.raises(Conflict) as refused:
+        scoring.totals_correct(by=arbiter, session=session, position=1, table=1, totals=None,
+                               reason="x")  # fmt: skip
+    assert refused.value.code == "day_results_sent"
+    assert TableTotals.objects.exists()
+    assert not DayCorrection.objects.exists()
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_who_corrects_position_totals(registry, session, tournament, role):
+    tournament.position_totals = True
+    tournament.save()
+    user = _user(registry, role)
+    where = {"session": session, "position": 1, "table": 1}
+    scoring.totals_enter(token=table_token(session, 1, 1), totals={"N": 2, "S": -2, "E": 0,
+                                                                   "W": 0})  # fmt: skip
+    if role in RUNNERS:
+        scoring.totals_correct(by=user, totals={"N": 4, "S": -4, "E": 0, "W": 0},
+                               reason="erreur", **where)  # fmt: skip
+        assert TableTotals.objects.get().totals["N"] == 4
+        assert DayCorrection.objects.count() == 1
+    else:
+        with pytest.raises(NotFound):
+            scoring.totals_correct(by=user, totals=None, reason="x", **where)
+        assert TableTotals.objects.get().totals["N"] == 2
+        assert not DayCorrection.objects.exists()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -131,6 +131,60 @@ def test_the_grid_and_a_correction_through_the_arbiter_pages(client, session, to
     assert DealRecord.objects.filter(deal=2).count() == 0
 
 
+def test_position_totals_corrected_through_the_arbiter_page(client, session, tournament, registry):
+    from competitions.models import TableTotals
+
+    tournament.position_totals = True
+    tournament.save()
+    client.force_login(registry.users["arbiter"])
+    url = f"/tournois/{tournament.pk}/jour/saisie/seances/1/positions/1/tables/1/"
+    page = client.get(url)
+    assert page.status_code == 200
+    assert "Saisir ces bilans" in page.content.decode()
+    entered = client.post(url, {"totals": "1", "totals-seat_N": "6", "totals-seat_S": "-6",
+                                "totals-seat_E": "0", "totals-seat_W": "0"})  # fmt: skip
+    assert entered.status_code == 302
+    assert TableTotals.objects.get().totals == {"N": 6, "S": -6, "E": 0, "W": 0}
+    assert not DayCorrection.objects.exists()  # entering missing totals is no correction
+    form = {"totals": "1", "totals-seat_N": "8", "totals-seat_S": "-6", "totals-seat_E": "0",
+            "totals-seat_W": "-2", "totals-reason": ""}  # fmt: skip
+    refused = client.post(url, form)
+    assert refused.status_code == 400
+    assert "Indiquez pourquoi" in refused.content.decode()
+    odd = client.post(url, {**form, "totals-seat_W": "0", "totals-reason": "Report"})
+    assert odd.status_code == 400
+    assert "totalisent +2" in odd.content.decode()
+    done = client.post(url, {**form, "totals-reason": "Erreur de report"})
+    assert done.status_code == 302
+    assert TableTotals.objects.get().totals == {"N": 8, "S": -6, "E": 0, "W": -2}
+    assert DayCorrection.objects.get().after == {"totals": {"N": 8, "S": -6, "E": 0, "W": -2}}
+    grid = client.get(f"/tournois/{tournament.pk}/jour/saisie/").content.decode()
+    assert "table 1, bilans" in grid
+    assert "Erreur de report" in grid
+    removed = client.post(url, {"totals": "1", "totals-remove": "on",
+                                "totals-reason": "Position rejouée"})  # fmt: skip
+    assert removed.status_code == 302
+    assert not TableTotals.objects.exists()
+    assert DayCorrection.objects.latest("corrected_at").after is None
+
+
+def test_the_totals_form_is_not_found_for_others_or_without_totals(
+    client, session, tournament, registry
+):
+    from competitions.models import TableTotals
+
+    url = f"/tournois/{tournament.pk}/jour/saisie/seances/1/positions/1/tables/1/"
+    form = {"totals": "1", "totals-seat_N": "6", "totals-seat_S": "-6", "totals-seat_E": "0",
+            "totals-seat_W": "0"}  # fmt: skip
+    client.force_login(registry.users["arbiter"])
+    assert client.post(url, form).status_code == 404  # this tournament has every deal entered
+    tournament.position_totals = True
+    tournament.save()
+    client.force_login(registry.users["player"])
+    assert client.post(url, form).status_code == 404
+    assert not TableTotals.objects.exists()
+
+
 @pytest.mark.parametrize("role", ["anonymous", "player"])
 def test_the_arbiter_pages_are_not_found_for_others(client, session, tournament, registry, role):
     if registry.users[role]:

@@ -149,3 +149,24 @@ def test_the_refuse_action_asks_for_reasons_then_calls_the_service(admin_client,
     assert "Tournois refusés" in done.content.decode()
     tournament.refresh_from_db()
     assert (tournament.status, tournament.refusal_reasons) == ("refused", ["Arbitre absent"])
+
+
+def test_suspension_proposals_are_read_in_the_admin_never_edited(
+    admin_client, registry, submitted, twelve_results
+):
+    from competitions.models import ProposalStatus, SuspensionProposal
+
+    document = twelve_results()
+    document["entries"][11].update(abandoned=True, arbiter_accord=False)
+    tournament = submitted("Open quitté", document=document)
+    tournament_homologate(tournament=tournament, by=registry.users["federation_staff"])
+    proposal = SuspensionProposal.objects.get(tournament=tournament)
+    listing = admin_client.get("/admin/competitions/suspensionproposal/")
+    assert listing.status_code == 200
+    assert "Open quitté" in listing.content.decode()
+    url = f"/admin/competitions/suspensionproposal/{proposal.pk}/"
+    assert admin_client.get(f"{url}change/").status_code == 200  # shown, read-only
+    assert admin_client.post(f"{url}change/", {"status": "dismissed"}).status_code == 403
+    assert admin_client.post(f"{url}delete/", {"post": "yes"}).status_code == 403
+    assert admin_client.get("/admin/competitions/suspensionproposal/add/").status_code == 403
+    assert SuspensionProposal.objects.get(pk=proposal.pk).status == ProposalStatus.PENDING

@@ -313,3 +313,93 @@ def test_results_typed_by_licence_alone_reach_the_club_and_the_reviewer_with_nam
     for html in (club_page, review):
         assert "JOUEUR1 Camille" in html  # the registry's name, not « (5001) » alone
         assert "JOUEUR12 Camille" in html
+
+
+def abandoning_last(rows: list[dict], accord: str) -> list[dict]:
+    """The last row (the lowest total) abandoning, ``accord`` the form's choice."""
+    rows[-1].update(abandoned="on", arbiter_accord=accord)
+    return rows
+
+
+@pytest.mark.django_db
+def test_the_row_says_whether_an_abandon_had_the_arbiter_s_accord(client, page):
+    html = client.get(page).content.decode()
+    assert "Accord de l’arbitre" in html
+    assert "parti sans l’accord de l’arbitre" in html
+    assert "parti avec l’accord de l’arbitre" in html
+    assert "non précisé" in html
+
+
+@pytest.mark.django_db
+def test_an_accord_said_of_an_entry_that_did_not_abandon_is_refused_on_the_field(client, page):
+    rows = twelve_rows()
+    rows[3]["arbiter_accord"] = "non"  # no abandon ticked
+    rows[4]["arbiter_accord"] = "peut-être"  # not a choice
+    response = client.post(page, form_data(rows))
+    assert response.status_code == 400
+    forms = response.context["entries"].forms
+    assert forms[3].errors["arbiter_accord"] == [
+        "Seul un inscrit qui a abandonné part avec ou sans l’accord de l’arbitre\u202f: "
+        "cochez «\u00a0Abandon\u00a0», ou laissez l’accord non précisé."
+    ]
+    assert "Sélectionnez un choix valide" in forms[4].errors["arbiter_accord"][0]
+    assert "laissez l’accord non précisé" in response.content.decode()
+    assert not ResultRevision.objects.exists()
+
+
+@pytest.mark.parametrize(("accord", "document_value"), [("non", False), ("oui", True), ("", None)])
+def test_the_document_carries_the_accord_as_the_json_format_does(accord, document_value):
+    entry = TypedEntry(
+        (TypedPlayer(1, ""),), total=-10, abandoned=True, arbiter_accord=document_value
+    )
+    document = typed_results_document(sessions=[TypedSession(1, 0, 5)], entries=[solo(10), entry])
+    written = document["entries"][1]
+    assert written.get("arbiter_accord") == document_value
+    assert ("arbiter_accord" in written) is (document_value is not None)  # unsaid: absent
+    assert parse_json(document).entries[1].arbiter_accord is document_value
+
+
+@pytest.mark.django_db
+def test_an_abandon_without_accord_typed_proposes_the_suspension_as_an_upload_does(
+    client, page, tournament, twelve_results, registry, twelve_players
+):
+    from competitions.homologation import tournament_homologate
+    from competitions.models import ProposalStatus, SuspensionProposal
+
+    checked = client.post(page, form_data(abandoning_last(twelve_rows(), "non")))
+    assert checked.status_code == 200, checked.content.decode()
+    back = client.get(f"{page}?reprendre=1")  # typed again as it was: the accord kept
+    assert back.context["entries"].forms[11]["arbiter_accord"].value() == "non"
+    sent = client.post(
+        f"/tournois/{tournament.pk}/resultats/",
+        {"action": "submit", "sha256": checked.context["sha256"]},
+    )
+    assert sent.status_code == 200
+    uploaded = twelve_results()
+    uploaded["entries"][11].update(abandoned=True, arbiter_accord=False)
+    revision = ResultRevision.objects.get(tournament=tournament)
+    assert revision.sha256 == results_sha256(parse_json(uploaded))  # the same results
+    assert not SuspensionProposal.objects.exists()  # submitted: nothing proposed yet
+
+    tournament_homologate(tournament=tournament, by=registry.users["federation_staff"])
+    (proposal,) = SuspensionProposal.objects.filter(tournament=tournament)
+    assert (proposal.player, proposal.entry_number, proposal.status) == (
+        twelve_players[11],
+        12,
+        ProposalStatus.PENDING,
+    )
+
+
+@pytest.mark.django_db
+def test_an_abandon_with_the_accord_typed_proposes_nothing(client, page, tournament, registry):
+    from competitions.homologation import tournament_homologate
+    from competitions.models import SuspensionProposal
+
+    checked = client.post(page, form_data(abandoning_last(twelve_rows(), "oui")))
+    assert checked.status_code == 200, checked.content.decode()
+    client.post(
+        f"/tournois/{tournament.pk}/resultats/",
+        {"action": "submit", "sha256": checked.context["sha256"]},
+    )
+    tournament_homologate(tournament=tournament, by=registry.users["federation_staff"])
+    assert not SuspensionProposal.objects.exists()
