@@ -30,6 +30,7 @@ from competitions.models import (
     StageSeating,
 )
 from competitions.rules.championships.qualification import QualificationRight
+from competitions.rules.engine.tables import seat_word
 from core.pdf_fonts import pdf_fonts
 from federation.models import Licence, Player
 
@@ -205,7 +206,6 @@ def _slug(stage: ChampionshipStage) -> str:
     return slugify(stage.tournament.name)[:60] or f"stade-{stage.pk}"
 
 
-ORIENTATIONS = {"N": "Nord", "E": "Est", "S": "Sud", "W": "Ouest", "5": "5e"}
 SEAT_ORDER = {"N": 0, "E": 1, "S": 2, "W": 3, "5": 4}
 
 
@@ -220,7 +220,7 @@ def seating_pdf(stage: ChampionshipStage, seating: StageSeating) -> bytes:
         return f"{p.last_name.upper()} {p.first_name}" if p else str(n)
 
     def seat(a: dict) -> str:
-        return ORIENTATIONS.get(str(a["orientation"]), str(a["orientation"]))
+        return seat_word(str(a["orientation"]))
 
     by_table = sorted(
         seating.assignments, key=lambda a: (a["table"], SEAT_ORDER.get(str(a["orientation"]), 9))

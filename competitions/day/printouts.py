@@ -38,9 +38,8 @@ from reportlab.platypus import (
 from competitions.day import room, table_tokens
 from competitions.models import PlayedSession
 from competitions.rules.day.layout import TableAt
+from competitions.rules.engine.tables import seat_word
 from core.pdf_fonts import pdf_fonts
-
-SEATS = {"N": "Nord", "S": "Sud", "E": "Est", "W": "Ouest", "5": "5e joueur"}
 
 
 def table_url(session: PlayedSession, position: int, table: int) -> str:
@@ -154,7 +153,7 @@ def table_cards_pdf(session: PlayedSession, position: int | None = None) -> byte
             canvas.setFont(fonts.regular, 12)
             line = top - 40 * mm
             for seat, number, name in names.seats(table):
-                canvas.drawString(15 * mm, line, f"{SEATS[seat]} ({number}) : {name}")
+                canvas.drawString(15 * mm, line, f"{seat_word(seat)} ({number}) : {name}")
                 line -= 7 * mm
             url = table_url(session, at, table.table)
             _qr(canvas, url, width - 85 * mm, top - 75 * mm, 70 * mm)
@@ -226,7 +225,7 @@ def movement_sheets_pdf(session: PlayedSession) -> bytes:
             if table is None:
                 continue
             seat = next(o.value for o, n in table.seats.items() if n == number)
-            rows.append([str(position), str(table.table), SEATS[seat]])
+            rows.append([str(position), str(table.table), seat_word(seat)])
         head = _("%(name)s – entry no. %(entry)s – session %(s)s") % {
             "name": names.at(number),
             "entry": holder.entry,
@@ -271,7 +270,7 @@ def score_sheets_pdf(session: PlayedSession) -> bytes:
             )
             seats = list(names.seats(table))
             fifth = table.size == 5
-            head = [_("Deal")] + [f"{SEATS[s]}\n{name}" for s, _n, name in seats]
+            head = [_("Deal")] + [f"{seat_word(s)}\n{name}" for s, _n, name in seats]
             if fifth:
                 head.append(_("Mort"))
             cells = [head]

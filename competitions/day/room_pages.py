@@ -24,6 +24,7 @@ from competitions.day import printouts, room
 from competitions.day.access import may_run_day
 from competitions.day.pages import day_tournament
 from competitions.models import EntryMember, EntryState, PlayedSession, Tournament
+from competitions.rules.engine.tables import seat_word
 from competitions.tournaments import selectors
 from core.errors import Conflict, ServiceError
 from core.folding import fold
@@ -31,8 +32,6 @@ from core.http.confirmation import unconfirmed
 from core.messages import error_message, problem_message
 from core.problems import Problem, RuleViolation
 from core.vocabulary import Format
-
-SEAT_WORDS = {"N": "Nord", "S": "Sud", "E": "Est", "W": "Ouest", "5": "5e"}
 
 
 def _refusal(error: Exception) -> list[str]:
@@ -459,7 +458,7 @@ def room_plan(request, pk: int, number: int):
             holder = seating.get(starting)
             seats.append(
                 {
-                    "seat": SEAT_WORDS[orientation.value],
+                    "seat": seat_word(orientation.value),
                     "number": starting,
                     "name": names.get((holder.entry, holder.member), "") if holder else "",
                     "entry": holder.entry if holder else None,
@@ -538,6 +537,6 @@ def my_seats(request, pk: int):
     context = {
         "tournament": tournament,
         "entry": member.entry,
-        "seats": [{"seat": s, "word": SEAT_WORDS[s.seat.value]} for s in seats],
+        "seats": [{"seat": s, "word": seat_word(s.seat.value)} for s in seats],
     }
     return render(request, "day/room_my_seats.html", context)

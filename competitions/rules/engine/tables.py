@@ -22,6 +22,20 @@ class Orientation(StrEnum):
     FIFTH = "5"  # cinquième joueur d'une table de 5 (no name in the regulations)
 
 
+_SEAT_WORDS: dict[str, str] = {"N": "Nord", "S": "Sud", "E": "Est", "W": "Ouest", "5": "5e"}
+
+
+def seat_word(seat: str) -> str:
+    """A seat's code (N, S, E, W, 5) as a French reader names it: « Nord », « Sud »,
+    « Est », « Ouest », « 5e »; an unknown code as it is. The one place for these words."""
+    return _SEAT_WORDS.get(str(seat), str(seat))
+
+
+def seat_letter(seat: str) -> str:
+    """The word's initial, as a French score sheet heads its columns: N, S, E, O, 5."""
+    return seat_word(seat)[:1]
+
+
 class TableSize(IntEnum):
     """How many players sit at a table."""
 
