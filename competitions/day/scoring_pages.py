@@ -21,6 +21,7 @@ from competitions.day.api.scoring import table_wait
 from competitions.day.pages import day_tournament
 from competitions.day.table_tokens import table_url
 from competitions.models import PlayedSession
+from competitions.rules.engine.tables import seat_word
 from core import errors
 from core.messages import error_message, localize, problem_message
 from core.problems import RuleViolation
@@ -140,7 +141,7 @@ class DealForm(forms.Form):
 
     def __init__(self, *args: Any, seats: tuple[str, ...], five: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices = [("", "—"), *((s, s) for s in seats)]
+        choices = [("", "—"), *((s, seat_word(s)) for s in seats)]  # sends the code, shows the word
         for name in ("taker", "poignee_seat", "sitting_out"):
             cast(forms.ChoiceField, self.fields[name]).choices = choices
         if not five:

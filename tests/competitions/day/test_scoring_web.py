@@ -115,7 +115,11 @@ def test_the_grid_and_a_correction_through_the_arbiter_pages(client, session, to
     assert grid.status_code == 200
     assert "1/4" in grid.content.decode()
     url = f"/tournois/{tournament.pk}/jour/saisie/seances/1/positions/1/tables/1/"
-    assert client.get(url).status_code == 200
+    page = client.get(url)
+    assert page.status_code == 200
+    # Preneur, Poignée: the seats in French words, the values sent stay the codes
+    assert page.content.decode().count('<option value="W">Ouest</option>') >= 2
+    assert '<option value="W">W</option>' not in page.content.decode()
     form = {"deal": "1", "d1-contract": "prise", "d1-taker": "E", "d1-oudlers": "1",
             "d1-attack_points": "40", "d1-reason": ""}  # fmt: skip
     refused = client.post(url, form)
