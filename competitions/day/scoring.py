@@ -303,9 +303,25 @@ def _check_run(
     try:
         totals = total_sheet(sheet, rules)
     except RuleViolation as refused:
-        raise RuleViolation(_relocated(refused.problems, first, deal - first)) from None
+        problems = _relocated(refused.problems, first, deal - first)
+        raise RuleViolation([_blocked_by_later(p, deal) for p in problems]) from None
     marks = totals.deal_marks[deal - first]
     return {str(seat): int(mark) for seat, mark in marks.items()}
+
+
+def _blocked_by_later(problem: Problem, deal: int) -> Problem:
+    """A mort out of turn found on a deal kept after the new one: the table cannot fix that
+    deal (only the arbiter corrects a kept deal), so the message says so."""
+    later = problem.params.get("deal")
+    if problem.code != "sitting_out_out_of_turn" or not isinstance(later, int) or later <= deal:
+        return problem
+    return Problem(
+        problem.field,
+        "day_mort_blocked_by_later_deal",
+        f"Deal {deal}: its mort does not fit deal {later}, already kept ({problem.message}); "
+        f"check this mort, and if it is right call the arbiter to correct deal {later}.",
+        {**problem.params, "entered": deal},
+    )
 
 
 def _check_deal_number(place: TablePlace, deal: object) -> int:

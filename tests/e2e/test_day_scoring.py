@@ -47,12 +47,18 @@ def test_a_phone_enters_deals_loses_the_network_and_sends_each_deal_once(
     enter_deal(page, "garde", "N", 2, "45")
     items = page.locator("#deal-list li")
     expect(items.filter(has_text="Donne 1")).to_contain_text("enregistrée")
+    # the marks by French letter in the table's seat order, with a real minus sign
+    expect(items.filter(has_text="Donne 1")).to_contain_text(
+        re.compile(r"\(N \+\d+, S −\d+, E −\d+, O −\d+\)")
+    )
     expect(page.locator('[data-total="N"]')).to_have_text("174")
 
     # An impossible deal: refused at the table, in French, naming what is wrong.
     enter_deal(page, "prise", "E", 1, "95")
-    expect(page.locator("#form-errors")).to_contain_text(re.compile(r"Donne 2 : .*points"))
+    expect(page.locator("#form-errors")).to_contain_text(re.compile(r"Donne 2\s:.*points"))
+    assert page.locator("#form-errors").inner_text().count("Donne 2") == 1  # one prefix
     expect(items.filter(has_text="Donne 2")).to_contain_text("refusée")
+    expect(page.locator('input[name="deal"][value="2"]')).to_be_checked()  # stays on it
     phone.refused[:] = [r for r in phone.refused if not r.startswith("400 ")]
     phone.shot("2-refused")
 

@@ -200,7 +200,7 @@ def test_the_whole_day_from_check_in_to_the_same_pcn_twice(
                 # An impossible deal at the table: refused there, in French.
                 a = phones[0].page
                 phone_deal(a, 1, {**FOUR[0], "contract": "prise", "attack_points": 95})
-                expect(a.locator("#form-errors")).to_contain_text(re.compile(r"Donne 1 : .*points"))
+                expect(a.locator("#form-errors")).to_contain_text(re.compile(r"Donne 1\s:.*points"))
                 expect(a.locator("#deal-list li").filter(has_text="Donne 1")).to_contain_text(
                     "refusée"
                 )

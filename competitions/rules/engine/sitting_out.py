@@ -43,7 +43,7 @@ from competitions.rules.engine.scoring import (
     score_deal,
     shown,
 )
-from competitions.rules.engine.tables import Orientation, TableSize, seats
+from competitions.rules.engine.tables import Orientation, TableSize, seat_word, seats
 from core.problems import Problem, RuleViolation
 
 GAME_DIRECTION: tuple[Orientation, ...] = (
@@ -166,7 +166,13 @@ def rotation_problems(lines: Sequence[MortLine], prefix: str = "deals") -> list[
             f"{prefix}[{k}].sitting_out",
             "sitting_out_out_of_turn",
             f"Deal {k + 1}: {morts[k]} sits out (le mort) but {why}.",
-            {"deal": k + 1, "seat": str(morts[k]), "expected": "/".join(possible)},
+            {
+                "deal": k + 1,
+                "seat": str(morts[k]),
+                "expected": "/".join(possible),
+                "seat_word": seat_word(morts[k]),
+                "expected_words": " ou ".join(seat_word(seat) for seat in possible),
+            },
         )
     ]
 

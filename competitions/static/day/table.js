@@ -24,6 +24,10 @@
       return {pending: [], kept: {}, refused: {}};
     }
   }
+  // The marks of a kept deal in the table's seat order, each by its French letter (W is O).
+  var seats = d.seats.split(",");
+  var letters = {};
+  d.letters.split(",").forEach(function (letter, i) { letters[seats[i]] = letter; });
   var state = load();
   d.kept.split(",").forEach(function (n) { if (n) state.kept[n] = state.kept[n] || true; });
 
@@ -49,9 +53,10 @@
       if (waiting) list.appendChild(text("li", label + d.tPending, "pending"));
       else if (state.refused[n]) list.appendChild(text("li", label + d.tRefused + " : " + state.refused[n], "refused"));
       else if (state.kept[n]) {
-        var marks = state.kept[n] === true ? "" : " (" + Object.keys(state.kept[n]).map(function (s) {
-          var m = state.kept[n][s];
-          return s + " " + (m > 0 ? "+" : "") + m;
+        var kept = state.kept[n];
+        var marks = kept === true ? "" : " (" + seats.filter(function (s) { return s in kept; }).map(function (s) {
+          var m = kept[s];
+          return letters[s] + " " + (m > 0 ? "+" + m : m < 0 ? "\u2212" + (-m) : "0");
         }).join(", ") + ")";
         list.appendChild(text("li", label + d.tKept + marks, "kept"));
       }
@@ -121,8 +126,15 @@
           state.refused[item.deal] = messages.join(" ");
           if (errorsBox) {
             errorsBox.textContent = "";
-            messages.forEach(function (m) { errorsBox.appendChild(text("p", d.tDeal + " " + item.deal + " : " + m)); });
+            var prefix = d.tDeal + " " + item.deal;
+            messages.forEach(function (m) {
+              // most refusals already name their deal: one prefix, never two
+              errorsBox.appendChild(text("p", m.indexOf(d.tDeal + " ") === 0 ? m : prefix + "\u202f: " + m));
+            });
           }
+          // the picker stays on the refused deal, to enter it again
+          var chip = form && form.querySelector('input[name="deal"][value="' + item.deal + '"]');
+          if (chip) chip.checked = true;
         }
         save(); render(); flush();
       });

@@ -16,6 +16,12 @@ FRENCH: dict[str, str] = {
         "Donne {deal}\xa0: à une table de 5, un joueur (le mort) ne joue pas la donne\xa0; "
         "indiquez qui."
     ),
+    "day_mort_blocked_by_later_deal": (
+        "Donne {entered}\xa0: ce mort ne s’accorde pas avec la donne {deal}, déjà "
+        "enregistrée ({seat_word} y est le mort, mais ce serait au tour de {expected_words})\xa0: "
+        "vérifiez le mort de la donne {entered}\xa0; s’il est juste, appelez l’arbitre, qui "
+        "seul corrige la donne {deal}."
+    ),
     "day_deal_out_of_range": (
         "Une position compte ici les donnes 1 à {deals}, pas «\xa0{value}\xa0»."
     ),

@@ -112,7 +112,7 @@ FRENCH: dict[str, str] = {
     "seat_not_in_play": "«\xa0{seat}\xa0» ne joue pas cette donne\xa0: {sitting_out} est le mort\xa0; la jouent {seats}.",
     "sitting_out_missing": "La donne {deal} ne nomme pas le mort, alors que d’autres donnes de cette feuille le nomment\xa0: à une table de 5 joueurs dans un tournoi, un joueur (le mort) ne joue pas chaque donne.",
     "sitting_out_not_at_table": "Donne {deal}\xa0: «\xa0{seat}\xa0» ne peut pas être le mort\xa0; seule une table de 5 joueurs a un mort, l’une des places {seats}.",
-    "sitting_out_out_of_turn": "Donne {deal}\xa0: {seat} est le mort, mais c’est au tour de {expected} (chaque joueur est «\xa0mort\xa0» à tour de rôle dans le sens du jeu, et le même mort redistribue tant que personne ne prend).",
+    "sitting_out_out_of_turn": "Donne {deal}\xa0: {seat_word} est le mort, mais c’est au tour de {expected_words} (chaque joueur est «\xa0mort\xa0» à tour de rôle dans le sens du jeu, et le même mort redistribue tant que personne ne prend).",
     "sitting_out_marked": "Donne {deal}\xa0: {seat} est le mort et marque donc 0, non {written} («\xa0le mort ne compte pas dans les comptes de cette partie\xa0»).",
     "sitting_out_deal_not_at_four": "La donne {deal} est marquée pour {table_size} joueurs, mais à une table de 5 avec un mort les quatre autres jouent le jeu à 4 joueurs.",
     "annulled_deal_marked": "La donne {deal} est annulée et ne marque donc rien, mais {seat} porte {written} (une donne annulée ne compte pas comme donne jouée).",

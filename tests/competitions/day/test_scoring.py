@@ -157,6 +157,38 @@ def test_a_table_of_5_names_its_mort_and_follows_the_rotation(tournament):
     assert DealRecord.objects.filter(table=five.table).count() == 2
 
 
+def test_a_mort_out_of_turn_is_said_once_in_seat_words_and_a_later_clash_calls_the_arbiter(
+    tournament,
+):
+    from core.messages import problem_message
+
+    tournament.tables_of_five = True
+    tournament.save()
+    session = draw(tournament, 13, positions=1, deals=5, fives=True)
+    five = next(t for t in table_place(table_token(session, 1, 1)).layout.positions[0]
+                if t.size == 5)  # fmt: skip
+    enter(session, 1, {**GARDE_N, "taker": "S", "sitting_out": "N"}, table=five.table)
+    with pytest.raises(RuleViolation) as refused:
+        enter(session, 2, {**GARDE_N, "sitting_out": "S"}, table=five.table)
+    message = problem_message(refused.value.problems[0], language="fr")
+    assert message.startswith("Donne 2\xa0: Sud est le mort, mais c’est au tour de Ouest ou 5e")
+    assert "W/5" not in message
+    # Deal 3 kept first (West must sit out between North and East): deal 2 cannot close the gap
+    enter(session, 3, {**GARDE_N, "sitting_out": "E"}, table=five.table, key="k3")
+    with pytest.raises(RuleViolation) as refused:
+        enter(session, 2, {**GARDE_N, "sitting_out": "W"}, table=five.table, key="k2")
+    problem = refused.value.problems[0]
+    assert (problem.field, problem.code) == (
+        "deals[3].sitting_out",
+        "day_mort_blocked_by_later_deal",
+    )
+    message = problem_message(problem, language="fr")
+    assert message.startswith("Donne 2\xa0: ce mort ne s’accorde pas avec la donne 3")
+    assert "Est y est le mort" in message
+    assert "appelez l’arbitre" in message
+    assert message.count("Donne") == 1
+
+
 def test_position_totals_where_allowed_must_sum_to_zero(tournament, session):
     token = table_token(session, 1, 2)
     with pytest.raises(Conflict):
