@@ -550,3 +550,5 @@ if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False):
 
 # The site's address, for the links in e-mails sent by background tasks (no request there).
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+# Unset: the table cards' QR codes take the address the arbiter printed them from.
+SITE_URL_SET = bool(os.environ.get("SITE_URL"))

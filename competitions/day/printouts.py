@@ -18,6 +18,7 @@ from xml.sax.saxutils import escape
 
 import segno
 from django.conf import settings
+from django.http import HttpRequest
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
@@ -42,10 +43,20 @@ from competitions.rules.engine.tables import seat_word
 from core.pdf_fonts import pdf_fonts
 
 
-def table_url(session: PlayedSession, position: int, table: int) -> str:
+def table_url(session: PlayedSession, position: int, table: int, site: str | None = None) -> str:
     """The address a table's QR code opens: that table's score page at that position, under
-    its signed token (``competitions/day/table_tokens.py``), with the site's address."""
-    return settings.SITE_URL.rstrip("/") + table_tokens.table_url(session, position, table)
+    its signed token (``competitions/day/table_tokens.py``), with the site's address
+    (``site``, else ``SITE_URL``)."""
+    return (site or settings.SITE_URL).rstrip("/") + table_tokens.table_url(
+        session, position, table
+    )
+
+
+def cards_site(request: HttpRequest) -> str | None:
+    """The site's address for the cards printed from ``request``: ``SITE_URL`` when it is
+    configured, else the address the arbiter reached (a phone in the room reaches it too,
+    where the default ``localhost`` would open the phone itself)."""
+    return None if settings.SITE_URL_SET else request.build_absolute_uri("/")
 
 
 def _title(session: PlayedSession) -> str:
@@ -122,9 +133,11 @@ def _qr(canvas: Canvas, url: str, x: float, y: float, size: float) -> None:
     canvas.restoreState()
 
 
-def table_cards_pdf(session: PlayedSession, position: int | None = None) -> bytes:
+def table_cards_pdf(
+    session: PlayedSession, position: int | None = None, *, site: str | None = None
+) -> bytes:
     """Two cards a page: every table at every position (or at ``position``), with its QR
-    code."""
+    code (on ``site``: :func:`table_url`)."""
     fonts = pdf_fonts()
     names = _Names(session)
     output = io.BytesIO()
@@ -155,7 +168,7 @@ def table_cards_pdf(session: PlayedSession, position: int | None = None) -> byte
             for seat, number, name in names.seats(table):
                 canvas.drawString(15 * mm, line, f"{seat_word(seat)} ({number}) : {name}")
                 line -= 7 * mm
-            url = table_url(session, at, table.table)
+            url = table_url(session, at, table.table, site)
             _qr(canvas, url, width - 85 * mm, top - 75 * mm, 70 * mm)
             canvas.setFont(fonts.regular, 7)
             canvas.drawString(width - 85 * mm, top - 80 * mm, url[:90])

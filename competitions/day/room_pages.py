@@ -490,10 +490,13 @@ def table_cards(request, pk: int, number: int):
     tournament = day_tournament(request, pk)
     session = _session(tournament, number)
     if "position" not in request.GET:
-        return _pdf(printouts.table_cards_pdf(session), f"cartes-seance-{number}.pdf")
+        return _pdf(
+            printouts.table_cards_pdf(session, site=printouts.cards_site(request)),
+            f"cartes-seance-{number}.pdf",
+        )
     position = _position(request, session)
     return _pdf(
-        printouts.table_cards_pdf(session, position),
+        printouts.table_cards_pdf(session, position, site=printouts.cards_site(request)),
         f"cartes-seance-{number}-position-{position}.pdf",
     )
 

@@ -239,3 +239,19 @@ def test_the_table_cards_of_one_position(client, registry, day_field):
     cards = pdf_text(response.content)
     assert cards.count("Séance 1 – position 2") == 3
     assert "position 1" not in cards
+
+
+def test_the_cards_carry_the_printing_address_unless_site_url_is_set(
+    client, registry, day_field, settings
+):
+    client.force_login(registry.users["arbiter"])
+    url = f"/tournois/{day_field.tournament.pk}/jour/seances/1/cartes.pdf"
+    settings.SITE_URL_SET = False  # `make run`: the laptop's address, not localhost
+    cards = pdf_text(client.get(url, HTTP_HOST="127.0.0.1:8000").content)
+    assert "http://127.0.0.1:8000/table/" in cards
+    assert "localhost" not in cards
+    settings.SITE_URL_SET = True
+    settings.SITE_URL = "https://tarot.example.org"
+    cards = pdf_text(client.get(url, HTTP_HOST="127.0.0.1:8000").content)
+    assert "https://tarot.example.org/table/" in cards
+    assert "127.0.0.1" not in cards
