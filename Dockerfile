@@ -25,4 +25,4 @@ RUN pip install --no-cache-dir . \
     && useradd --create-home fft
 USER fft
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--worker-class", "gthread", "--workers", "4", "--threads", "2"]

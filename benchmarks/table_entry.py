@@ -3,7 +3,7 @@ server: how long each acknowledgement takes (docs/tournament-day.md, « Saisie �
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/fft_bench_table \
         .venv/bin/python benchmarks/table_entry.py [--tables 50] [--positions 2] \
-        [--deals 8] [--workers 2] [--threads 4] [--server gunicorn|runserver]
+        [--deals 8] [--workers 4] [--threads 2] [--server gunicorn|runserver]
 
 The database (created if absent, migrated) gets a declared tournament of ``4 × tables``
 players and one session drawn (the engine's movement, stored as the room stores it). The
@@ -313,8 +313,8 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--positions", type=int, default=2)
     parser.add_argument("--deals", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--worker-class", choices=("sync", "gthread"), default="gthread")
     parser.add_argument("--server", choices=("gunicorn", "runserver"), default="gunicorn")
     args = parser.parse_args()
