@@ -261,6 +261,8 @@ def test_my_arbitrations_link_to_each_days_hub(registry, tournament):
     page = response.content.decode()
     assert "Open de Lyon" in page
     assert reverse("day-hub", args=[tournament.pk]) in page
+    # each row's link says which day it opens, for a screen reader
+    assert 'aria-label="Jour de tournoi – Open de Lyon"' in page
     # another player arbitrates nothing
     assert (
         "Open de Lyon"
