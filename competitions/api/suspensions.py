@@ -19,7 +19,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import permissions, serializers
+from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -31,19 +31,15 @@ from competitions.tournaments.suspension_proposals import (
     suspension_proposals_decided,
     suspension_proposals_pending,
 )
-from federation.access import scope_of
+from federation.api.permissions import FederationStaffOnly
 from federation.sanctions import REASON_MAX_LENGTH
 
 
-class FederationStaff(permissions.BasePermission):
-    """Federation staff only (the CCN decides a suspension); a 401 without credentials."""
+class FederationStaff(FederationStaffOnly):
+    """The CCN decides a suspension."""
 
     message = _("Only federation staff decide a suspension.")
     code = "proposal_not_federation_staff"
-
-    def has_permission(self, request, view) -> bool:
-        user = request.user
-        return bool(user and user.is_authenticated and scope_of(user).national)
 
 
 class ProposalTournamentOut(serializers.Serializer):

@@ -9,12 +9,12 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
-from rest_framework import permissions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.messages import localize
-from federation.access import scope_of
+from federation.api.permissions import FederationStaffOnly
 from federation.models import Player, PlayerMerge
 from federation.rules.duplicates import CRITERIA
 from portal.merging import likely_duplicate_pairs, players_merge
@@ -22,13 +22,8 @@ from portal.merging import likely_duplicate_pairs, players_merge
 PAGE_MAX = 1000
 
 
-class FederationStaffOnly(permissions.BasePermission):
+class MergesDuplicates(FederationStaffOnly):
     message = "Only federation staff may see and merge duplicate player records."
-
-    def has_permission(self, request, view) -> bool:
-        return (
-            bool(request.user and request.user.is_authenticated) and scope_of(request.user).national
-        )
 
 
 class LicenceOut(serializers.Serializer):
@@ -68,7 +63,7 @@ class PairsOut(serializers.Serializer):
 class DuplicateList(APIView):
     """Likely duplicate player records, by name (federation staff)."""
 
-    permission_classes = [FederationStaffOnly]
+    permission_classes = [MergesDuplicates]
 
     @extend_schema(
         operation_id="duplicate_list",
@@ -153,7 +148,7 @@ class MergeOut(serializers.ModelSerializer):
 class MergeCreate(APIView):
     """Merge a duplicate record into the record kept (federation staff)."""
 
-    permission_classes = [FederationStaffOnly]
+    permission_classes = [MergesDuplicates]
 
     @extend_schema(
         operation_id="player_merge",
